@@ -1,0 +1,74 @@
+//===- MlirStage.h - Shared driver of the MLIR-to-MLIR stage tools --------===//
+//
+// tile-read, tile-lower, tile-sched and tile-llvm all read one module (MLIR
+// text or MLIR bytecode, auto-detected), run a pass pipeline and write the
+// result. This is that loop, once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_TOOLS_MLIRSTAGE_H
+#define TILEPIPE_TOOLS_MLIRSTAGE_H
+
+#include "tilepipe/Support/ToolDriver.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace tilepipe {
+
+/// Prints diagnostics as `loc("file":L:C): error: message` (the form cuTile's
+/// stderr parser understands; `error: message` for unknown locations), with
+/// attached notes, on stderr.
+class StageDiagnosticHandler : public mlir::ScopedDiagnosticHandler {
+public:
+  explicit StageDiagnosticHandler(mlir::MLIRContext *context);
+};
+
+/// Makes a context with every tilepipe dialect loaded lazily, threading off
+/// (the stages are small and run in pipelines of processes).
+std::unique_ptr<mlir::MLIRContext> createStageContext();
+
+/// Parses a whole MLIR module (text or MLIR bytecode) from `buffer`.
+/// Returns null after reporting diagnostics.
+mlir::OwningOpRef<mlir::Operation *>
+parseMlirModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                mlir::MLIRContext *context);
+
+/// Options of the output side of an MLIR stage.
+struct MlirEmitOptions {
+  /// Write MLIR bytecode instead of text (fast pipes between stages).
+  bool emitBytecode = false;
+  /// Print in generic op form.
+  bool generic = false;
+};
+
+/// Adds --emit-bytecode and --mlir-generic to `driver`.
+void addMlirEmitOptions(ToolDriver &driver, MlirEmitOptions &options);
+
+/// Serializes `op` as text or MLIR bytecode.
+std::string printMlir(mlir::Operation *op, const MlirEmitOptions &options);
+
+/// Writes the final module of a stage; returns the process exit code.
+using StageEmitter = std::function<int(mlir::Operation *)>;
+
+/// The default emitter: MLIR text or bytecode to `output`.
+StageEmitter emitMlirTo(ToolDriver &driver, const OutputOptions &output,
+                        const MlirEmitOptions &options);
+
+/// The common body of an MLIR stage tool: read `io.input`, verify, let
+/// `buildPipeline` fill the pass manager (may be null: verify only), run it,
+/// hand the result to `emit`. `io.output.binary` must be set by the caller.
+/// Returns the process exit code.
+int runMlirStage(ToolDriver &driver, StageIOOptions &io,
+                 const std::function<mlir::LogicalResult(mlir::PassManager &)>
+                     &buildPipeline,
+                 const StageEmitter &emit);
+
+} // namespace tilepipe
+
+#endif // TILEPIPE_TOOLS_MLIRSTAGE_H

@@ -1,0 +1,37 @@
+//===- StageTool.cpp - main() of the MLIR-to-MLIR stage tools -------------===//
+#include "tilepipe/Tools/StageTool.h"
+
+#include "tilepipe/Tools/MlirStage.h"
+
+using namespace tilepipe;
+
+int tilepipe::runStageToolMain(int argc, char **argv, Stage stage,
+                               const char *description) {
+  StageIOOptions io;
+  MlirEmitOptions emit;
+  TargetOptions target;
+  bool printPipeline = false;
+  ToolDriver driver(("tile-" + stageName(stage)).str(), description);
+  driver.addStageIO(io);
+  driver.addTargetOptions(target);
+  addMlirEmitOptions(driver, emit);
+  driver.app().add_flag("--print-pipeline", printPipeline,
+                        "Print the stage's pass list for the -O level and exit");
+  if (auto exit = driver.parse(argc, argv))
+    return *exit;
+  if (auto exit = driver.validateTarget(target))
+    return *exit;
+
+  if (printPipeline) {
+    for (const std::string &pass : stagePassList(stage, target.optLevel))
+      llvm::outs() << pass << "\n";
+    return kExitSuccess;
+  }
+  io.output.binary = emit.emitBytecode;
+  return runMlirStage(
+      driver, io,
+      [&](mlir::PassManager &pm) {
+        return buildStagePipeline(pm, stage, target.optLevel);
+      },
+      emitMlirTo(driver, io.output, emit));
+}

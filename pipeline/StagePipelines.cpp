@@ -1,0 +1,92 @@
+//===- StagePipelines.cpp - Each stage's pass pipeline per -O level -------===//
+//
+// Read this file to know what each stage does. A row is one pipeline element
+// with the lowest -O level that runs it. The stages fill up as the lowering
+// issues land; until then a stage verifies its input and passes it on.
+//
+//===----------------------------------------------------------------------===//
+#include "tilepipe/Pipeline/StagePipelines.h"
+
+#include "tilepipe/InitAll.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace tilepipe;
+
+namespace {
+struct PipelineRow {
+  unsigned minOptLevel;
+  const char *element;
+};
+} // namespace
+
+// tile-read: bytecode/text -> verified cuda_tile. Verification is the parser's.
+static const PipelineRow kReadPipeline[] = {
+    {0, ""},
+};
+
+// tile-lower: cuda_tile -> alias-aware tile dialect -> assembler-level tile
+// dialect (issue: vertical slice).
+static const PipelineRow kLowerPipeline[] = {
+    {0, ""},
+};
+
+// tile-sched: layouts, async pipelines, scheduling, buffer assignment.
+static const PipelineRow kSchedPipeline[] = {
+    {0, ""},
+};
+
+// tile-llvm: -> LLVM + NVVM dialects. Cleanups run before translation.
+static const PipelineRow kLLVMPipeline[] = {
+    {1, "canonicalize"},
+    {1, "cse"},
+};
+
+llvm::StringRef tilepipe::stageName(Stage stage) {
+  switch (stage) {
+  case Stage::Read:
+    return "read";
+  case Stage::Lower:
+    return "lower";
+  case Stage::Sched:
+    return "sched";
+  case Stage::LLVM:
+    return "llvm";
+  }
+  return "";
+}
+
+static llvm::ArrayRef<PipelineRow> stageRows(Stage stage) {
+  switch (stage) {
+  case Stage::Read:
+    return kReadPipeline;
+  case Stage::Lower:
+    return kLowerPipeline;
+  case Stage::Sched:
+    return kSchedPipeline;
+  case Stage::LLVM:
+    return kLLVMPipeline;
+  }
+  return {};
+}
+
+std::vector<std::string> tilepipe::stagePassList(Stage stage,
+                                                 unsigned optLevel) {
+  std::vector<std::string> passes;
+  for (const PipelineRow &row : stageRows(stage))
+    if (*row.element && optLevel >= row.minOptLevel)
+      passes.push_back(row.element);
+  return passes;
+}
+
+mlir::LogicalResult tilepipe::buildStagePipeline(mlir::OpPassManager &pm,
+                                                 Stage stage,
+                                                 unsigned optLevel) {
+  // The textual pipeline elements name registered passes.
+  static const bool registered = (registerTilepipePasses(), true);
+  (void)registered;
+  for (const std::string &element : stagePassList(stage, optLevel))
+    if (mlir::failed(mlir::parsePassPipeline(element, pm, llvm::errs())))
+      return mlir::failure();
+  return mlir::success();
+}

@@ -1,0 +1,225 @@
+//===- tileiras.cpp - Drop-in for NVIDIA's tileiras over the stage tools --===//
+//
+//   tileiras IN.tileirbc -o OUT.cubin --gpu-name sm_XX -O3 --lineinfo
+//
+// runs tile-read | tile-lower | tile-sched | tile-llvm | tile-ptx | tile-pack
+// as child processes, each stage's output feeding the next. --emit stops early,
+// --save-temps keeps every stage's output (as editable files), -v prints each
+// stage's command line so that any stage can be rerun by hand. The output
+// file is written only when every stage succeeded.
+//
+//===----------------------------------------------------------------------===//
+#include "tilepipe/Support/InputKind.h"
+#include "tilepipe/Support/ToolDriver.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+using namespace tilepipe;
+
+namespace {
+
+struct TileirasOptions {
+  std::string input;
+  OutputOptions output;
+  TargetOptions target;
+  std::string emit = "cubin";
+  std::string saveTemps;      // directory; empty: do not keep temporaries
+  bool saveTempsGiven = false;
+  bool verbose = false;
+  // Accepted for compatibility with the original; validated, no effect yet.
+  std::string hostArch = "x86_64";
+  std::string hostOS = "linux";
+  std::string sanitize;
+  std::string remarkFormat, remarks, remarksOutputFile;
+};
+
+/// One stage of the pipeline: the tool, its arguments, and the file suffix of
+/// what it writes.
+struct StageStep {
+  const char *tool;
+  const char *emitName; // the --emit value that stops after this stage
+  const char *suffix;   // intermediate file suffix
+  std::vector<std::string> args;
+};
+
+} // namespace
+
+static const char *const kEmitKinds[] = {"cuda_tile", "lowered", "scheduled",
+                                         "llvm",      "ptx",     "cubin"};
+
+/// The stage tools live next to tileiras.
+static std::string findStageTool(llvm::StringRef name) {
+  static int anchor;
+  std::string exe = llvm::sys::fs::getMainExecutable("tileiras", &anchor);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(path, name);
+  return llvm::sys::fs::can_execute(path) ? path.str().str() : std::string();
+}
+
+static std::vector<StageStep> planStages(const TileirasOptions &options) {
+  const TargetOptions &t = options.target;
+  std::vector<std::string> target = {"--gpu-name", t.gpuName, "-O",
+                                     std::to_string(t.optLevel)};
+  std::vector<std::string> codegen = target;
+  if (t.lineInfo)
+    codegen.push_back("--lineinfo");
+  if (t.deviceDebug)
+    codegen.push_back("--device-debug");
+  std::vector<StageStep> steps = {
+      {"tile-read", "cuda_tile", ".cuda_tile.mlir", {}},
+      {"tile-lower", "lowered", ".lowered.mlir", target},
+      {"tile-sched", "scheduled", ".sched.mlir", target},
+      {"tile-llvm", "llvm", ".ll", target},
+      {"tile-ptx", "ptx", ".ptx", codegen},
+      {"tile-pack", "cubin", ".cubin", codegen},
+  };
+  while (steps.back().emitName != options.emit)
+    steps.pop_back();
+  return steps;
+}
+
+/// Quotes `arg` for a POSIX shell when needed (for -v output).
+static std::string shellQuote(llvm::StringRef arg) {
+  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789_-+=./:,@%") ==
+                          llvm::StringRef::npos)
+    return arg.str();
+  std::string quoted = "'";
+  for (char c : arg)
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+/// Runs every stage in order, file to file; returns the exit code.
+static int runStages(const TileirasOptions &options, llvm::StringRef workDir,
+                     std::string &finalOutputPath) {
+  std::vector<StageStep> steps = planStages(options);
+  llvm::SmallString<64> stem = llvm::sys::path::stem(options.input);
+  if (stem.empty() || options.input == "-")
+    stem = "stdin";
+  std::string previous = options.input;
+  for (StageStep &step : steps) {
+    std::string tool = findStageTool(step.tool);
+    if (tool.empty())
+      return reportError("tileiras",
+                         std::string("cannot find the stage tool '") +
+                             step.tool + "' next to tileiras",
+                         kExitCompile);
+    llvm::SmallString<256> out(workDir);
+    llvm::sys::path::append(out, stem + step.suffix);
+    std::vector<std::string> argv = {tool, previous, "-o", out.str().str()};
+    argv.insert(argv.end(), step.args.begin(), step.args.end());
+    if (options.verbose) {
+      llvm::SmallVector<std::string> quoted;
+      for (const std::string &arg : argv)
+        quoted.push_back(shellQuote(arg));
+      llvm::errs() << llvm::join(quoted, " ") << "\n";
+    }
+    llvm::SmallVector<llvm::StringRef> args(argv.begin(), argv.end());
+    std::string errorMessage;
+    int rc = llvm::sys::ExecuteAndWait(tool, args, /*Env=*/std::nullopt,
+                                       /*Redirects=*/{}, 0, 0, &errorMessage);
+    if (rc < 0)
+      return reportError("tileiras",
+                         std::string(step.tool) + " failed: " + errorMessage,
+                         kExitCompile);
+    if (rc != 0)
+      return rc; // the stage printed its own diagnostics
+    previous = out.str().str();
+  }
+  finalOutputPath = previous;
+  return kExitSuccess;
+}
+
+int main(int argc, char **argv) {
+  TileirasOptions options;
+  ToolDriver driver("tileiras",
+                    "tileiras: tilepipe's drop-in CUDA Tile IR optimizing "
+                    "assembler (TileIR bytecode -> cubin)");
+  CLI::App &app = driver.app();
+  app.add_option("input", options.input, "<tile bytecode file>");
+  options.output.path = "elf.o";
+  app.add_option("-o,--output-file", options.output.path,
+                 "Output file (default: elf.o)");
+  app.add_flag("-f,--force", options.output.force,
+               "Write binary output even to a terminal");
+  driver.addTargetOptions(options.target);
+  app.add_option("--emit", options.emit, "Stop after a stage: cuda_tile, "
+                                         "lowered, scheduled, llvm, ptx, cubin")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitKinds),
+                                                     std::end(kEmitKinds))));
+  app.add_option("--save-temps", options.saveTemps,
+                 "Keep every stage's output in DIR (default: .)")
+      ->expected(0, 1)
+      ->default_str(".");
+  app.add_flag("-v,--verbose", options.verbose,
+               "Print each stage's command line");
+  app.add_option("--host-arch", options.hostArch, "Host architecture")
+      ->check(CLI::IsMember({"x86_64", "aarch64", "arm64ec"}));
+  app.add_option("--host-os", options.hostOS, "Host operating system")
+      ->check(CLI::IsMember({"linux", "windows"}));
+  app.add_option("--sanitize", options.sanitize, "Sanitizer (memcheck)")
+      ->check(CLI::IsMember({"memcheck"}));
+  app.add_option("--remark-format", options.remarkFormat, "Remark format (yaml)")
+      ->check(CLI::IsMember({"yaml"}));
+  app.add_option("--remarks", options.remarks, "Remarks to emit (all)");
+  app.add_option("--remarks-output-file", options.remarksOutputFile,
+                 "Remarks output file");
+  if (auto exit = driver.parse(argc, argv))
+    return *exit;
+  options.saveTempsGiven = app.count("--save-temps") > 0;
+  if (options.saveTempsGiven && options.saveTemps.empty())
+    options.saveTemps = ".";
+
+  if (options.input.empty())
+    return reportError("tileiras", "no input file provided", kExitUsage);
+  if (auto exit = driver.validateTarget(options.target))
+    return *exit;
+  options.output.binary = options.emit == "cubin";
+  if (llvm::Error err = checkOutputAllowed(options.output))
+    return reportError("tileiras", std::move(err), kExitUsage);
+
+  // The original's contract: refuse what is not Tile IR before any work.
+  {
+    auto buffer = readInputFile(options.input);
+    if (!buffer)
+      return reportError("tileiras", buffer.takeError(), kExitIO);
+    InputKind kind = classifyInput((*buffer)->getBuffer());
+    if (kind != InputKind::TileIRBytecode && kind != InputKind::MLIRText)
+      return reportError("tileiras", notTileIRMessage(kind), kExitNotTileIR);
+  }
+
+  llvm::SmallString<256> workDir;
+  if (options.saveTempsGiven) {
+    workDir = options.saveTemps;
+    if (std::error_code ec = llvm::sys::fs::create_directories(workDir))
+      return reportError("tileiras",
+                         "cannot create '" + options.saveTemps +
+                             "': " + ec.message(),
+                         kExitIO);
+  } else if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
+                 "tileiras", workDir)) {
+    return reportError("tileiras",
+                       "cannot create a temporary directory: " + ec.message(),
+                       kExitIO);
+  }
+
+  std::string finalPath;
+  int rc = runStages(options, workDir, finalPath);
+  if (rc == kExitSuccess) {
+    auto result = llvm::MemoryBuffer::getFile(finalPath, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!result)
+      rc = reportError("tileiras", "cannot read '" + finalPath + "'", kExitIO);
+    else if (llvm::Error err = writeOutput(options.output, (*result)->getBuffer()))
+      rc = reportError("tileiras", std::move(err), kExitIO);
+  }
+  if (!options.saveTempsGiven)
+    llvm::sys::fs::remove_directories(workDir);
+  return rc;
+}
