@@ -9,6 +9,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Tools/ParseUtilities.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -130,6 +131,10 @@ int tilepipe::runMlirStage(
     if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
       return reportError(driver.toolName(), "invalid pass manager options",
                          kExitUsage);
+    // --mlir-timing: the report is printed when the pass manager is done.
+    auto timing = std::make_unique<mlir::DefaultTimingManager>();
+    mlir::applyDefaultTimingManagerCLOptions(*timing);
+    pm.enableTiming(std::move(timing));
     if (mlir::failed(buildPipeline(pm)))
       return kExitConfig;
     if (mlir::failed(pm.run(module.get())))
