@@ -9,14 +9,17 @@
 // file is written only when every stage succeeded.
 //
 //===----------------------------------------------------------------------===//
+#include "tilepipe/Support/CompileCache.h"
 #include "tilepipe/Support/InputKind.h"
 #include "tilepipe/Support/ToolDriver.h"
+#include "tilepipe/Support/Version.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace tilepipe;
 
@@ -30,6 +33,8 @@ struct TileirasOptions {
   std::string saveTemps;      // directory; empty: do not keep temporaries
   bool saveTempsGiven = false;
   bool verbose = false;
+  std::string cacheDir;       // empty: no cache
+  uint64_t cacheMaxMiB = 1024;
   // Accepted for compatibility with the original; validated, no effect yet.
   std::string hostArch = "x86_64";
   std::string hostOS = "linux";
@@ -96,13 +101,13 @@ static std::string shellQuote(llvm::StringRef arg) {
 }
 
 /// Runs every stage in order, file to file; returns the exit code.
-static int runStages(const TileirasOptions &options, llvm::StringRef workDir,
-                     std::string &finalOutputPath) {
+static int runStages(const TileirasOptions &options, std::string firstInput,
+                     llvm::StringRef workDir, std::string &finalOutputPath) {
   std::vector<StageStep> steps = planStages(options);
   llvm::SmallString<64> stem = llvm::sys::path::stem(options.input);
   if (stem.empty() || options.input == "-")
     stem = "stdin";
-  std::string previous = options.input;
+  std::string previous = std::move(firstInput);
   for (StageStep &step : steps) {
     std::string tool = findStageTool(step.tool);
     if (tool.empty())
@@ -136,6 +141,29 @@ static int runStages(const TileirasOptions &options, llvm::StringRef workDir,
   return kExitSuccess;
 }
 
+/// The cache key: everything the output depends on. The stage tools' sizes
+/// and modification times stand for "our version" during development, when
+/// the version string does not change between builds.
+static std::string cacheKey(const TileirasOptions &options,
+                            llvm::StringRef inputBytes) {
+  const TargetOptions &t = options.target;
+  std::vector<std::string> parts = {
+      "tilepipe-cache-v1",      getVersionString().str(), inputBytes.str(),
+      t.gpuName,                std::to_string(t.optLevel),
+      t.lineInfo ? "lineinfo" : "", t.deviceDebug ? "device-debug" : "",
+      options.emit};
+  for (const StageStep &step : planStages(options)) {
+    llvm::sys::fs::file_status status;
+    std::string tool = findStageTool(step.tool);
+    if (!tool.empty() && !llvm::sys::fs::status(tool, status))
+      parts.push_back(std::string(step.tool) + ":" +
+                      std::to_string(status.getSize()) + ":" +
+                      std::to_string(llvm::sys::toTimeT(
+                          status.getLastModificationTime())));
+  }
+  return CompileCache::makeKey(parts);
+}
+
 int main(int argc, char **argv) {
   TileirasOptions options;
   ToolDriver driver("tileiras",
@@ -159,6 +187,11 @@ int main(int argc, char **argv) {
       ->default_str(".");
   app.add_flag("-v,--verbose", options.verbose,
                "Print each stage's command line");
+  app.add_option("--cache-dir", options.cacheDir,
+                 "Content-addressed compile cache (default: $TILEPIPE_CACHE_DIR)");
+  app.add_option("--cache-max-size", options.cacheMaxMiB,
+                 "Cache size limit in MiB, least recently used out first "
+                 "(default 1024)");
   app.add_option("--host-arch", options.hostArch, "Host architecture")
       ->check(CLI::IsMember({"x86_64", "aarch64", "arm64ec"}));
   app.add_option("--host-os", options.hostOS, "Host operating system")
@@ -185,15 +218,30 @@ int main(int argc, char **argv) {
     return reportError("tileiras", std::move(err), kExitUsage);
 
   // The original's contract: refuse what is not Tile IR before any work.
-  {
-    auto buffer = readInputFile(options.input);
-    if (!buffer)
-      return reportError("tileiras", buffer.takeError(), kExitIO);
-    InputKind kind = classifyInput((*buffer)->getBuffer());
-    if (kind != InputKind::TileIRBytecode && kind != InputKind::MLIRText)
-      return reportError("tileiras", notTileIRMessage(kind), kExitNotTileIR);
-  }
+  auto input = readInputFile(options.input);
+  if (!input)
+    return reportError("tileiras", input.takeError(), kExitIO);
+  InputKind kind = classifyInput((*input)->getBuffer());
+  if (kind != InputKind::TileIRBytecode && kind != InputKind::MLIRText)
+    return reportError("tileiras", notTileIRMessage(kind), kExitNotTileIR);
 
+  if (options.cacheDir.empty())
+    if (const char *env = std::getenv("TILEPIPE_CACHE_DIR"))
+      options.cacheDir = env;
+  // Temporaries are only made by a real compilation: --save-temps bypasses.
+  std::optional<CompileCache> cache;
+  std::string key;
+  if (!options.cacheDir.empty() && !options.saveTempsGiven) {
+    cache.emplace(options.cacheDir, options.cacheMaxMiB << 20);
+    key = cacheKey(options, (*input)->getBuffer());
+    if (std::optional<std::string> hit = cache->lookup(key)) {
+      if (options.verbose)
+        llvm::errs() << "tileiras: cache hit " << key << "\n";
+      if (llvm::Error err = writeOutput(options.output, *hit))
+        return reportError("tileiras", std::move(err), kExitIO);
+      return kExitSuccess;
+    }
+  }
   llvm::SmallString<256> workDir;
   if (options.saveTempsGiven) {
     workDir = options.saveTemps;
@@ -209,8 +257,20 @@ int main(int argc, char **argv) {
                        kExitIO);
   }
 
+  // Stdin cannot be read twice: the first stage reads our copy of it.
+  std::string firstInput = options.input;
+  if (options.input == "-") {
+    llvm::SmallString<256> copy(workDir);
+    llvm::sys::path::append(copy, "stdin.input");
+    OutputOptions copyOutput;
+    copyOutput.path = copy.str().str();
+    if (llvm::Error err = writeOutput(copyOutput, (*input)->getBuffer()))
+      return reportError("tileiras", std::move(err), kExitIO);
+    firstInput = copyOutput.path;
+  }
+
   std::string finalPath;
-  int rc = runStages(options, workDir, finalPath);
+  int rc = runStages(options, firstInput, workDir, finalPath);
   if (rc == kExitSuccess) {
     auto result = llvm::MemoryBuffer::getFile(finalPath, /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
@@ -218,6 +278,11 @@ int main(int argc, char **argv) {
       rc = reportError("tileiras", "cannot read '" + finalPath + "'", kExitIO);
     else if (llvm::Error err = writeOutput(options.output, (*result)->getBuffer()))
       rc = reportError("tileiras", std::move(err), kExitIO);
+    else if (cache)
+      // A cache that cannot be written only costs speed.
+      if (llvm::Error err = cache->store(key, (*result)->getBuffer()))
+        llvm::WithColor::warning(llvm::errs(), "tileiras")
+            << "compile cache: " << llvm::toString(std::move(err)) << "\n";
   }
   if (!options.saveTempsGiven)
     llvm::sys::fs::remove_directories(workDir);
