@@ -1,0 +1,52 @@
+//===- PTXProcessor.cpp - Choosing the .target of a module ----------------===//
+#include "tilepipe/Target/NVPTXCodegen.h"
+
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace tilepipe;
+
+namespace {
+/// A feature that exists only on the arch-specific `sm_XXa` targets, keyed by
+/// the spelling its intrinsics (llvm.nvvm.<name>...) and its PTX instructions
+/// (<name>...) share, with the GPUs that have it.
+struct ArchSpecificFeature {
+  llvm::StringRef name;
+  unsigned minSM;
+  unsigned maxSM;
+};
+} // namespace
+
+static const ArchSpecificFeature kArchSpecificFeatures[] = {
+    {"wgmma.", 90, 90},
+    {"setmaxnreg.", 90, 110},
+    {"tcgen05.", 100, 110},
+};
+
+static bool usesFeature(const llvm::Module &module, llvm::StringRef feature) {
+  std::string intrinsicPrefix = ("llvm.nvvm." + feature).str();
+  for (const llvm::Function &function : module) {
+    if (function.getName().starts_with(intrinsicPrefix))
+      return true;
+    for (const llvm::BasicBlock &block : function)
+      for (const llvm::Instruction &inst : block)
+        if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+          if (const auto *asmCode =
+                  llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+            if (llvm::StringRef(asmCode->getAsmString()).contains(feature))
+              return true;
+  }
+  return false;
+}
+
+std::string tilepipe::selectPTXProcessor(const llvm::Module &module,
+                                         const GpuTarget &gpu) {
+  if (gpu.suffix)
+    return gpu.name();
+  for (const ArchSpecificFeature &feature : kArchSpecificFeatures)
+    if (gpu.sm >= feature.minSM && gpu.sm <= feature.maxSM &&
+        usesFeature(module, feature.name))
+      return gpu.name() + "a";
+  return gpu.name();
+}

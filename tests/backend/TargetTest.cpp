@@ -1,0 +1,172 @@
+//===- TargetTest.cpp - Units of libcommon/Target -------------------------===//
+//
+// The library API the tileiras wrapper and a C API build on, without going
+// through the tile-ptx / tile-pack command lines.
+//
+//===----------------------------------------------------------------------===//
+#include "tilepipe/Support/CudaToolkit.h"
+#include "tilepipe/Target/Libdevice.h"
+#include "tilepipe/Target/NVPTXCodegen.h"
+#include "tilepipe/Target/Ptxas.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilepipe;
+
+static GpuTarget gpu(llvm::StringRef name) {
+  auto target = parseGpuTarget(name);
+  EXPECT_TRUE(bool(target));
+  if (!target) {
+    llvm::consumeError(target.takeError());
+    return {};
+  }
+  return *target;
+}
+
+static std::unique_ptr<llvm::Module> parse(llvm::StringRef ir,
+                                           llvm::LLVMContext &context) {
+  llvm::SMDiagnostic diagnostic;
+  auto module = llvm::parseAssemblyString(ir, diagnostic, context);
+  EXPECT_TRUE(module) << diagnostic.getMessage().str();
+  return module;
+}
+
+static const char kCopyKernel[] = R"(
+define ptx_kernel void @copy(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+  %v = load i32, ptr addrspace(1) %in
+  store i32 %v, ptr addrspace(1) %out
+  ret void
+}
+)";
+
+static const char kSinKernel[] = R"(
+define ptx_kernel void @sine(ptr addrspace(1) %p) {
+  %x = load float, ptr addrspace(1) %p
+  %y = call float @__nv_sinf(float %x)
+  store float %y, ptr addrspace(1) %p
+  ret void
+}
+declare float @__nv_sinf(float)
+)";
+
+TEST(PtxasArch, FollowsTheArchSpecificTargetOfThePTX) {
+  EXPECT_EQ(selectPtxasArch(".version 9.0\n.target sm_90a\n", gpu("sm_90")), "sm_90a");
+  EXPECT_EQ(selectPtxasArch("  .target   sm_90a, debug\n", gpu("sm_90")), "sm_90a");
+  EXPECT_EQ(selectPtxasArch(".target sm_90\n", gpu("sm_90")), "sm_90");
+  EXPECT_EQ(selectPtxasArch(".target sm_90a\n", gpu("sm_100")), "sm_100");
+  EXPECT_EQ(selectPtxasArch(".target sm_100a\n", gpu("sm_100f")), "sm_100f");
+  EXPECT_EQ(selectPtxasArch("// .target sm_90a\n", gpu("sm_90")), "sm_90");
+  EXPECT_EQ(selectPtxasArch("", gpu("sm_80")), "sm_80");
+}
+
+TEST(PTXProcessor, ArchSpecificOnlyWhenNeeded) {
+  llvm::LLVMContext context;
+  auto plain = parse(kCopyKernel, context);
+  EXPECT_EQ(selectPTXProcessor(*plain, gpu("sm_90")), "sm_90");
+  EXPECT_EQ(selectPTXProcessor(*plain, gpu("sm_90a")), "sm_90a");
+  auto wgmma = parse(R"(
+define ptx_kernel void @k() {
+  call void asm sideeffect "wgmma.fence.sync.aligned;", ""()
+  ret void
+})", context);
+  EXPECT_EQ(selectPTXProcessor(*wgmma, gpu("sm_90")), "sm_90a");
+  // wgmma is Hopper-only: there is no sm_100a version to promote to.
+  EXPECT_EQ(selectPTXProcessor(*wgmma, gpu("sm_100")), "sm_100");
+}
+
+TEST(CompileLLVMToPTX, EmitsTheKernelForTheTarget) {
+  llvm::LLVMContext context;
+  auto module = parse(kCopyKernel, context);
+  PTXCodegenOptions options;
+  options.gpu = gpu("sm_89");
+  auto ptx = compileLLVMToPTX(*module, options);
+  ASSERT_TRUE(bool(ptx)) << llvm::toString(ptx.takeError());
+  EXPECT_NE(ptx->find(".target sm_89\n"), std::string::npos);
+  EXPECT_NE(ptx->find(".version 9.0\n"), std::string::npos);
+  EXPECT_NE(ptx->find(".entry copy("), std::string::npos);
+  EXPECT_EQ(module->getTargetTriple().str(), "nvptx64-nvidia-cuda");
+}
+
+TEST(CompileLLVMToPTX, ReportsAMissingLibdevice) {
+  llvm::LLVMContext context;
+  auto module = parse(kSinKernel, context);
+  EXPECT_TRUE(needsLibdevice(*module));
+  PTXCodegenOptions options;
+  options.gpu = gpu("sm_80");
+  options.libdevicePath = "/nonexistent/libdevice.10.bc";
+  auto ptx = compileLLVMToPTX(*module, options);
+  ASSERT_FALSE(bool(ptx));
+  EXPECT_NE(llvm::toString(ptx.takeError()).find("cannot load libdevice"),
+            std::string::npos);
+}
+
+TEST(CompileLLVMToPTX, RejectsInvalidIR) {
+  llvm::LLVMContext context;
+  auto module = parse(kCopyKernel, context);
+  // A block without a terminator.
+  module->getFunction("copy")->front().getTerminator()->eraseFromParent();
+  PTXCodegenOptions options;
+  options.gpu = gpu("sm_80");
+  auto ptx = compileLLVMToPTX(*module, options);
+  ASSERT_FALSE(bool(ptx));
+  EXPECT_NE(llvm::toString(ptx.takeError()).find("invalid LLVM IR"),
+            std::string::npos);
+}
+
+TEST(AssembleWithPtxas, ReportsAPtxasThatCannotRun) {
+  PtxasOptions options;
+  options.gpu = gpu("sm_80");
+  options.ptxasPath = "/nonexistent/ptxas";
+  std::string log;
+  llvm::raw_string_ostream logStream(log);
+  auto cubin = assembleWithPtxas(".version 9.0\n.target sm_80\n", options, logStream);
+  ASSERT_FALSE(bool(cubin));
+  EXPECT_NE(llvm::toString(cubin.takeError()).find("cannot execute ptxas"),
+            std::string::npos);
+}
+
+/// Every --gpu-name tilepipe accepts, with its a and f variants.
+static std::vector<std::string> everyGpuName() {
+  std::vector<std::string> names;
+  for (unsigned sm : supportedComputeCapabilities()) {
+    std::string base = "sm_" + std::to_string(sm);
+    names.push_back(base);
+    if (sm >= 90)
+      names.push_back(base + "a");
+    if (sm >= 100)
+      names.push_back(base + "f");
+  }
+  return names;
+}
+
+TEST(EverySupportedTarget, CompilesAndAssemblesWithTheToolkitPtxas) {
+  auto ptxas = findCudaTool("ptxas");
+  if (!ptxas) {
+    llvm::consumeError(ptxas.takeError());
+    GTEST_SKIP() << "no CUDA toolkit";
+  }
+  for (const std::string &name : everyGpuName()) {
+    SCOPED_TRACE(name);
+    llvm::LLVMContext context;
+    auto module = parse(kSinKernel, context);
+    PTXCodegenOptions codegen;
+    codegen.gpu = gpu(name);
+    auto ptx = compileLLVMToPTX(*module, codegen);
+    ASSERT_TRUE(bool(ptx)) << llvm::toString(ptx.takeError());
+    EXPECT_NE(ptx->find(".target " + name + "\n"), std::string::npos);
+
+    PtxasOptions assemble;
+    assemble.gpu = codegen.gpu;
+    assemble.ptxasPath = *ptxas;
+    std::string log;
+    llvm::raw_string_ostream logStream(log);
+    auto cubin = assembleWithPtxas(*ptx, assemble, logStream);
+    ASSERT_TRUE(bool(cubin)) << llvm::toString(cubin.takeError()) << "\n" << log;
+    EXPECT_EQ(cubin->compare(0, 4, "\x7f" "ELF"), 0);
+  }
+}

@@ -1,0 +1,5 @@
+define ptx_kernel void @oops() {
+entry:
+  %x = add i32 1,
+  ret void
+}
