@@ -1,0 +1,103 @@
+//===- FloatBits.cpp - f16 / bf16 conversions with PTX rounding -----------===//
+#include "FloatBits.h"
+
+#include <cmath>
+
+using namespace tilepipe::emu;
+
+/// Decides whether dropping `dropped` low bits (of which the highest is the
+/// half-way bit) rounds the magnitude up.
+static bool roundsUp(uint64_t kept, uint64_t dropped, unsigned droppedBits,
+                     bool negative, Rounding rounding) {
+  if (droppedBits == 0 || dropped == 0)
+    return false;
+  switch (rounding) {
+  case Rounding::Zero:
+    return false;
+  case Rounding::Down:
+    return negative;
+  case Rounding::Up:
+    return !negative;
+  case Rounding::Nearest: {
+    uint64_t half = uint64_t(1) << (droppedBits - 1);
+    return dropped > half || (dropped == half && (kept & 1));
+  }
+  }
+  return false;
+}
+
+/// Rounds a finite, non-zero double to a binary format with `mantBits`
+/// fraction bits and exponent bias `bias` (max exponent `maxExp`).
+static uint32_t roundToSmallFloat(double value, unsigned mantBits, int bias,
+                                  int expBits, Rounding rounding) {
+  bool negative = std::signbit(value);
+  uint32_t sign = uint32_t(negative) << (mantBits + expBits);
+  uint32_t expMask = (1u << expBits) - 1;
+  if (std::isnan(value))
+    return sign | (expMask << mantBits) | (1u << (mantBits - 1));
+  double mag = std::fabs(value);
+  auto overflow = [&]() -> uint32_t {
+    bool toInf = rounding == Rounding::Nearest ||
+                 (rounding == Rounding::Up && !negative) ||
+                 (rounding == Rounding::Down && negative);
+    return sign | (toInf ? expMask << mantBits
+                         : ((expMask - 1) << mantBits) | ((1u << mantBits) - 1));
+  };
+  if (std::isinf(mag))
+    return sign | (expMask << mantBits);
+  if (mag == 0)
+    return sign;
+  int exp;
+  double frac = std::frexp(mag, &exp); // mag = frac * 2^exp, frac in [0.5, 1)
+  int e = exp - 1 + bias;              // biased exponent of the 1.xxx form
+  // Scale so that the integer part holds the kept significand bits.
+  int shift = e >= 1 ? int(mantBits) : int(mantBits) - 1 + e; // subnormals keep fewer
+  double scaled = std::ldexp(frac, shift + 1);
+  // 53-bit exact split into kept and dropped parts.
+  double keptF = std::floor(scaled);
+  double rest = scaled - keptF; // exact
+  uint64_t kept = uint64_t(keptF);
+  const unsigned extra = 40;
+  uint64_t dropped = uint64_t(std::ldexp(rest, extra));
+  bool sticky = std::ldexp(rest, extra) != double(dropped);
+  if (sticky)
+    dropped |= 1;
+  if (roundsUp(kept, dropped, extra, negative, rounding))
+    ++kept;
+  if (e < 1) {
+    // Subnormal (or rounds up into the smallest normal: the encoding works).
+    return sign | uint32_t(kept);
+  }
+  if (kept >> (mantBits + 1)) { // carried into the next binade
+    kept >>= 1;
+    ++e;
+  }
+  if (e >= int(expMask))
+    return overflow();
+  return sign | (uint32_t(e) << mantBits) | (uint32_t(kept) & ((1u << mantBits) - 1));
+}
+
+uint16_t tilepipe::emu::floatToHalf(float value, Rounding rounding) {
+  return uint16_t(roundToSmallFloat(value, 10, 15, 5, rounding));
+}
+
+uint16_t tilepipe::emu::doubleToHalf(double value) {
+  return uint16_t(roundToSmallFloat(value, 10, 15, 5, Rounding::Nearest));
+}
+
+uint16_t tilepipe::emu::floatToBFloat(float value, Rounding rounding) {
+  return uint16_t(roundToSmallFloat(value, 7, 127, 8, rounding));
+}
+
+float tilepipe::emu::halfToFloat(uint16_t bits) {
+  uint32_t sign = uint32_t(bits >> 15) << 31;
+  int exp = (bits >> 10) & 31;
+  uint32_t mant = bits & 0x3ff;
+  if (exp == 31)
+    return bitsFloat(sign | 0x7f800000 | (mant << 13));
+  if (exp == 0) {
+    float mag = std::ldexp(float(mant), -24);
+    return sign ? -mag : mag;
+  }
+  return bitsFloat(sign | (uint32_t(exp - 15 + 127) << 23) | (mant << 13));
+}

@@ -1,0 +1,78 @@
+//===- Intrinsics.h - Host implementations of NVVM intrinsics -------------===//
+//
+// Every NVVM intrinsic the rewrite does not turn into plain IR becomes a call
+// to tp_emu_intrinsic(handler, args, ret): the arguments are spilled into a
+// byte buffer at the offsets the handler records, so one C++ signature
+// serves every intrinsic type (vectors of half, {i32, i1} pairs, ...).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_EMU_INTRINSICS_H
+#define TILEPIPE_LIB_EMU_INTRINSICS_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace tilepipe::emu {
+
+struct IntrinsicHandler;
+class WarpMatrixOp;
+using IntrinsicFn = void (*)(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret);
+
+struct IntrinsicHandler {
+  IntrinsicFn fn = nullptr;
+  std::string name;
+  /// Byte offset of every argument in the argument buffer.
+  llvm::SmallVector<uint32_t, 4> argOffsets;
+  /// Byte offset and size of the result (of every struct element).
+  llvm::SmallVector<uint32_t, 2> retOffsets;
+  llvm::SmallVector<uint32_t, 2> retSizes;
+  /// Family-specific parameters decoded from the name.
+  uint32_t op = 0;
+  uint32_t aux = 0;
+  uint8_t rounding = 0; // tilepipe::emu::Rounding
+  bool ftz = false;
+  /// mma.sync / ldmatrix: the fragment layout and arithmetic.
+  std::shared_ptr<const WarpMatrixOp> matrixOp;
+
+  template <class T> T arg(const uint8_t *args, unsigned i) const {
+    T value;
+    std::memcpy(&value, args + argOffsets[i], sizeof(T));
+    return value;
+  }
+  /// Stores `value` as result element `i`, truncated to its IR size.
+  template <class T> void result(uint8_t *ret, T value, unsigned i = 0) const {
+    uint8_t bytes[sizeof(T) < 8 ? 8 : sizeof(T)] = {};
+    std::memcpy(bytes, &value, sizeof(T));
+    std::memcpy(ret + retOffsets[i], bytes, std::min<uint32_t>(retSizes[i], sizeof(bytes)));
+  }
+};
+
+/// Decodes an intrinsic name ("llvm.nvvm.shfl.sync.down.f32", ...) into a
+/// handler without offsets, or std::nullopt when the emulator lacks it.
+std::optional<IntrinsicHandler> lookupIntrinsic(llvm::StringRef name);
+
+/// mma.sync and ldmatrix ("mma.m16n8k16.row.col.f32.f32", without the
+/// "llvm.nvvm." prefix); defined in MatrixOps.cpp.
+std::optional<IntrinsicHandler> lookupMatrixIntrinsic(llvm::StringRef name);
+
+/// Maps "llvm.nvvm.read.ptx.sreg.tid.x" and friends to a SpecialReg value.
+std::optional<uint32_t> lookupSpecialRegister(llvm::StringRef name);
+
+/// The intrinsic equivalent to a single-instruction inline PTX asm string
+/// ("rcp.approx.ftz.f32 $0,$1;" -> "llvm.nvvm.rcp.approx.ftz.f32"), as
+/// libdevice and the CUDA headers use them; std::nullopt otherwise.
+std::optional<std::string> inlineAsmAsIntrinsic(llvm::StringRef text);
+
+/// NVVM intrinsics that need no run-time work on a sequential host (fences,
+/// prefetches, cp.async group bookkeeping when copies are synchronous).
+bool isNoOpIntrinsic(llvm::StringRef name);
+
+} // namespace tilepipe::emu
+
+#endif // TILEPIPE_LIB_EMU_INTRINSICS_H

@@ -1,0 +1,739 @@
+//===- Runtime.cpp - The emulator's scheduler, memory checks, collectives -===//
+#include "Runtime.h"
+
+#include "Fiber.h"
+#include "RuntimeEntryPoints.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <csignal>
+#include <cstdio>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace tilepipe::emu;
+
+/// The shared-memory block of the running CTA; kernels address their
+/// __shared__ variables relative to it (see the rewrite).
+char *tp_emu_shared_base = nullptr; // declared extern "C" in RuntimeEntryPoints.h
+
+static thread_local Runtime *activeRuntime = nullptr;
+
+Runtime &Runtime::active() { return *activeRuntime; }
+
+static std::string hex(uint64_t value) {
+  return "0x" + llvm::utohexstr(value, /*LowerCase=*/true);
+}
+
+static std::string dim3(const uint32_t v[3]) {
+  return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," +
+         std::to_string(v[2]) + ")";
+}
+
+Runtime::Runtime(std::string kernel, LaunchEntry entry, const uint8_t *args,
+                 Dim3 grid, Dim3 block, uint32_t sharedBytes,
+                 std::vector<MemoryRegion> regions, llvm::raw_ostream &printfStream)
+    : kernel_(std::move(kernel)), entry_(entry), args_(args), grid_(grid),
+      block_(block), sharedBytes_(sharedBytes), regions_(std::move(regions)),
+      printfStream_(printfStream) {
+  std::sort(regions_.begin(), regions_.end(),
+            [](const MemoryRegion &a, const MemoryRegion &b) { return a.begin < b.begin; });
+}
+
+Runtime::~Runtime() {
+  for (void *block : heapBlocks_)
+    std::free(block);
+  if (stackPool_)
+    munmap(stackPool_, stackPoolBytes_);
+  for (char *block : sharedBlocks_)
+    std::free(block);
+}
+
+std::string Runtime::where() const {
+  std::string text = "kernel '" + kernel_ + "', CTA " + dim3(ctaId_);
+  if (current_)
+    text += ", thread " + dim3(current_->tid);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch and scheduling
+//===----------------------------------------------------------------------===//
+
+llvm::Error Runtime::run() {
+  uint64_t threads = block_.count();
+  if (threads == 0 || threads > 1024)
+    return llvm::make_error<EmuError>("kernel '" + kernel_ + "': CTA of " +
+                                      std::to_string(threads) +
+                                      " threads (must be 1 to 1024)");
+  if (grid_.count() == 0)
+    return llvm::Error::success();
+  if (grid_.y > 65535 || grid_.z > 65535)
+    return llvm::make_error<EmuError>("grid y and z must be at most 65535");
+
+  // One stack per thread, each with an inaccessible guard page below it.
+  size_t page = 4096;
+  size_t perThread = kFiberStackBytes + page;
+  stackPoolBytes_ = perThread * threads;
+  void *pool = mmap(nullptr, stackPoolBytes_, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (pool == MAP_FAILED) {
+    stackPool_ = nullptr;
+    return llvm::make_error<EmuError>("cannot allocate fiber stacks");
+  }
+  stackPool_ = static_cast<char *>(pool);
+  threads_.resize(threads);
+  for (uint64_t i = 0; i < threads; ++i) {
+    char *base = stackPool_ + i * perThread;
+    mprotect(base, page, PROT_NONE);
+    threads_[i].stackLo = base + page;
+    threads_[i].stackHi = base + perThread;
+  }
+  uint32_t sharedAlloc = std::max<uint32_t>(sharedBytes_, 16);
+  for (char *&block : sharedBlocks_) {
+    block = static_cast<char *>(std::aligned_alloc(128, llvm::alignTo(sharedAlloc, 128)));
+    std::memset(block, 0, sharedAlloc);
+  }
+  pending_.assign((threads + 31) / 32, {});
+
+  previous_ = activeRuntime;
+  activeRuntime = this;
+  for (uint32_t z = 0; z < grid_.z && !failed_; ++z)
+    for (uint32_t y = 0; y < grid_.y && !failed_; ++y)
+      for (uint32_t x = 0; x < grid_.x && !failed_; ++x)
+        runCta(x, y, z);
+  activeRuntime = previous_;
+  tp_emu_shared_base = nullptr;
+  if (failed_)
+    return llvm::make_error<EmuError>(failure_);
+  return llvm::Error::success();
+}
+
+void Runtime::runCta(uint32_t x, uint32_t y, uint32_t z) {
+  ctaId_[0] = x, ctaId_[1] = y, ctaId_[2] = z;
+  idleYields_ = 0;
+  currentShared_ ^= 1;
+  tp_emu_shared_base = sharedBlocks_[currentShared_];
+  barriers_ = {};
+  for (auto &list : pending_)
+    list.clear();
+  ready_.clear();
+  liveThreads_ = threads_.size();
+
+  uint32_t linear = 0;
+  for (uint32_t tz = 0; tz < block_.z; ++tz)
+    for (uint32_t ty = 0; ty < block_.y; ++ty)
+      for (uint32_t tx = 0; tx < block_.x; ++tx, ++linear) {
+        EmuThread &t = threads_[linear];
+        t.tid[0] = tx, t.tid[1] = ty, t.tid[2] = tz;
+        t.linear = linear;
+        t.lane = linear % 32;
+        t.warp = linear / 32;
+        t.state = EmuThread::Ready;
+        t.sp = initFiberStack(t.stackLo, t.stackHi, &Runtime::fiberMain);
+        ready_.push_back(&t);
+      }
+
+  while (!ready_.empty() && !failed_) {
+    EmuThread *t = ready_.front();
+    ready_.pop_front();
+    current_ = t;
+    switchFiber(&schedulerSp_, t->sp);
+    current_ = nullptr;
+    if (!failed_ && t->state == EmuThread::Ready)
+      ready_.push_back(t);
+  }
+  if (!failed_ && liveThreads_ != 0) {
+    failed_ = true;
+    failure_ = describeDeadlock();
+  }
+}
+
+void Runtime::fiberMain() {
+  Runtime &rt = active();
+  rt.entry_(rt.args_);
+  rt.onThreadExit();
+  rt.switchToScheduler();
+  __builtin_unreachable();
+}
+
+void Runtime::switchToScheduler() {
+  EmuThread *t = current_;
+  switchFiber(&t->sp, schedulerSp_);
+}
+
+void Runtime::block() {
+  current_->state = EmuThread::Blocked;
+  switchToScheduler();
+}
+
+void Runtime::wake(EmuThread &thread) {
+  idleYields_ = 0;
+  thread.state = EmuThread::Ready;
+  ready_.push_back(&thread);
+}
+
+void Runtime::onThreadExit() {
+  idleYields_ = 0;
+  current_->state = EmuThread::Exited;
+  --liveThreads_;
+  checkBarriersAfterExit();
+}
+
+void Runtime::exitCurrentThread() {
+  onThreadExit();
+  switchToScheduler();
+  __builtin_unreachable();
+}
+
+void Runtime::yield() {
+  // Every yield lets all other ready threads run once; if none of them made
+  // progress after this many rounds, nothing ever will.
+  if (++idleYields_ > 10000 * uint64_t(liveThreads_) + 100000)
+    fail("deadlock: threads keep waiting (mbarrier.try_wait, nanosleep) and no thread "
+         "makes progress");
+  // The scheduler re-queues a thread that comes back Ready.
+  switchToScheduler();
+}
+
+void Runtime::fail(const std::string &what) {
+  if (!failed_) {
+    failed_ = true;
+    failure_ = where() + ": " + what;
+  }
+  if (current_) {
+    current_->state = EmuThread::Exited;
+    switchToScheduler();
+  }
+  // Only reachable outside a fiber, which the entry points never are.
+  std::abort();
+}
+
+std::string Runtime::describeDeadlock() const {
+  std::string text = "kernel '" + kernel_ + "', CTA " + dim3(ctaId_) +
+                     ": deadlock: " + std::to_string(liveThreads_) +
+                     " thread(s) blocked forever";
+  for (uint32_t id = 0; id < barriers_.size(); ++id) {
+    const Barrier &bar = barriers_[id];
+    if (bar.waiters.empty())
+      continue;
+    uint32_t expected = bar.expected ? bar.expected : liveThreads_;
+    text += std::string(id == kClusterBarrier ? "; cluster barrier" : "; barrier " + std::to_string(id)) + ": " + std::to_string(bar.arrived) +
+            " of " + std::to_string(expected) + " threads arrived (first waiter: thread " +
+            dim3(bar.waiters.front()->tid) + ")";
+  }
+  for (uint32_t warp = 0; warp < pending_.size(); ++warp)
+    for (const PendingCollective &p : pending_[warp])
+      text += "; warp " + std::to_string(warp) + ": lanes " + hex(p.arrived) + " wait in " +
+              (p.matrixOp ? p.matrixOp->name() : collectiveName(p.kind)) +
+              " for member mask " + hex(p.mask);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory checks
+//===----------------------------------------------------------------------===//
+
+const MemoryRegion *Runtime::findRegion(uintptr_t address, uint64_t size) const {
+  auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
+                             [](uintptr_t a, const MemoryRegion &r) { return a < r.begin; });
+  if (it == regions_.begin())
+    return nullptr;
+  --it;
+  if (address >= it->begin && address - it->begin <= it->end - it->begin &&
+      size <= it->end - address)
+    return &*it;
+  return nullptr;
+}
+
+bool Runtime::isValidRange(uintptr_t address, uint64_t size) const {
+  uintptr_t shared = reinterpret_cast<uintptr_t>(tp_emu_shared_base);
+  if (address >= shared && address + size <= shared + sharedBytes_ && address + size >= address)
+    return true;
+  if (current_) {
+    auto lo = reinterpret_cast<uintptr_t>(current_->stackLo);
+    auto hi = reinterpret_cast<uintptr_t>(current_->stackHi);
+    if (address >= lo && address + size <= hi && address + size >= address)
+      return true;
+  }
+  return findRegion(address, size) != nullptr;
+}
+
+bool Runtime::isInAddressSpace(uintptr_t address, unsigned addrSpace) const {
+  uintptr_t shared = reinterpret_cast<uintptr_t>(tp_emu_shared_base);
+  bool inShared = address >= shared && address < shared + std::max<uint32_t>(sharedBytes_, 1);
+  bool inLocal = current_ && address >= uintptr_t(current_->stackLo) &&
+                 address < uintptr_t(current_->stackHi);
+  const MemoryRegion *region = findRegion(address, 1);
+  switch (addrSpace) {
+  case 3:
+    return inShared;
+  case 5:
+    return inLocal;
+  case 4:
+    return region && region->kind == RegionKind::Constant;
+  default: // global: everything that is neither shared nor local
+    return !inShared && !inLocal;
+  }
+}
+
+std::string Runtime::describeAddress(uintptr_t address, uint64_t size) const {
+  for (unsigned i = 0; i < 2; ++i) {
+    auto base = reinterpret_cast<uintptr_t>(sharedBlocks_[i]);
+    if (i != currentShared_ && address >= base && address < base + sharedBytes_)
+      return "shared memory of another CTA";
+  }
+  uintptr_t shared = reinterpret_cast<uintptr_t>(tp_emu_shared_base);
+  if (address >= shared && address < shared + sharedBytes_ + 1)
+    return "past the end of the CTA's " + std::to_string(sharedBytes_) +
+           " bytes of shared memory";
+  for (const EmuThread &t : threads_)
+    if (&t != current_ && address >= uintptr_t(t.stackLo) && address < uintptr_t(t.stackHi))
+      return "local memory of thread " + dim3(t.tid);
+  // The nearest buffer helps to tell an off-by-one from a wild pointer.
+  const MemoryRegion *nearest = nullptr;
+  uint64_t distance = ~uint64_t(0);
+  for (const MemoryRegion &r : regions_) {
+    uint64_t d = address < r.begin ? r.begin - address
+                 : address >= r.end ? address - r.end + 1 : 0;
+    if (d < distance)
+      distance = d, nearest = &r;
+  }
+  if (!nearest || distance > (uint64_t(1) << 30))
+    return "outside every buffer";
+  if (address >= nearest->begin && address < nearest->end)
+    return "runs past the end of '" + nearest->name + "' [" + hex(nearest->begin) +
+           ", " + hex(nearest->end) + ")";
+  if (address >= nearest->end)
+    return "outside every buffer, " +
+           (address == nearest->end ? std::string("right")
+                                    : std::to_string(address - nearest->end) + " bytes") +
+           " after the end of '" + nearest->name + "' [" + hex(nearest->begin) +
+           ", " + hex(nearest->end) + ")";
+  return "outside every buffer, " + std::to_string(nearest->begin - address) +
+         " bytes before '" + nearest->name + "' [" + hex(nearest->begin) + ", " +
+         hex(nearest->end) + ")";
+}
+
+static const char *spaceName(unsigned addrSpace) {
+  switch (addrSpace) {
+  case 1: return "global ";
+  case 3: return "shared ";
+  case 4: return "constant ";
+  case 5: return "local ";
+  default: return "";
+  }
+}
+
+void Runtime::checkAccess(uintptr_t address, uint64_t size, uint32_t align,
+                          uint32_t flags) {
+  if (size == 0)
+    return; // a zero-length memcpy/memset touches nothing
+  bool write = flags & kAccessWrite;
+  unsigned addrSpace = flags >> kAccessAddrSpaceShift;
+  const char *verb = write ? "write" : "read";
+  // The hardware needs natural alignment of the instruction the backend
+  // picks: the IR alignment, at most the (power-of-two) access size.
+  uint64_t natural = llvm::PowerOf2Ceil(size ? size : 1);
+  uint64_t required = std::min<uint64_t>(align ? align : 1, natural);
+  if (address & (required - 1))
+    fail(std::string("misaligned ") + spaceName(addrSpace) + verb + " of " +
+         std::to_string(size) + " bytes at address " + hex(address) +
+         " (needs " + std::to_string(required) + "-byte alignment)");
+  if (!isValidRange(address, size) || (addrSpace == 3 && !isInAddressSpace(address, 3)))
+    fail(std::string("invalid ") + spaceName(addrSpace) + verb + " of " +
+         std::to_string(size) + " bytes at address " + hex(address) + ": " +
+         describeAddress(address, size));
+  if (write) {
+    const MemoryRegion *region = findRegion(address, size);
+    if (region && region->readOnly)
+      fail("write of " + std::to_string(size) + " bytes at address " + hex(address) +
+           " to read-only '" + region->name + "'");
+  }
+}
+
+void *Runtime::deviceMalloc(uint64_t bytes) {
+  if (bytes == 0 || bytes > (uint64_t(1) << 32))
+    return nullptr; // the device heap is 8 MiB by default; huge requests fail
+  void *block = std::aligned_alloc(16, llvm::alignTo(bytes, 16));
+  if (!block)
+    return nullptr;
+  heapBlocks_.push_back(block);
+  MemoryRegion region;
+  region.begin = reinterpret_cast<uintptr_t>(block);
+  region.end = region.begin + bytes;
+  region.name = "malloc'ed block";
+  auto at = std::upper_bound(regions_.begin(), regions_.end(), region.begin,
+                             [](uintptr_t a, const MemoryRegion &r) { return a < r.begin; });
+  regions_.insert(at, region);
+  return block;
+}
+
+void Runtime::deviceFree(void *pointer) {
+  if (!pointer)
+    return;
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  auto block = std::find(heapBlocks_.begin(), heapBlocks_.end(), pointer);
+  if (block == heapBlocks_.end())
+    fail("free of " + hex(address) + ", which malloc did not return (or freed twice)");
+  heapBlocks_.erase(block);
+  regions_.erase(std::find_if(regions_.begin(), regions_.end(),
+                              [&](const MemoryRegion &r) { return r.begin == address; }));
+  std::free(pointer);
+}
+
+//===----------------------------------------------------------------------===//
+// Special registers
+//===----------------------------------------------------------------------===//
+
+uint64_t Runtime::specialRegister(SpecialReg reg) {
+  const EmuThread &t = *current_;
+  uint32_t lane = t.lane;
+  switch (reg) {
+  case SpecialReg::TidX: return t.tid[0];
+  case SpecialReg::TidY: return t.tid[1];
+  case SpecialReg::TidZ: return t.tid[2];
+  case SpecialReg::NtidX: return block_.x;
+  case SpecialReg::NtidY: return block_.y;
+  case SpecialReg::NtidZ: return block_.z;
+  case SpecialReg::CtaidX: return ctaId_[0];
+  case SpecialReg::CtaidY: return ctaId_[1];
+  case SpecialReg::CtaidZ: return ctaId_[2];
+  case SpecialReg::NctaidX: return grid_.x;
+  case SpecialReg::NctaidY: return grid_.y;
+  case SpecialReg::NctaidZ: return grid_.z;
+  case SpecialReg::LaneId: return lane;
+  case SpecialReg::WarpId: return t.warp;
+  case SpecialReg::NWarpId: return 64;
+  case SpecialReg::WarpSize: return 32;
+  case SpecialReg::LanemaskEq: return uint32_t(1) << lane;
+  case SpecialReg::LanemaskLe: return uint32_t((uint64_t(2) << lane) - 1);
+  case SpecialReg::LanemaskLt: return (uint32_t(1) << lane) - 1;
+  case SpecialReg::LanemaskGe: return ~((uint32_t(1) << lane) - 1);
+  case SpecialReg::LanemaskGt: return uint32_t(~((uint64_t(2) << lane) - 1));
+  case SpecialReg::Zero: return 0;
+  case SpecialReg::One: return 1;
+  case SpecialReg::SmId: return 0;
+  case SpecialReg::NSmId: return 1;
+  case SpecialReg::GridId: return 1;
+  case SpecialReg::Clock:
+  case SpecialReg::Clock64:
+    return clock_ += 16;
+  case SpecialReg::GlobalTimer:
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// CTA barriers
+//===----------------------------------------------------------------------===//
+
+uint32_t Runtime::barrier(uint32_t id, uint32_t count, bool wait,
+                          BarrierReduction reduction, bool pred) {
+  if (id >= barriers_.size())
+    fail("barrier id " + std::to_string(id) + " out of range (0-15)");
+  if (count % 32 != 0 && count != threads_.size())
+    fail("barrier " + std::to_string(id) + " thread count " + std::to_string(count) +
+         " is not a multiple of the warp size");
+  if (count > threads_.size())
+    fail("barrier " + std::to_string(id) + " expects " + std::to_string(count) +
+         " threads but the CTA has " + std::to_string(threads_.size()));
+  Barrier &bar = barriers_[id];
+  if (bar.arrived == 0) {
+    bar.expected = count;
+    bar.reduction = reduction;
+    bar.accumulator = reduction == BarrierReduction::And ? 1 : 0;
+  } else if (bar.expected != count) {
+    fail("barrier " + std::to_string(id) + " used with thread counts " +
+         std::to_string(bar.expected) + " and " + std::to_string(count) + " at once");
+  }
+  ++bar.arrived;
+  idleYields_ = 0;
+  switch (reduction) {
+  case BarrierReduction::Popc: bar.accumulator += pred; break;
+  case BarrierReduction::And: bar.accumulator &= pred; break;
+  case BarrierReduction::Or: bar.accumulator |= pred; break;
+  case BarrierReduction::None: break;
+  }
+  uint32_t expected = bar.expected ? bar.expected : liveThreads_;
+  if (bar.arrived >= expected) {
+    uint32_t result = bar.accumulator;
+    completeBarrier(id);
+    return result;
+  }
+  if (!wait)
+    return 0;
+  bar.waiters.push_back(current_);
+  block();
+  return uint32_t(current_->result);
+}
+
+void Runtime::completeBarrier(uint32_t id) {
+  Barrier &bar = barriers_[id];
+  for (EmuThread *t : bar.waiters) {
+    t->result = bar.accumulator;
+    wake(*t);
+  }
+  bar = Barrier();
+}
+
+void Runtime::checkBarriersAfterExit() {
+  // Exited threads no longer hold up barriers that wait for the whole CTA.
+  for (uint32_t id = 0; id < barriers_.size(); ++id) {
+    Barrier &bar = barriers_[id];
+    if (bar.arrived && bar.expected == 0 && bar.arrived >= liveThreads_)
+      completeBarrier(id);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Warp collectives
+//===----------------------------------------------------------------------===//
+
+const char *tilepipe::emu::collectiveName(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::WarpSync: return "bar.warp.sync";
+  case CollectiveKind::ShflIdx: return "shfl.sync.idx";
+  case CollectiveKind::ShflUp: return "shfl.sync.up";
+  case CollectiveKind::ShflDown: return "shfl.sync.down";
+  case CollectiveKind::ShflBfly: return "shfl.sync.bfly";
+  case CollectiveKind::VoteAll: return "vote.sync.all";
+  case CollectiveKind::VoteAny: return "vote.sync.any";
+  case CollectiveKind::VoteUni: return "vote.sync.uni";
+  case CollectiveKind::VoteBallot: return "vote.sync.ballot";
+  case CollectiveKind::MatchAny: return "match.any.sync";
+  case CollectiveKind::MatchAll: return "match.all.sync";
+  case CollectiveKind::ReduxAdd: return "redux.sync.add";
+  case CollectiveKind::ReduxMin: return "redux.sync.min";
+  case CollectiveKind::ReduxMax: return "redux.sync.max";
+  case CollectiveKind::ReduxUMin: return "redux.sync.umin";
+  case CollectiveKind::ReduxUMax: return "redux.sync.umax";
+  case CollectiveKind::ReduxAnd: return "redux.sync.and";
+  case CollectiveKind::ReduxOr: return "redux.sync.or";
+  case CollectiveKind::ReduxXor: return "redux.sync.xor";
+  case CollectiveKind::MatrixOp: return "warp matrix operation";
+  }
+  return "?";
+}
+
+/// shfl.sync source lane selection, as the PTX ISA defines it.
+static void computeShuffle(CollectiveKind kind, uint32_t mask,
+                           std::array<LaneExchange, 32> &lanes) {
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    LaneExchange &me = lanes[lane];
+    int b = me.b & 31, c = me.c & 31, segmask = (me.c >> 8) & 31;
+    int maxLane = (lane & segmask) | (c & ~segmask);
+    int minLane = lane & segmask;
+    int j = lane;
+    bool valid = false;
+    switch (kind) {
+    case CollectiveKind::ShflUp:
+      j = lane - int(me.b & 31);
+      valid = j >= maxLane;
+      break;
+    case CollectiveKind::ShflDown:
+      j = lane + b;
+      valid = j <= maxLane;
+      break;
+    case CollectiveKind::ShflBfly:
+      j = lane ^ b;
+      valid = j <= maxLane;
+      break;
+    default:
+      j = minLane | (b & ~segmask);
+      valid = j <= maxLane;
+      break;
+    }
+    if (!valid)
+      j = lane;
+    // A source lane outside the member mask gives an undefined value; ours is
+    // the lane's own.
+    uint32_t source = (j >= 0 && j < 32 && (mask >> j & 1)) ? j : lane;
+    me.result = uint32_t(lanes[source].value);
+    me.pred = valid;
+  }
+}
+
+void tilepipe::emu::computeCollective(CollectiveKind kind, uint32_t mask,
+                                      std::array<LaneExchange, 32> &lanes,
+                                      const WarpMatrixOp *matrixOp) {
+  auto forEach = [&](auto fn) {
+    for (int lane = 0; lane < 32; ++lane)
+      if (mask >> lane & 1)
+        fn(lanes[lane], lane);
+  };
+  switch (kind) {
+  case CollectiveKind::WarpSync:
+    return;
+  case CollectiveKind::MatrixOp:
+    return matrixOp->compute(lanes);
+  case CollectiveKind::ShflIdx:
+  case CollectiveKind::ShflUp:
+  case CollectiveKind::ShflDown:
+  case CollectiveKind::ShflBfly:
+    return computeShuffle(kind, mask, lanes);
+  case CollectiveKind::VoteAll:
+  case CollectiveKind::VoteAny:
+  case CollectiveKind::VoteUni:
+  case CollectiveKind::VoteBallot: {
+    uint32_t ballot = 0;
+    forEach([&](LaneExchange &l, int lane) { ballot |= uint32_t(l.value != 0) << lane; });
+    uint64_t result = kind == CollectiveKind::VoteAll   ? ballot == mask
+                      : kind == CollectiveKind::VoteAny ? ballot != 0
+                      : kind == CollectiveKind::VoteUni ? (ballot == 0 || ballot == mask)
+                                                        : ballot;
+    forEach([&](LaneExchange &l, int) { l.result = result; });
+    return;
+  }
+  case CollectiveKind::MatchAny:
+    forEach([&](LaneExchange &l, int) {
+      uint32_t same = 0;
+      for (int other = 0; other < 32; ++other)
+        if ((mask >> other & 1) && lanes[other].value == l.value)
+          same |= uint32_t(1) << other;
+      l.result = same;
+    });
+    return;
+  case CollectiveKind::MatchAll: {
+    bool all = true;
+    uint64_t first = lanes[llvm::countr_zero(mask)].value;
+    forEach([&](LaneExchange &l, int) { all &= l.value == first; });
+    forEach([&](LaneExchange &l, int) {
+      l.result = all ? mask : 0;
+      l.pred = all;
+    });
+    return;
+  }
+  default: {
+    uint32_t acc = 0;
+    bool firstLane = true;
+    forEach([&](LaneExchange &l, int) {
+      uint32_t v = uint32_t(l.value);
+      if (firstLane) {
+        acc = v;
+        firstLane = false;
+        return;
+      }
+      switch (kind) {
+      case CollectiveKind::ReduxAdd: acc += v; break;
+      case CollectiveKind::ReduxMin: acc = std::min(int32_t(acc), int32_t(v)); break;
+      case CollectiveKind::ReduxMax: acc = std::max(int32_t(acc), int32_t(v)); break;
+      case CollectiveKind::ReduxUMin: acc = std::min(acc, v); break;
+      case CollectiveKind::ReduxUMax: acc = std::max(acc, v); break;
+      case CollectiveKind::ReduxAnd: acc &= v; break;
+      case CollectiveKind::ReduxOr: acc |= v; break;
+      default: acc ^= v; break;
+      }
+    });
+    forEach([&](LaneExchange &l, int) { l.result = acc; });
+    return;
+  }
+  }
+}
+
+LaneExchange Runtime::warpCollective(CollectiveKind kind, uint32_t mask,
+                                     const LaneExchange &mine,
+                                     const WarpMatrixOp *matrixOp) {
+  auto nameOf = [](CollectiveKind k, const WarpMatrixOp *op) {
+    return op ? std::string(op->name()) : std::string(collectiveName(k));
+  };
+  EmuThread &me = *current_;
+  uint32_t bit = uint32_t(1) << me.lane;
+  if (!(mask & bit))
+    fail(nameOf(kind, matrixOp) + " with member mask " + hex(mask) +
+         " that does not include the executing lane " + std::to_string(me.lane));
+  auto &list = pending_[me.warp];
+  auto it = std::find_if(list.begin(), list.end(), [&](const PendingCollective &p) {
+    return p.mask == mask && !(p.arrived & bit);
+  });
+  if (it == list.end()) {
+    list.emplace_back();
+    it = std::prev(list.end());
+    it->kind = kind;
+    it->mask = mask;
+    it->matrixOp = matrixOp;
+  } else if (it->kind != kind || it->matrixOp != matrixOp) {
+    fail(std::string("lane ") + std::to_string(me.lane) + " executes " +
+         nameOf(kind, matrixOp) + " while lanes " + hex(it->arrived) + " of the same mask " +
+         hex(mask) + " execute " + nameOf(it->kind, it->matrixOp));
+  }
+  it->lanes[me.lane] = mine;
+  idleYields_ = 0;
+  it->arrived |= bit;
+  if (it->arrived == mask) {
+    computeCollective(kind, mask, it->lanes, matrixOp);
+    uint32_t warpBase = me.warp * 32;
+    for (int lane = 0; lane < 32; ++lane) {
+      if (!(mask >> lane & 1) || uint32_t(lane) == me.lane)
+        continue;
+      EmuThread &other = threads_[warpBase + lane];
+      other.exchange = it->lanes[lane];
+      wake(other);
+    }
+    LaneExchange out = it->lanes[me.lane];
+    list.erase(it);
+    return out;
+  }
+  block();
+  return me.exchange;
+}
+
+uint32_t Runtime::activeMask() {
+  // Lanes that have not exited; the emulator does not track divergence.
+  uint32_t mask = 0;
+  uint32_t base = current_->warp * 32;
+  for (uint32_t lane = 0; lane < 32 && base + lane < threads_.size(); ++lane)
+    if (threads_[base + lane].state != EmuThread::Exited)
+      mask |= uint32_t(1) << lane;
+  return mask;
+}
+
+//===----------------------------------------------------------------------===//
+// Host faults and the watchdog
+//===----------------------------------------------------------------------===//
+
+static const char *faultToolName = "tile-emu";
+static int faultExitCode = 5;
+
+/// Dying anyway: formatting with snprintf is acceptable here.
+static void onFatalSignal(int signal) {
+  char text[1024];
+  const char *what = signal == SIGALRM ? "time limit exceeded (endless loop or spin-wait?)"
+                     : signal == SIGSEGV || signal == SIGBUS
+                         ? "host memory fault (an emulated thread overflowed its stack?)"
+                         : signal == SIGFPE ? "arithmetic exception" : "illegal instruction";
+  std::string where = activeRuntime ? activeRuntime->where() + ": " : std::string();
+  int n = std::snprintf(text, sizeof text, "%s: error: %s%s\n", faultToolName, where.c_str(), what);
+  if (n > 0)
+    (void)!write(2, text, std::min<size_t>(n, sizeof text - 1));
+  _exit(faultExitCode);
+}
+
+void tilepipe::emu::installFaultHandlers(const char *toolName, int exitCode,
+                                         unsigned timeoutSeconds) {
+  faultToolName = toolName;
+  faultExitCode = exitCode;
+  static std::vector<char> alternateStack(256 * 1024);
+  stack_t stack = {};
+  stack.ss_sp = alternateStack.data();
+  stack.ss_size = alternateStack.size();
+  sigaltstack(&stack, nullptr);
+  struct sigaction action = {};
+  action.sa_handler = onFatalSignal;
+  action.sa_flags = SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM})
+    sigaction(signal, &action, nullptr);
+  if (timeoutSeconds)
+    alarm(timeoutSeconds);
+}
