@@ -5,6 +5,8 @@
 // cuda_tile text (or MLIR bytecode / TileIR bytecode).
 //
 //===----------------------------------------------------------------------===//
+#include "tilepipe/Bytecode/BytecodeReader.h"
+#include "tilepipe/Bytecode/BytecodeWriter.h"
 #include "tilepipe/Support/InputKind.h"
 #include "tilepipe/Tools/MlirStage.h"
 
@@ -21,22 +23,35 @@ struct ReadOptions {
 };
 } // namespace
 
-/// Reads TileIR bytecode into a cuda_tile module.
+/// Reads TileIR bytecode into a cuda_tile module; on failure `exitCode` says
+/// why (3: not TileIR / unsupported version, 5: malformed or invalid).
 static mlir::OwningOpRef<mlir::Operation *>
-readTileIR(const llvm::MemoryBuffer &buffer, mlir::MLIRContext *context) {
-  // BYTECODE-READER: TileIR bytecode reading lands with the bytecode issue.
-  mlir::emitError(mlir::UnknownLoc::get(context))
-      << "reading TileIR bytecode is not supported yet";
-  return nullptr;
+readTileIR(const llvm::MemoryBuffer &buffer, mlir::MLIRContext *context,
+           int &exitCode) {
+  BytecodeReadStatus status;
+  auto module = readTileIRBytecode(buffer.getMemBufferRef(), context, &status);
+  exitCode = exitCodeFor(status);
+  if (mlir::failed(module))
+    return nullptr;
+  return std::move(*module);
 }
 
 /// Writes `module` as TileIR bytecode of `version`.
 static int writeTileIR(mlir::Operation *module, llvm::StringRef version,
                        const OutputOptions &output) {
-  // BYTECODE-WRITER: TileIR bytecode writing lands with the bytecode issue.
-  mlir::emitError(module->getLoc())
-      << "writing TileIR bytecode " << version << " is not supported yet";
-  return kExitCompile;
+  std::optional<bytecode::Version> target = bytecode::parseVersion(version);
+  if (!target) {
+    mlir::emitError(module->getLoc())
+        << "unsupported TileIR bytecode version " << version;
+    return kExitConfig;
+  }
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  if (mlir::failed(writeTileIRBytecode(module, *target, os)))
+    return kExitCompile;
+  if (llvm::Error err = writeOutput(output, bytes))
+    return reportError("tile-read", std::move(err), kExitIO);
+  return kExitSuccess;
 }
 
 int main(int argc, char **argv) {
@@ -72,12 +87,13 @@ int main(int argc, char **argv) {
   if (kind == InputKind::Unknown)
     return reportError(driver.toolName(), notTileIRMessage(kind), kExitNotTileIR);
 
+  int readExit = kExitCompile;
   mlir::OwningOpRef<mlir::Operation *> module =
       kind == InputKind::TileIRBytecode
-          ? readTileIR(**buffer, context.get())
+          ? readTileIR(**buffer, context.get(), readExit)
           : parseMlirModule(std::move(*buffer), context.get());
   if (!module)
-    return kExitCompile;
+    return readExit;
   if (mlir::failed(mlir::verify(module.get())))
     return kExitCompile;
 
