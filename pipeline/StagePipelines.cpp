@@ -26,18 +26,25 @@ static const PipelineRow kReadPipeline[] = {
 };
 
 // tile-lower: cuda_tile -> alias-aware tile dialect -> assembler-level tile
-// dialect (issue: vertical slice).
+// dialect; the target and kernel-spec facts are stamped on the module for
+// the later stages. `{gpu-name}` and `{opt-level}` are the tool's options.
 static const PipelineRow kLowerPipeline[] = {
-    {0, ""},
+    {0, "tilepipe-convert-cuda-tile-to-tile-aa"},
+    {1, "canonicalize"},
+    {1, "cse"},
+    {0, "tilepipe-convert-tile-aa-to-tile-as"},
+    {0, "tilepipe-stamp-target{gpu-name={gpu-name} opt-level={opt-level}}"},
 };
 
 // tile-sched: layouts, async pipelines, scheduling, buffer assignment.
 static const PipelineRow kSchedPipeline[] = {
-    {0, ""},
+    {0, "tilepipe-assign-layouts"},
 };
 
 // tile-llvm: -> LLVM + NVVM dialects. Cleanups run before translation.
 static const PipelineRow kLLVMPipeline[] = {
+    {0, "tilepipe-convert-tile-as-to-llvm"},
+    {0, "reconcile-unrealized-casts"},
     {1, "canonicalize"},
     {1, "cse"},
 };
@@ -70,22 +77,38 @@ static llvm::ArrayRef<PipelineRow> stageRows(Stage stage) {
   return {};
 }
 
+/// Replaces every `{name}` in `element` by `value`.
+static void substitute(std::string &element, llvm::StringRef name,
+                       llvm::StringRef value) {
+  std::string key = ("{" + name + "}").str();
+  for (size_t at = element.find(key); at != std::string::npos;
+       at = element.find(key, at + value.size()))
+    element.replace(at, key.size(), value.str());
+}
+
 std::vector<std::string> tilepipe::stagePassList(Stage stage,
-                                                 unsigned optLevel) {
+                                                 unsigned optLevel,
+                                                 llvm::StringRef gpuName) {
   std::vector<std::string> passes;
-  for (const PipelineRow &row : stageRows(stage))
-    if (*row.element && optLevel >= row.minOptLevel)
-      passes.push_back(row.element);
+  for (const PipelineRow &row : stageRows(stage)) {
+    if (!*row.element || optLevel < row.minOptLevel)
+      continue;
+    std::string element = row.element;
+    substitute(element, "gpu-name", gpuName);
+    substitute(element, "opt-level", std::to_string(optLevel));
+    passes.push_back(element);
+  }
   return passes;
 }
 
 mlir::LogicalResult tilepipe::buildStagePipeline(mlir::OpPassManager &pm,
                                                  Stage stage,
-                                                 unsigned optLevel) {
+                                                 unsigned optLevel,
+                                                 llvm::StringRef gpuName) {
   // The textual pipeline elements name registered passes.
   static const bool registered = (registerTilepipePasses(), true);
   (void)registered;
-  for (const std::string &element : stagePassList(stage, optLevel))
+  for (const std::string &element : stagePassList(stage, optLevel, gpuName))
     if (mlir::failed(mlir::parsePassPipeline(element, pm, llvm::errs())))
       return mlir::failure();
   return mlir::success();

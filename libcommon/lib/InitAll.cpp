@@ -18,6 +18,12 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "tilepipe/Dialect/CudaTile/IR/CudaTile.h"
+#include "mlir/Conversion/Passes.h"
+#include "tilepipe/Conversion/Passes.h"
+#include "tilepipe/Dialect/TileAA/IR/TileAA.h"
+#include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+#include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
 void tilepipe::registerTilepipeDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
@@ -31,9 +37,14 @@ void tilepipe::registerTilepipeDialects(mlir::DialectRegistry &registry) {
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerNVVMDialectTranslation(registry);
   // tilepipe's own dialects are added here as they land.
+  registry.insert<cuda_tile::CudaTileDialect>();
+  registry.insert<tile_aa::TileAADialect, tile_as::TileASDialect>();
 }
 
 void tilepipe::registerTilepipePasses() {
   mlir::registerTransformsPasses();
   // tilepipe's own passes are registered here as they land.
+  mlir::registerReconcileUnrealizedCastsPass();
+  registerTilepipeConversionPasses();
+  tile_as::registerTileASPasses();
 }

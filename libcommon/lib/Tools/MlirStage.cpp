@@ -110,7 +110,7 @@ int tilepipe::runMlirStage(
     ToolDriver &driver, StageIOOptions &io,
     const std::function<mlir::LogicalResult(mlir::PassManager &)>
         &buildPipeline,
-    const StageEmitter &emit) {
+    const StageEmitter &emit, bool wrapInBuiltinModule) {
   if (llvm::Error err = checkOutputAllowed(io.output))
     return reportError(driver.toolName(), std::move(err), kExitUsage);
 
@@ -124,6 +124,12 @@ int tilepipe::runMlirStage(
       parseMlirModule(std::move(*buffer), context.get());
   if (!module)
     return kExitCompile;
+  if (wrapInBuiltinModule && !mlir::isa<mlir::ModuleOp>(module.get())) {
+    mlir::Operation *inner = module.release();
+    auto outer = mlir::ModuleOp::create(inner->getLoc());
+    outer.getBody()->push_back(inner);
+    module = mlir::OwningOpRef<mlir::Operation *>(outer.getOperation());
+  }
 
   if (buildPipeline) {
     mlir::PassManager pm(context.get(), module.get()->getName().getStringRef(),

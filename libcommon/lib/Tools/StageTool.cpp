@@ -23,7 +23,8 @@ int tilepipe::runStageToolMain(int argc, char **argv, Stage stage,
     return *exit;
 
   if (printPipeline) {
-    for (const std::string &pass : stagePassList(stage, target.optLevel))
+    for (const std::string &pass :
+         stagePassList(stage, target.optLevel, target.gpuName))
       llvm::outs() << pass << "\n";
     return kExitSuccess;
   }
@@ -31,7 +32,8 @@ int tilepipe::runStageToolMain(int argc, char **argv, Stage stage,
   return runMlirStage(
       driver, io,
       [&](mlir::PassManager &pm) {
-        return buildStagePipeline(pm, stage, target.optLevel);
+        return buildStagePipeline(pm, stage, target.optLevel, target.gpuName);
       },
-      emitMlirTo(driver, io.output, emit));
+      emitMlirTo(driver, io.output, emit),
+      /*wrapInBuiltinModule=*/stage == Stage::Lower);
 }

@@ -63,11 +63,13 @@ StageEmitter emitMlirTo(ToolDriver &driver, const OutputOptions &output,
 /// The common body of an MLIR stage tool: read `io.input`, verify, let
 /// `buildPipeline` fill the pass manager (may be null: verify only), run it,
 /// hand the result to `emit`. `io.output.binary` must be set by the caller.
+/// With `wrapInBuiltinModule`, a root other than builtin.module (a
+/// cuda_tile.module) is first nested in one, so that passes can replace it.
 /// Returns the process exit code.
 int runMlirStage(ToolDriver &driver, StageIOOptions &io,
                  const std::function<mlir::LogicalResult(mlir::PassManager &)>
                      &buildPipeline,
-                 const StageEmitter &emit);
+                 const StageEmitter &emit, bool wrapInBuiltinModule = false);
 
 } // namespace tilepipe
 

@@ -23,12 +23,15 @@ enum class Stage { Read, Lower, Sched, LLVM };
 llvm::StringRef stageName(Stage stage);
 
 /// The pass pipeline elements the stage runs at `optLevel` (0..3), in order,
-/// in MLIR's textual pipeline syntax.
-std::vector<std::string> stagePassList(Stage stage, unsigned optLevel);
+/// in MLIR's textual pipeline syntax, with the target GPU (`sm_NN`) filled in
+/// where a pass takes it.
+std::vector<std::string> stagePassList(Stage stage, unsigned optLevel,
+                                       llvm::StringRef gpuName = "sm_100");
 
 /// Parses the stage's list into `pm` (nested on the module root).
 mlir::LogicalResult buildStagePipeline(mlir::OpPassManager &pm, Stage stage,
-                                       unsigned optLevel);
+                                       unsigned optLevel,
+                                       llvm::StringRef gpuName = "sm_100");
 
 } // namespace tilepipe
 

@@ -1,0 +1,168 @@
+//===- TileAS.td - The assembler-level tile dialect (tile_as) -------------===//
+//
+// tile_as is the last tile level before LLVM (the role of NVIDIA's nv_tileas
+// and of Triton's TTGIR). Tensors carry a layout encoding that says which
+// thread holds which element; memory ops carry their vectorization facts;
+// ordering tokens are gone (program order within a thread is the order).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_TILEAS_TD
+#define TILEPIPE_TILEAS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TileAS_Dialect : Dialect {
+  let name = "tile_as";
+  let cppNamespace = "::tilepipe::tile_as";
+  let summary = "assembler-level tile dialect: layouts, vectorized memory ops";
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Module attributes stamped by tile-lower.
+    static constexpr ::llvm::StringLiteral kTargetAttrName = "tile_as.target";
+    static constexpr ::llvm::StringLiteral kNumWarpsAttrName = "tile_as.num_warps";
+    static constexpr ::llvm::StringLiteral kOptLevelAttrName = "tile_as.opt_level";
+    static constexpr ::llvm::StringLiteral kThreadsPerWarp = "tile_as.threads_per_warp";
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+// Layouts are tensor encodings. `blocked` is the first; the layout helpers
+// (TileASLayouts.h) dispatch on the attribute kind so shared/MMA layouts can
+// join without touching the lowering of elementwise code.
+def TileAS_BlockedAttr : AttrDef<TileAS_Dialect, "Blocked"> {
+  let mnemonic = "blocked";
+  let summary = "each thread holds sizePerThread adjacent elements per tile";
+  let description = [{
+    Threads of a warp and warps of the CTA tile the tensor dimension by
+    dimension; `order` lists dimensions fastest first. A shape larger than one
+    tile of the layout repeats it (more registers per thread); a smaller one
+    wraps (replicated elements).
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+        `order` `=` `[` $order `]` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def TileAS_PtrType : TypeDef<TileAS_Dialect, "Ptr"> {
+  let mnemonic = "ptr";
+  let summary = "typed pointer in an address space";
+  let parameters = (ins "::mlir::Type":$pointeeType, "unsigned":$addressSpace);
+  let assemblyFormat = "`<` $pointeeType `,` $addressSpace `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+class TileAS_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TileAS_Dialect, mnemonic, traits>;
+
+def TileAS_PtrLike : AnyTypeOf<[TileAS_PtrType, RankedTensorOf<[TileAS_PtrType]>]>;
+def TileAS_IntLike : AnyTypeOf<[AnySignlessInteger, RankedTensorOf<[AnySignlessInteger]>]>;
+def TileAS_PtrTensor : RankedTensorOf<[TileAS_PtrType]>;
+def TileAS_MaskTensor : RankedTensorOf<[I1]>;
+
+def TileAS_BlockIdOp : TileAS_Op<"block_id", [Pure]> {
+  let summary = "index of this CTA along a grid axis";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+def TileAS_NumBlocksOp : TileAS_Op<"num_blocks", [Pure]> {
+  let summary = "number of CTAs along a grid axis";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+def TileAS_SplatOp : TileAS_Op<"splat", [Pure,
+    TypesMatchWith<"element type matches the scalar", "result", "src",
+                   "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "a tensor with every element equal to a scalar";
+  let arguments = (ins AnyType:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+}
+
+def TileAS_BroadcastOp : TileAS_Op<"broadcast", [Pure]> {
+  let summary = "repeat size-1 dimensions (same layout on both sides)";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TileAS_IotaOp : TileAS_Op<"iota", [Pure]> {
+  let summary = "each element's coordinate along one axis";
+  let arguments = (ins I32Attr:$axis);
+  let results = (outs RankedTensorOf<[I32, I64]>:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def TileAS_AddPtrOp : TileAS_Op<"addptr", [Pure, Elementwise,
+    AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advance pointers by signed element offsets";
+  let arguments = (ins TileAS_PtrLike:$ptr, TileAS_IntLike:$offset);
+  let results = (outs TileAS_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+}
+
+def TileAS_ConvertLayoutOp : TileAS_Op<"convert_layout", [Pure,
+    SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "move a tensor to another layout";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+}
+
+// `contiguity` as in tile_aa.load; tile-sched turns it into the layout's
+// sizePerThread, which the LLVM lowering emits as one vector access.
+def TileAS_LoadOp : TileAS_Op<"load", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead]>]> {
+  let summary = "masked vectorized load through a tensor of pointers";
+  let arguments = (ins TileAS_PtrTensor:$ptrs,
+                       Optional<TileAS_MaskTensor>:$mask,
+                       Optional<AnyRankedTensor>:$other,
+                       DefaultValuedAttr<I64Attr, "1">:$contiguity);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $ptrs (`,` $mask^)? (`,` $other^)? attr-dict
+    `:` type($ptrs) (`,` type($mask)^)? (`,` type($other)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileAS_StoreOp : TileAS_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "masked vectorized store through a tensor of pointers";
+  let arguments = (ins TileAS_PtrTensor:$ptrs, AnyRankedTensor:$value,
+                       Optional<TileAS_MaskTensor>:$mask,
+                       DefaultValuedAttr<I64Attr, "1">:$contiguity);
+  let assemblyFormat = [{
+    $ptrs `,` $value (`,` $mask^)? attr-dict
+    `:` type($ptrs) `,` type($value) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TILEPIPE_TILEAS_TD

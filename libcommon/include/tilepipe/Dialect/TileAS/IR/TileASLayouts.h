@@ -1,0 +1,55 @@
+//===- TileASLayouts.h - Register mapping of tile_as layouts --------------===//
+//
+// What a layout means, in one place: how many elements each thread holds,
+// how its register index splits into dimensions, and which tensor coordinate
+// a register holds (a thread-dependent base plus a constant). The LLVM
+// lowering and the layout assignment use only these functions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_DIALECT_TILEAS_IR_TILEASLAYOUTS_H
+#define TILEPIPE_DIALECT_TILEAS_IR_TILEASLAYOUTS_H
+
+#include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace tilepipe::tile_as {
+
+/// Registers per thread along each dimension (repetitions x sizePerThread).
+llvm::SmallVector<int64_t> getRegsPerDim(BlockedAttr layout,
+                                         llvm::ArrayRef<int64_t> shape);
+
+/// Registers per thread for a tensor of `shape`.
+int64_t getElemsPerThread(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
+/// Register index <-> per-dimension register indices. Registers are numbered
+/// with the fastest dimension of `order` least significant, so the
+/// sizePerThread elements of the fastest dimension are adjacent registers.
+llvm::SmallVector<int64_t> delinearizeRegister(BlockedAttr layout,
+                                               llvm::ArrayRef<int64_t> shape,
+                                               int64_t reg);
+int64_t linearizeRegister(BlockedAttr layout, llvm::ArrayRef<int64_t> shape,
+                          llvm::ArrayRef<int64_t> regPerDim);
+
+/// The thread-independent part of the coordinate held by register index
+/// `regInDim` along dimension `dim`.
+int64_t getRegisterCoordinate(BlockedAttr layout, unsigned dim,
+                              int64_t regInDim);
+
+/// Elements per CTA tile of the layout along `dim` (before repetition).
+int64_t getLayoutExtent(BlockedAttr layout, unsigned dim);
+
+/// Adjacent registers along the fastest dimension (the widest vector access).
+unsigned getContiguousRegisters(BlockedAttr layout);
+
+/// The default register layout of a tensor: `vectorWidth` adjacent elements
+/// per thread along the innermost dimension, threads then warps filling the
+/// dimensions innermost first; leftovers replicate.
+BlockedAttr getDefaultBlockedLayout(mlir::MLIRContext *context,
+                                    llvm::ArrayRef<int64_t> shape,
+                                    unsigned vectorWidth, unsigned numWarps,
+                                    unsigned threadsPerWarp = 32);
+
+} // namespace tilepipe::tile_as
+
+#endif // TILEPIPE_DIALECT_TILEAS_IR_TILEASLAYOUTS_H

@@ -1,0 +1,33 @@
+//===- Passes.td - Passes over the tile_as level --------------------------===//
+#ifndef TILEPIPE_TILEAS_PASSES_TD
+#define TILEPIPE_TILEAS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def StampTarget : Pass<"tilepipe-stamp-target", "::mlir::ModuleOp"> {
+  let summary = "Record the target and kernel-spec facts as module attributes";
+  let description = [{
+    tile-lower knows --gpu-name and -O; later stages run as separate
+    processes and read them back from the IR: tile_as.target,
+    tile_as.opt_level, tile_as.threads_per_warp and tile_as.num_warps (the
+    entry's optimization hint `num_worker_warps` for the target, else its
+    `default` entry, else 4).
+  }];
+  let options = [
+    Option<"gpuName", "gpu-name", "std::string", "\"sm_100\"", "Target GPU (sm_NN)">,
+    Option<"optLevel", "opt-level", "unsigned", "3", "Optimization level">,
+  ];
+}
+
+def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give every tensor a blocked register layout";
+  let description = [{
+    Memory ops anchor the layout: each thread holds up to 16 bytes of adjacent
+    elements (bounded by the access's proven contiguity), threads and warps
+    fill the tile innermost first. Tensors of one shape share one layout so
+    elementwise code needs no conversions.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
+}
+
+#endif // TILEPIPE_TILEAS_PASSES_TD

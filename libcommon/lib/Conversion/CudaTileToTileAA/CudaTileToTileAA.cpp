@@ -1,0 +1,428 @@
+//===- CudaTileToTileAA.cpp - cuda_tile -> tile_aa + arith/math + func ----===//
+//
+// Kernels (cuda_tile.entry) become func.func over builtin types: 0-d tiles
+// are scalars, other tiles ranked tensors, pointers !tile_aa.ptr. Views
+// disappear into explicit address arithmetic (ViewLowering.cpp); `assume`
+// disappears after its facts have been read into the memory ops.
+//
+//===----------------------------------------------------------------------===//
+#include "ViewLowering.h"
+
+#include "tilepipe/Conversion/Passes.h"
+#include "tilepipe/Dialect/CudaTile/IR/CudaTile.h"
+#include "tilepipe/Dialect/TileAA/IR/TileAA.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilepipe {
+#define GEN_PASS_DEF_CONVERTCUDATILETOTILEAA
+#include "tilepipe/Conversion/Passes.h.inc"
+} // namespace tilepipe
+
+using namespace mlir;
+using namespace tilepipe;
+namespace ct = tilepipe::cuda_tile;
+
+/// Where an entry's optimization hints travel (read by tilepipe-stamp-target).
+static constexpr llvm::StringLiteral kHintsAttrName = "tile_aa.optimization_hints";
+/// Name of the cuda_tile.module the kernels came from.
+static constexpr llvm::StringLiteral kModuleNameAttrName = "tile_aa.module_name";
+
+namespace {
+class TileTypeConverter : public TypeConverter {
+public:
+  TileTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](ct::TokenType type) -> Type {
+      return tile_aa::TokenType::get(type.getContext());
+    });
+    addConversion([this](ct::PointerType type) -> Type {
+      return tile_aa::PtrType::get(type.getContext(),
+                                   convertType(type.getPointeeType()), 1);
+    });
+    addConversion([this](ct::TileType type) -> Type {
+      Type element = convertType(type.getElementType());
+      if (type.getShape().empty())
+        return element;
+      return RankedTensorType::get(type.getShape(), element);
+    });
+  }
+};
+
+template <typename SourceOp>
+class TilePattern : public OpConversionPattern<SourceOp> {
+public:
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+
+protected:
+  Type convert(Type type) const {
+    return this->getTypeConverter()->convertType(type);
+  }
+  static Type tokenType(Operation *op) {
+    return tile_aa::TokenType::get(op->getContext());
+  }
+};
+
+/// cuda_tile.entry -> func.func with the same symbol and flattened params.
+struct EntryLowering : TilePattern<ct::EntryOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::EntryOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    TypeConverter::SignatureConversion signature(op.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(op.getArgumentTypes()))
+      signature.addInputs(i, convert(type));
+    auto func = func::FuncOp::create(
+        rewriter, op.getLoc(), op.getSymName(),
+        rewriter.getFunctionType(signature.getConvertedTypes(), {}));
+    if (auto hints = op.getOptimizationHints())
+      func->setAttr(kHintsAttrName, hints->getValue());
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    if (failed(rewriter.convertRegionTypes(&func.getBody(), *getTypeConverter(),
+                                           &signature)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnLowering : TilePattern<ct::ReturnOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::ReturnOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!adaptor.getOperands().empty())
+      return op.emitOpError("kernels return no values");
+    rewriter.replaceOpWithNewOp<func::ReturnOp>(op);
+    return success();
+  }
+};
+
+/// assume: the fact was read from the original IR; the value passes through.
+struct AssumeLowering : TilePattern<ct::AssumeOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::AssumeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getValue());
+    return success();
+  }
+};
+
+/// Views only feed memory ops, which read them from the original IR.
+template <typename ViewOp>
+struct ViewErasure : TilePattern<ViewOp> {
+  using TilePattern<ViewOp>::TilePattern;
+  LogicalResult matchAndRewrite(ViewOp op, typename ViewOp::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConstantLowering : TilePattern<ct::ConstantOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = convert(op.getType());
+    DenseElementsAttr value = op.getValue();
+    TypedAttr attr;
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      attr = value.reshape(tensor);
+    else if (value.getElementType().isInteger())
+      attr = rewriter.getIntegerAttr(type, value.getSplatValue<APInt>());
+    else
+      attr = rewriter.getFloatAttr(type, value.getSplatValue<APFloat>());
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, attr);
+    return success();
+  }
+};
+
+struct MakeTokenLowering : TilePattern<ct::MakeTokenOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::MakeTokenOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile_aa::MakeTokenOp>(op, tokenType(op));
+    return success();
+  }
+};
+
+struct BlockIdLowering : TilePattern<ct::GetTileBlockIdOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::GetTileBlockIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> ids;
+    for (int32_t axis = 0; axis < 3; ++axis)
+      ids.push_back(tile_aa::BlockIdOp::create(rewriter, op.getLoc(),
+                                               rewriter.getI32Type(), axis));
+    rewriter.replaceOp(op, ids);
+    return success();
+  }
+};
+
+struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TileAccess> access =
+        buildTileAccess(rewriter, op, op.getView(), adaptor.getIndex());
+    if (failed(access))
+      return failure();
+    auto type = cast<RankedTensorType>(convert(op.getTile().getType()));
+    Value other = arith::ConstantOp::create(rewriter, op.getLoc(), type,
+                                            rewriter.getZeroAttr(type));
+    auto load = tile_aa::LoadOp::create(
+        rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
+        access->ptrs, access->mask, other, adaptor.getToken(),
+        rewriter.getI64IntegerAttr(access->contiguity));
+    rewriter.replaceOp(op, load.getResults());
+    return success();
+  }
+};
+
+struct StoreViewLowering : TilePattern<ct::StoreViewTkoOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::StoreViewTkoOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<TileAccess> access =
+        buildTileAccess(rewriter, op, op.getView(), adaptor.getIndex());
+    if (failed(access))
+      return failure();
+    rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
+        op, tokenType(op), access->ptrs, adaptor.getTile(), access->mask,
+        adaptor.getToken(), rewriter.getI64IntegerAttr(access->contiguity));
+    return success();
+  }
+};
+
+struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::LoadPtrTkoOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(adaptor.getSource().getType()))
+      return op.emitOpError("scalar pointer loads are not lowered yet");
+    auto load = tile_aa::LoadOp::create(
+        rewriter, op.getLoc(), convert(op.getResult().getType()),
+        tile_aa::TokenType::get(op.getContext()), adaptor.getSource(),
+        adaptor.getMask(), adaptor.getPaddingValue(), adaptor.getToken(),
+        rewriter.getI64IntegerAttr(1));
+    rewriter.replaceOp(op, load.getResults());
+    return success();
+  }
+};
+
+struct StorePtrLowering : TilePattern<ct::StorePtrTkoOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::StorePtrTkoOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(adaptor.getDestination().getType()))
+      return op.emitOpError("scalar pointer stores are not lowered yet");
+    rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
+        op, tokenType(op), adaptor.getDestination(), adaptor.getValue(),
+        adaptor.getMask(), adaptor.getToken(), rewriter.getI64IntegerAttr(1));
+    return success();
+  }
+};
+
+struct OffsetLowering : TilePattern<ct::OffsetOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::OffsetOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile_aa::AddPtrOp>(
+        op, adaptor.getPtr().getType(), adaptor.getPtr(), adaptor.getOffset());
+    return success();
+  }
+};
+
+struct IotaLowering : TilePattern<ct::IotaOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::IotaOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<tile_aa::IotaOp>(op, convert(op.getType()), 0);
+    return success();
+  }
+};
+
+/// reshape of a scalar is a splat; other reshapes are not lowered yet.
+struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::ReshapeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = convert(op.getType());
+    Value source = adaptor.getSource();
+    if (source.getType() == type) {
+      rewriter.replaceOp(op, source);
+      return success();
+    }
+    if (isa<RankedTensorType>(source.getType()))
+      return op.emitOpError("reshape of a non-scalar tile is not lowered yet");
+    rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, source);
+    return success();
+  }
+};
+
+/// broadcast of a splat is a bigger splat; otherwise tile_aa.broadcast.
+struct BroadcastLowering : TilePattern<ct::BroadcastOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::BroadcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = convert(op.getType());
+    Value source = adaptor.getSource();
+    if (auto splat = source.getDefiningOp<tile_aa::SplatOp>())
+      rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, splat.getSrc());
+    else
+      rewriter.replaceOpWithNewOp<tile_aa::BroadcastOp>(op, type, source);
+    return success();
+  }
+};
+
+/// Ops that map one to one onto an upstream op on converted operands.
+template <typename SourceOp, typename TargetOp>
+struct ElementwiseLowering : TilePattern<SourceOp> {
+  using TilePattern<SourceOp>::TilePattern;
+  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = this->convert(op->getResult(0).getType());
+    rewriter.replaceOpWithNewOp<TargetOp>(op, type, adaptor.getOperands());
+    return success();
+  }
+};
+
+struct ExtILowering : TilePattern<ct::ExtIOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::ExtIOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = convert(op.getTo().getType());
+    if (op.getSignedness() == ct::Signedness::Signed)
+      rewriter.replaceOpWithNewOp<arith::ExtSIOp>(op, type, adaptor.getFrom());
+    else
+      rewriter.replaceOpWithNewOp<arith::ExtUIOp>(op, type, adaptor.getFrom());
+    return success();
+  }
+};
+
+struct FToFLowering : TilePattern<ct::FToFOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::FToFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = convert(op.getTo().getType());
+    unsigned from = getElementTypeOrSelf(adaptor.getFrom().getType()).getIntOrFloatBitWidth();
+    unsigned to = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+    if (to > from)
+      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, type, adaptor.getFrom());
+    else if (to < from)
+      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, adaptor.getFrom());
+    else
+      return op.emitOpError("conversion between floats of one width is not lowered yet");
+    return success();
+  }
+};
+
+static arith::CmpIPredicate getCmpIPredicate(ct::ComparisonPredicate predicate,
+                                             bool isSigned) {
+  using P = arith::CmpIPredicate;
+  switch (predicate) {
+  case ct::ComparisonPredicate::EQUAL:
+    return P::eq;
+  case ct::ComparisonPredicate::NOT_EQUAL:
+    return P::ne;
+  case ct::ComparisonPredicate::LESS_THAN:
+    return isSigned ? P::slt : P::ult;
+  case ct::ComparisonPredicate::LESS_THAN_OR_EQUAL:
+    return isSigned ? P::sle : P::ule;
+  case ct::ComparisonPredicate::GREATER_THAN:
+    return isSigned ? P::sgt : P::ugt;
+  case ct::ComparisonPredicate::GREATER_THAN_OR_EQUAL:
+    return isSigned ? P::sge : P::uge;
+  }
+  return P::eq;
+}
+
+struct CmpILowering : TilePattern<ct::CmpIOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::CmpIOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    bool isSigned = op.getSignedness() == ct::Signedness::Signed;
+    rewriter.replaceOpWithNewOp<arith::CmpIOp>(
+        op, getCmpIPredicate(op.getComparisonPredicate(), isSigned),
+        adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+/// Float ops with rounding/ftz modifiers: the default IEEE behaviour of the
+/// upstream op (approximate division and ftz are refinements left to later
+/// stages).
+template <typename SourceOp, typename TargetOp>
+struct FloatBinaryLowering : TilePattern<SourceOp> {
+  using TilePattern<SourceOp>::TilePattern;
+  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<TargetOp>(op, adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+template <typename SourceOp, typename TargetOp>
+struct FloatUnaryLowering : TilePattern<SourceOp> {
+  using TilePattern<SourceOp>::TilePattern;
+  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<TargetOp>(op, adaptor.getSource());
+    return success();
+  }
+};
+
+/// Moves the kernels of each nested cuda_tile.module into the builtin module.
+static LogicalResult hoistCudaTileModules(ModuleOp module) {
+  for (auto inner : llvm::make_early_inc_range(module.getOps<ct::ModuleOp>())) {
+    module->setAttr(kModuleNameAttrName, inner.getSymNameAttr());
+    Block &body = inner.getBody().front();
+    module.getBody()->getOperations().splice(Block::iterator(inner),
+                                             body.getOperations());
+    inner.erase();
+  }
+  return success();
+}
+
+struct ConvertCudaTileToTileAAPass
+    : public tilepipe::impl::ConvertCudaTileToTileAABase<ConvertCudaTileToTileAAPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(hoistCudaTileModules(module)))
+      return signalPassFailure();
+    MLIRContext *context = &getContext();
+    TileTypeConverter converter;
+    RewritePatternSet patterns(context);
+    patterns.add<
+        EntryLowering, ReturnLowering, AssumeLowering, ConstantLowering,
+        MakeTokenLowering, BlockIdLowering, LoadViewLowering, StoreViewLowering,
+        LoadPtrLowering, StorePtrLowering, OffsetLowering, IotaLowering,
+        ReshapeLowering, BroadcastLowering, ExtILowering, FToFLowering,
+        CmpILowering, ViewErasure<ct::MakeTensorViewOp>,
+        ViewErasure<ct::MakePartitionViewOp>,
+        ElementwiseLowering<ct::AddIOp, arith::AddIOp>,
+        ElementwiseLowering<ct::SubIOp, arith::SubIOp>,
+        ElementwiseLowering<ct::MulIOp, arith::MulIOp>,
+        ElementwiseLowering<ct::AndIOp, arith::AndIOp>,
+        ElementwiseLowering<ct::OrIOp, arith::OrIOp>,
+        ElementwiseLowering<ct::XOrIOp, arith::XOrIOp>,
+        FloatBinaryLowering<ct::AddFOp, arith::AddFOp>,
+        FloatBinaryLowering<ct::SubFOp, arith::SubFOp>,
+        FloatBinaryLowering<ct::MulFOp, arith::MulFOp>,
+        FloatBinaryLowering<ct::DivFOp, arith::DivFOp>,
+        FloatUnaryLowering<ct::NegFOp, arith::NegFOp>,
+        FloatUnaryLowering<ct::ExpOp, math::ExpOp>,
+        FloatUnaryLowering<ct::Exp2Op, math::Exp2Op>,
+        FloatUnaryLowering<ct::AbsFOp, math::AbsFOp>>(converter, context);
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<ct::CudaTileDialect>();
+    target.addLegalDialect<tile_aa::TileAADialect, arith::ArithDialect,
+                           math::MathDialect, func::FuncDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

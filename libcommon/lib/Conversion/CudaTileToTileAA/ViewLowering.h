@@ -1,0 +1,39 @@
+//===- ViewLowering.h - cuda_tile views -> tile_aa pointer tensors --------===//
+//
+// load_view_tko / store_view_tko address one tile of a partition_view. Here
+// that becomes what the hardware needs: a tensor of pointers, an in-bounds
+// mask, and the proven contiguity of the access (from the `assume` facts on
+// the base pointer, shape and strides).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_CONVERSION_CUDATILETOTILEAA_VIEWLOWERING_H
+#define TILEPIPE_LIB_CONVERSION_CUDATILETOTILEAA_VIEWLOWERING_H
+
+#include "tilepipe/Dialect/CudaTile/IR/CudaTile.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilepipe {
+
+/// Pointers, mask and contiguity of one tile of a view.
+struct TileAccess {
+  mlir::Value ptrs;
+  mlir::Value mask;
+  int64_t contiguity = 1;
+};
+
+/// Builds the access for tile `indices` (already converted scalars) of the
+/// partition view `view` (an original cuda_tile value, made by
+/// make_partition_view of make_tensor_view). Fails with a diagnostic on views
+/// this slice does not lower.
+mlir::FailureOr<TileAccess>
+buildTileAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
+                mlir::Value view, mlir::ValueRange indices);
+
+/// The largest power of two known to divide `value` (an original cuda_tile
+/// scalar): from `assume div_by` chains and constants.
+uint64_t getKnownDivisor(mlir::Value value);
+
+} // namespace tilepipe
+
+#endif // TILEPIPE_LIB_CONVERSION_CUDATILETOTILEAA_VIEWLOWERING_H

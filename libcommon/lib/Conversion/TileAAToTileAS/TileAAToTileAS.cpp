@@ -1,0 +1,155 @@
+//===- TileAAToTileAS.cpp - tile_aa -> tile_as ----------------------------===//
+//
+// Pointer types move to tile_as; memory tokens are dropped (a token converts
+// to no value): at the assembler level the order of memory ops within a
+// thread is program order. Layouts are assigned later by tile-sched.
+//
+//===----------------------------------------------------------------------===//
+#include "tilepipe/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilepipe {
+#define GEN_PASS_DEF_CONVERTTILEAATOTILEAS
+#include "tilepipe/Conversion/Passes.h.inc"
+} // namespace tilepipe
+
+using namespace mlir;
+using namespace tilepipe;
+
+namespace {
+class AsTypeConverter : public TypeConverter {
+public:
+  AsTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](tile_aa::TokenType, SmallVectorImpl<Type> &) {
+      return success();
+    });
+    addConversion([](tile_aa::PtrType type) -> Type {
+      return tile_as::PtrType::get(type.getContext(), type.getPointeeType(),
+                                   type.getAddressSpace());
+    });
+    addConversion([this](RankedTensorType type) -> Type {
+      return RankedTensorType::get(type.getShape(),
+                                   convertType(type.getElementType()),
+                                   type.getEncoding());
+    });
+  }
+};
+
+/// Values of a 1:N adaptor operand that must be 1:1 (or absent).
+static Value single(ValueRange values) {
+  return values.empty() ? Value() : values.front();
+}
+
+template <typename SourceOp, typename TargetOp>
+struct SameShapeLowering : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> types;
+    if (failed(this->getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+      return failure();
+    rewriter.replaceOpWithNewOp<TargetOp>(op, types, adaptor.getOperands(),
+                                          op->getAttrs());
+    return success();
+  }
+};
+
+/// Generic conversion of any op whose only change is its types (arith, math).
+struct RetypeLowering : ConversionPattern {
+  RetypeLowering(TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, context) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+      return failure();
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
+                         types, op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct MakeTokenLowering : OpConversionPattern<tile_aa::MakeTokenOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile_aa::MakeTokenOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(op, {ValueRange()});
+    return success();
+  }
+};
+
+struct JoinTokensLowering : OpConversionPattern<tile_aa::JoinTokensOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile_aa::JoinTokensOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(op, {ValueRange()});
+    return success();
+  }
+};
+
+struct LoadLowering : OpConversionPattern<tile_aa::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile_aa::LoadOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getResult().getType());
+    auto load = tile_as::LoadOp::create(
+        rewriter, op.getLoc(), type, single(adaptor.getPtrs()),
+        single(adaptor.getMask()), single(adaptor.getOther()),
+        op.getContiguityAttr());
+    rewriter.replaceOpWithMultiple(op, {ValueRange(load.getResult()), ValueRange()});
+    return success();
+  }
+};
+
+struct StoreLowering : OpConversionPattern<tile_aa::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tile_aa::StoreOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    tile_as::StoreOp::create(rewriter, op.getLoc(), single(adaptor.getPtrs()),
+                             single(adaptor.getValue()),
+                             single(adaptor.getMask()), op.getContiguityAttr());
+    rewriter.replaceOpWithMultiple(op, {ValueRange()});
+    return success();
+  }
+};
+
+struct ConvertTileAAToTileASPass
+    : public tilepipe::impl::ConvertTileAAToTileASBase<ConvertTileAAToTileASPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    AsTypeConverter converter;
+    RewritePatternSet patterns(context);
+    patterns.add<SameShapeLowering<tile_aa::BlockIdOp, tile_as::BlockIdOp>,
+                 SameShapeLowering<tile_aa::NumBlocksOp, tile_as::NumBlocksOp>,
+                 SameShapeLowering<tile_aa::SplatOp, tile_as::SplatOp>,
+                 SameShapeLowering<tile_aa::BroadcastOp, tile_as::BroadcastOp>,
+                 SameShapeLowering<tile_aa::IotaOp, tile_as::IotaOp>,
+                 SameShapeLowering<tile_aa::AddPtrOp, tile_as::AddPtrOp>,
+                 MakeTokenLowering, JoinTokensLowering, LoadLowering,
+                 StoreLowering, RetypeLowering>(converter, context);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                  converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<tile_aa::TileAADialect>();
+    target.addLegalDialect<tile_as::TileASDialect>();
+    target.addLegalOp<ModuleOp>();
+    auto legalTypes = [&](Operation *op) { return converter.isLegal(op); };
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(legalTypes);
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp>(legalTypes);
+    if (failed(applyFullConversion(getOperation(), target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

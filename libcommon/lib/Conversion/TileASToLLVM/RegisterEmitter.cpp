@@ -1,0 +1,83 @@
+//===- RegisterEmitter.cpp - Per-thread registers of a laid-out tensor ----===//
+#include "RegisterEmitter.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilepipe::tile_as;
+
+static constexpr unsigned kWarpSize = 32;
+
+Value RegisterEmitter::i32(int64_t value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                  builder.getI32IntegerAttr(value));
+}
+
+Value RegisterEmitter::i64(int64_t value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                  builder.getI64IntegerAttr(value));
+}
+
+Value RegisterEmitter::extract(Value vector, int64_t index) {
+  return LLVM::ExtractElementOp::create(builder, loc, vector, i32(index));
+}
+
+Value RegisterEmitter::insert(Value vector, Value element, int64_t index) {
+  return LLVM::InsertElementOp::create(builder, loc, vector, element, i32(index));
+}
+
+Value RegisterEmitter::buildVector(VectorType type, ArrayRef<Value> elements) {
+  Value vector = LLVM::PoisonOp::create(builder, loc, type);
+  for (auto [i, element] : llvm::enumerate(elements))
+    vector = insert(vector, element, i);
+  return vector;
+}
+
+/// (id / below) % count for the thread or warp id split over dimensions.
+static Value digit(RegisterEmitter &e, Value id, unsigned below, unsigned count) {
+  Value value = id;
+  if (below > 1)
+    value = LLVM::UDivOp::create(e.builder, e.loc, value, e.i32(below));
+  return LLVM::URemOp::create(e.builder, e.loc, value, e.i32(count));
+}
+
+Value RegisterEmitter::threadBase(BlockedAttr layout, unsigned dim) {
+  Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
+  Value lane = LLVM::URemOp::create(builder, loc, tid, i32(kWarpSize));
+  Value warp = LLVM::UDivOp::create(builder, loc, tid, i32(kWarpSize));
+  unsigned lanesBelow = 1, warpsBelow = 1;
+  for (unsigned d : layout.getOrder()) {
+    if (d == dim)
+      break;
+    lanesBelow *= layout.getThreadsPerWarp()[d];
+    warpsBelow *= layout.getWarpsPerCTA()[d];
+  }
+  unsigned size = layout.getSizePerThread()[dim];
+  unsigned threads = layout.getThreadsPerWarp()[dim];
+  Value laneInDim = digit(*this, lane, lanesBelow, threads);
+  Value warpInDim = digit(*this, warp, warpsBelow, layout.getWarpsPerCTA()[dim]);
+  Value fromWarp = LLVM::MulOp::create(builder, loc, warpInDim, i32(size * threads));
+  Value fromLane = LLVM::MulOp::create(builder, loc, laneInDim, i32(size));
+  return LLVM::AddOp::create(builder, loc, fromWarp, fromLane);
+}
+
+SmallVector<Value> RegisterEmitter::coordinates(BlockedAttr layout,
+                                                ArrayRef<int64_t> shape,
+                                                unsigned dim) {
+  Value base = threadBase(layout, dim);
+  // A layout tile larger than the tensor wraps around (replication).
+  bool wraps = getLayoutExtent(layout, dim) > shape[dim];
+  int64_t count = getElemsPerThread(layout, shape);
+  SmallVector<Value> coords;
+  for (int64_t reg = 0; reg < count; ++reg) {
+    int64_t regInDim = delinearizeRegister(layout, shape, reg)[dim];
+    Value coord = LLVM::AddOp::create(
+        builder, loc, base, i32(getRegisterCoordinate(layout, dim, regInDim)));
+    if (wraps)
+      coord = LLVM::URemOp::create(builder, loc, coord, i32(shape[dim]));
+    coords.push_back(coord);
+  }
+  return coords;
+}

@@ -1,0 +1,45 @@
+//===- RegisterEmitter.h - Per-thread registers of a laid-out tensor ------===//
+//
+// In LLVM a laid-out tensor is the vector of the registers one thread holds
+// (TileASLayouts.h numbers them). This builds that vector's pieces: the
+// thread's coordinates, element extraction/insertion, and constants.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_REGISTEREMITTER_H
+#define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_REGISTEREMITTER_H
+
+#include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace tilepipe::tile_as {
+
+class RegisterEmitter {
+public:
+  RegisterEmitter(mlir::OpBuilder &builder, mlir::Location loc)
+      : builder(builder), loc(loc) {}
+
+  mlir::Value i32(int64_t value);
+  mlir::Value i64(int64_t value);
+  mlir::Value extract(mlir::Value vector, int64_t index);
+  mlir::Value insert(mlir::Value vector, mlir::Value element, int64_t index);
+  /// A vector of `type` holding `elements` in order.
+  mlir::Value buildVector(mlir::VectorType type, mlir::ArrayRef<mlir::Value> elements);
+
+  /// Coordinate along `dim` of every register of this thread for a tensor of
+  /// `shape` in `layout` (i32 values).
+  llvm::SmallVector<mlir::Value> coordinates(BlockedAttr layout,
+                                             llvm::ArrayRef<int64_t> shape,
+                                             unsigned dim);
+
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+
+private:
+  /// This thread's position along `dim` inside one tile of the layout.
+  mlir::Value threadBase(BlockedAttr layout, unsigned dim);
+};
+
+} // namespace tilepipe::tile_as
+
+#endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_REGISTEREMITTER_H

@@ -1,0 +1,421 @@
+//===- TileASToLLVM.cpp - tile_as + arith/math + func -> LLVM + NVVM ------===//
+//
+// A tensor with a blocked layout becomes the LLVM vector of the registers one
+// thread holds, so upstream arith/math-to-LLVM lower elementwise code as
+// vector code unchanged. Pointer tensors are vectors of i64 addresses.
+// Memory ops become one predicated ld/st.global of up to 16 bytes per group
+// of adjacent registers (inline PTX, as the predicate must guard the access
+// itself to mask ragged tails).
+//
+//===----------------------------------------------------------------------===//
+#include "RegisterEmitter.h"
+
+#include "tilepipe/Conversion/Passes.h"
+#include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilepipe {
+#define GEN_PASS_DEF_CONVERTTILEASTOLLVM
+#include "tilepipe/Conversion/Passes.h.inc"
+} // namespace tilepipe
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::tile_as;
+
+static constexpr unsigned kMaxAccessBytes = 16;
+
+namespace {
+class TileLLVMTypeConverter : public LLVMTypeConverter {
+public:
+  explicit TileLLVMTypeConverter(MLIRContext *context)
+      : LLVMTypeConverter(context) {
+    addConversion([](PtrType type) -> Type {
+      return LLVM::LLVMPointerType::get(type.getContext(), type.getAddressSpace());
+    });
+    addConversion([this](RankedTensorType type) -> std::optional<Type> {
+      auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
+      if (!layout)
+        return std::nullopt;
+      Type element = type.getElementType();
+      if (isa<PtrType>(element))
+        element = IntegerType::get(type.getContext(), 64);
+      else
+        element = convertType(element);
+      if (!element)
+        return std::nullopt;
+      return VectorType::get({getElemsPerThread(layout, type.getShape())}, element);
+    });
+  }
+};
+
+/// The layout and shape of a laid-out tensor value.
+struct Laid {
+  BlockedAttr layout;
+  ArrayRef<int64_t> shape;
+  static FailureOr<Laid> of(Operation *op, Type type) {
+    auto tensor = cast<RankedTensorType>(type);
+    auto layout = dyn_cast_or_null<BlockedAttr>(tensor.getEncoding());
+    if (!layout)
+      return op->emitOpError("tensor without a blocked layout (run tile-sched)");
+    return Laid{layout, tensor.getShape()};
+  }
+};
+
+template <typename SourceOp, typename XOp, typename YOp, typename ZOp>
+struct GridQueryLowering : ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Value id;
+    switch (op.getAxis()) {
+    case 0:
+      id = XOp::create(rewriter, op.getLoc(), i32);
+      break;
+    case 1:
+      id = YOp::create(rewriter, op.getLoc(), i32);
+      break;
+    default:
+      id = ZOp::create(rewriter, op.getLoc(), i32);
+      break;
+    }
+    rewriter.replaceOp(op, id);
+    return success();
+  }
+};
+
+struct SplatLowering : ConvertOpToLLVMPattern<SplatOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_or_null<VectorType>(getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return op.emitOpError("tensor without a blocked layout (run tile-sched)");
+    Value scalar = adaptor.getSrc();
+    if (isa<LLVM::LLVMPointerType>(scalar.getType()))
+      scalar = LLVM::PtrToIntOp::create(rewriter, op.getLoc(), rewriter.getI64Type(), scalar);
+    RegisterEmitter e(rewriter, op.getLoc());
+    Value single = e.insert(LLVM::PoisonOp::create(rewriter, op.getLoc(), type), scalar, 0);
+    SmallVector<int32_t> zeros(type.getNumElements(), 0);
+    rewriter.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(op, single, single, zeros);
+    return success();
+  }
+};
+
+struct IotaLowering : ConvertOpToLLVMPattern<IotaOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(IotaOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Laid> laid = Laid::of(op, op.getType());
+    if (failed(laid))
+      return failure();
+    auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    RegisterEmitter e(rewriter, op.getLoc());
+    SmallVector<Value> coords = e.coordinates(laid->layout, laid->shape, op.getAxis());
+    if (!type.getElementType().isInteger(32))
+      for (Value &coord : coords)
+        coord = LLVM::ZExtOp::create(rewriter, op.getLoc(), type.getElementType(), coord);
+    rewriter.replaceOp(op, e.buildVector(type, coords));
+    return success();
+  }
+};
+
+struct BroadcastLowering : ConvertOpToLLVMPattern<BroadcastOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Laid> from = Laid::of(op, op.getSrc().getType());
+    FailureOr<Laid> to = Laid::of(op, op.getType());
+    if (failed(from) || failed(to))
+      return failure();
+    if (from->layout != to->layout)
+      return op.emitOpError("broadcast between different layouts is not lowered yet");
+    SmallVector<int64_t> fromRegs = getRegsPerDim(from->layout, from->shape);
+    SmallVector<int32_t> mask;
+    for (int64_t reg = 0, e = getElemsPerThread(to->layout, to->shape); reg < e; ++reg) {
+      SmallVector<int64_t> perDim = delinearizeRegister(to->layout, to->shape, reg);
+      for (auto [index, count] : llvm::zip(perDim, fromRegs))
+        index %= count;
+      mask.push_back(linearizeRegister(from->layout, from->shape, perDim));
+    }
+    rewriter.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(op, adaptor.getSrc(),
+                                                       adaptor.getSrc(), mask);
+    return success();
+  }
+};
+
+static unsigned getByteSize(Type type) {
+  if (isa<PtrType>(type))
+    return 8;
+  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+struct AddPtrLowering : ConvertOpToLLVMPattern<AddPtrOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type pointee = isa<PtrType>(op.getType())
+                       ? cast<PtrType>(op.getType()).getPointeeType()
+                       : cast<PtrType>(cast<RankedTensorType>(op.getType()).getElementType())
+                             .getPointeeType();
+    Type llvmPointee = getTypeConverter()->convertType(pointee);
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+          op, adaptor.getPtr().getType(), llvmPointee, adaptor.getPtr(),
+          ArrayRef<LLVM::GEPArg>{adaptor.getOffset()});
+      return success();
+    }
+    auto type = cast<VectorType>(adaptor.getPtr().getType());
+    Value offsets = adaptor.getOffset();
+    if (!cast<VectorType>(offsets.getType()).getElementType().isInteger(64))
+      offsets = LLVM::SExtOp::create(rewriter, loc, type, offsets);
+    auto scale = DenseElementsAttr::get(
+        type, rewriter.getI64IntegerAttr(getByteSize(pointee)).getValue());
+    Value bytes = LLVM::MulOp::create(
+        rewriter, loc, offsets, LLVM::ConstantOp::create(rewriter, loc, type, scale));
+    rewriter.replaceOpWithNewOp<LLVM::AddOp>(op, adaptor.getPtr(), bytes);
+    return success();
+  }
+};
+
+/// One vector access: `width` adjacent registers moved as `words` PTX words.
+struct AccessShape {
+  unsigned width;
+  unsigned words;
+  unsigned wordBits;
+
+  static FailureOr<AccessShape> get(Operation *op, BlockedAttr layout,
+                                    int64_t contiguity, Type element) {
+    unsigned bytes = getByteSize(element);
+    unsigned width = std::min<int64_t>(getContiguousRegisters(layout), contiguity);
+    width = std::min(width, std::max(1u, kMaxAccessBytes / bytes));
+    unsigned total = width * bytes;
+    if (total < 2 || element.isInteger(1))
+      return op->emitOpError("memory access of less than 2 bytes is not lowered yet");
+    unsigned wordBytes = total >= 4 ? 4 : 2;
+    return AccessShape{width, total / wordBytes, wordBytes * 8};
+  }
+  std::string operandList(unsigned first) const {
+    std::string list;
+    for (unsigned i = 0; i < words; ++i)
+      list += (i ? ", $" : "$") + std::to_string(first + i);
+    return words > 1 ? "{" + list + "}" : list;
+  }
+  std::string suffix() const {
+    return (words > 1 ? ".v" + std::to_string(words) : std::string()) + ".b" +
+           std::to_string(wordBits);
+  }
+  std::string wordConstraint() const { return wordBits == 32 ? "r" : "h"; }
+};
+
+/// Address and predicate of the group starting at register `first`.
+static std::pair<Value, Value> groupAddress(RegisterEmitter &e, Value ptrs,
+                                            Value mask, int64_t first,
+                                            unsigned addressSpace) {
+  Value address = LLVM::IntToPtrOp::create(
+      e.builder, e.loc, LLVM::LLVMPointerType::get(e.builder.getContext(), addressSpace),
+      e.extract(ptrs, first));
+  Value predicate = mask ? e.extract(mask, first)
+                         : LLVM::ConstantOp::create(e.builder, e.loc,
+                                                    e.builder.getI1Type(),
+                                                    e.builder.getBoolAttr(true))
+                               .getResult();
+  return {address, predicate};
+}
+
+static unsigned getAddressSpace(Type ptrTensor) {
+  return cast<PtrType>(cast<RankedTensorType>(ptrTensor).getElementType())
+      .getAddressSpace();
+}
+
+struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Laid> laid = Laid::of(op, op.getType());
+    if (failed(laid))
+      return failure();
+    Type element = op.getType().getElementType();
+    FailureOr<AccessShape> access =
+        AccessShape::get(op, laid->layout, op.getContiguity(), element);
+    if (failed(access))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    Type wordType = rewriter.getIntegerType(access->wordBits);
+    auto wordsType = VectorType::get({access->words}, wordType);
+    auto groupType = VectorType::get({access->width}, type.getElementType());
+    std::string asmString = "@$" + std::to_string(access->words + 1) +
+                            " ld.global" + access->suffix() + " " +
+                            access->operandList(0) + ", [$" +
+                            std::to_string(access->words) + "];";
+    std::string constraints;
+    for (unsigned i = 0; i < access->words; ++i)
+      constraints += "=" + access->wordConstraint() + ",";
+    constraints += "l,b";
+    Type resultType = wordType;
+    if (access->words > 1)
+      resultType = LLVM::LLVMStructType::getLiteral(
+          op.getContext(), SmallVector<Type>(access->words, wordType));
+
+    RegisterEmitter e(rewriter, loc);
+    Value result = LLVM::PoisonOp::create(rewriter, loc, type);
+    unsigned addressSpace = getAddressSpace(op.getPtrs().getType());
+    for (int64_t first = 0; first < type.getNumElements(); first += access->width) {
+      auto [address, predicate] =
+          groupAddress(e, adaptor.getPtrs(), adaptor.getMask(), first, addressSpace);
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, resultType, ValueRange{address, predicate}, asmString,
+          constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+          ArrayAttr());
+      SmallVector<Value> words;
+      if (access->words == 1)
+        words.push_back(asmOp.getResult(0));
+      else
+        for (unsigned i = 0; i < access->words; ++i)
+          words.push_back(LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i));
+      Value group = LLVM::BitcastOp::create(rewriter, loc, groupType,
+                                            e.buildVector(wordsType, words));
+      for (unsigned i = 0; i < access->width; ++i)
+        result = e.insert(result, e.extract(group, i), first + i);
+    }
+    if (adaptor.getMask() && adaptor.getOther())
+      result = LLVM::SelectOp::create(rewriter, loc, adaptor.getMask(), result,
+                                      adaptor.getOther());
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Laid> laid = Laid::of(op, op.getValue().getType());
+    if (failed(laid))
+      return failure();
+    Type element = op.getValue().getType().getElementType();
+    FailureOr<AccessShape> access =
+        AccessShape::get(op, laid->layout, op.getContiguity(), element);
+    if (failed(access))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<VectorType>(adaptor.getValue().getType());
+    Type wordType = rewriter.getIntegerType(access->wordBits);
+    auto wordsType = VectorType::get({access->words}, wordType);
+    auto groupType = VectorType::get({access->width}, type.getElementType());
+    std::string asmString = "@$" + std::to_string(access->words + 1) +
+                            " st.global" + access->suffix() + " [$0], " +
+                            access->operandList(1) + ";";
+    std::string constraints = "l";
+    for (unsigned i = 0; i < access->words; ++i)
+      constraints += "," + access->wordConstraint();
+    constraints += ",b";
+
+    RegisterEmitter e(rewriter, loc);
+    unsigned addressSpace = getAddressSpace(op.getPtrs().getType());
+    for (int64_t first = 0; first < type.getNumElements(); first += access->width) {
+      auto [address, predicate] =
+          groupAddress(e, adaptor.getPtrs(), adaptor.getMask(), first, addressSpace);
+      SmallVector<Value> elements;
+      for (unsigned i = 0; i < access->width; ++i)
+        elements.push_back(e.extract(adaptor.getValue(), first + i));
+      Value words = LLVM::BitcastOp::create(rewriter, loc, wordsType,
+                                            e.buildVector(groupType, elements));
+      SmallVector<Value> operands{address};
+      for (unsigned i = 0; i < access->words; ++i)
+        operands.push_back(e.extract(words, i));
+      operands.push_back(predicate);
+      LLVM::InlineAsmOp::create(rewriter, loc, TypeRange(), operands, asmString,
+                                constraints, /*has_side_effects=*/true,
+                                /*is_align_stack=*/false,
+                                LLVM::tailcallkind::TailCallKind::None,
+                                LLVM::AsmDialectAttr(), ArrayAttr());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertLayoutLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (op.getSrc().getType() != op.getType())
+      return op.emitOpError("layout conversions are not lowered yet");
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// Splat tensor constants become vector constants (every register equal).
+struct TensorConstantLowering : ConvertOpToLLVMPattern<arith::ConstantOp> {
+  TensorConstantLowering(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(op.getType()))
+      return failure();
+    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!dense)
+      return op.emitOpError("non-splat tensor constants are not lowered yet");
+    auto type = dyn_cast_or_null<VectorType>(getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(
+        op, type, DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+
+struct ConvertTileASToLLVMPass
+    : public tilepipe::impl::ConvertTileASToLLVMBase<ConvertTileASToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    TileLLVMTypeConverter converter(context);
+    RewritePatternSet patterns(context);
+    patterns.add<GridQueryLowering<BlockIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,
+                                   NVVM::BlockIdZOp>,
+                 GridQueryLowering<NumBlocksOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
+                                   NVVM::GridDimZOp>,
+                 SplatLowering, IotaLowering, BroadcastLowering, AddPtrLowering,
+                 LoadLowering, StoreLowering, ConvertLayoutLowering,
+                 TensorConstantLowering>(converter);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    // Transcendentals through libdevice (__nv_*), the rest to LLVM intrinsics.
+    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+
+    LLVMConversionTarget target(*context);
+    target.addLegalDialect<NVVM::NVVMDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    unsigned numWarps = 4;
+    if (auto attr = module->getAttrOfType<IntegerAttr>(TileASDialect::kNumWarpsAttrName))
+      numWarps = attr.getInt();
+    Builder builder(context);
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (func.isExternal())
+        continue;
+      func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), builder.getUnitAttr());
+      func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                    builder.getDenseI32ArrayAttr({int32_t(32 * numWarps), 1, 1}));
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,87 @@
+//===- TileAS.cpp - The assembler-level tile dialect (tile_as) ------------===//
+#include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+#include "tilepipe/Dialect/TileShapeChecks.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::tile_as;
+
+#include "tilepipe/Dialect/TileAS/IR/TileASDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilepipe/Dialect/TileAS/IR/TileASAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilepipe/Dialect/TileAS/IR/TileASTypes.cpp.inc"
+
+void TileASDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilepipe/Dialect/TileAS/IR/TileASAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tilepipe/Dialect/TileAS/IR/TileASTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tilepipe/Dialect/TileAS/IR/TileASOps.cpp.inc"
+      >();
+}
+
+static bool allPowersOfTwo(ArrayRef<unsigned> values) {
+  return llvm::all_of(values, [](unsigned v) { return llvm::isPowerOf2_32(v); });
+}
+
+LogicalResult
+BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    ArrayRef<unsigned> sizePerThread,
+                    ArrayRef<unsigned> threadsPerWarp,
+                    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
+  size_t rank = sizePerThread.size();
+  if (rank == 0 || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank || order.size() != rank)
+    return emitError() << "blocked layout parameters must have one rank >= 1";
+  if (!allPowersOfTwo(sizePerThread) || !allPowersOfTwo(threadsPerWarp) ||
+      !allPowersOfTwo(warpsPerCTA))
+    return emitError() << "blocked layout sizes must be powers of two";
+  SmallVector<bool> seen(rank, false);
+  for (unsigned dim : order) {
+    if (dim >= rank || seen[dim])
+      return emitError() << "blocked layout order must be a permutation";
+    seen[dim] = true;
+  }
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  return verifyBroadcastShapes(*this, getSrc().getType(), getResult().getType());
+}
+
+LogicalResult IotaOp::verify() {
+  return verifyIotaAxis(*this, getAxis(), getResult().getType());
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getResult().getType())
+    return getSrc();
+  return {};
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyMemoryAccess(*this, getPtrs().getType(), getResult().getType(),
+                            getMask(), getOther(), getContiguity());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyMemoryAccess(*this, getPtrs().getType(), getValue().getType(),
+                            getMask(), Value(), getContiguity());
+}
+
+#define GET_OP_CLASSES
+#include "tilepipe/Dialect/TileAS/IR/TileASOps.cpp.inc"

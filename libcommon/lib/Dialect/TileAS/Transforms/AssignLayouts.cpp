@@ -1,0 +1,108 @@
+//===- AssignLayouts.cpp - Blocked register layouts for every tensor ------===//
+//
+// The layout decision of tile-sched for elementwise kernels. The widest
+// vector access the memory ops allow (16 bytes per thread, bounded by their
+// proven contiguity) sets sizePerThread along the innermost dimension; all
+// tensors of one shape share the layout, so elementwise ops need no layout
+// conversions. Ragged tails stay masked element-group by element-group.
+//
+//===----------------------------------------------------------------------===//
+#include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+#include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <map>
+
+namespace tilepipe::tile_as {
+#define GEN_PASS_DEF_ASSIGNLAYOUTS
+#include "tilepipe/Dialect/TileAS/Transforms/Passes.h.inc"
+} // namespace tilepipe::tile_as
+
+using namespace mlir;
+using namespace tilepipe::tile_as;
+
+/// Largest access of one thread, in bytes (ld.global.v4.b32).
+static constexpr unsigned kMaxAccessBytes = 16;
+
+static unsigned getElementBytes(Type type) {
+  if (auto ptr = dyn_cast<PtrType>(type))
+    return 8;
+  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+namespace {
+using ShapeKey = std::vector<int64_t>;
+
+struct AssignLayoutsPass
+    : public tilepipe::tile_as::impl::AssignLayoutsBase<AssignLayoutsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    unsigned numWarps = 4;
+    if (auto attr = module->getAttrOfType<IntegerAttr>(
+            TileASDialect::kNumWarpsAttrName))
+      numWarps = attr.getInt();
+    for (auto func : module.getOps<func::FuncOp>())
+      if (failed(assignInFunction(func, numWarps)))
+        return signalPassFailure();
+  }
+
+  /// Vector width (elements per thread along the innermost dimension) the
+  /// memory ops of each shape allow.
+  static std::map<ShapeKey, unsigned> collectVectorWidths(func::FuncOp func) {
+    std::map<ShapeKey, unsigned> widths;
+    auto note = [&](RankedTensorType valueType, int64_t contiguity) {
+      unsigned width = std::max<unsigned>(
+          1, kMaxAccessBytes / getElementBytes(valueType.getElementType()));
+      width = std::min<int64_t>(width, contiguity);
+      ShapeKey key(valueType.getShape().begin(), valueType.getShape().end());
+      auto [it, inserted] = widths.try_emplace(key, width);
+      if (!inserted)
+        it->second = std::min(it->second, width);
+    };
+    func.walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op))
+        note(load.getResult().getType(), load.getContiguity());
+      else if (auto store = dyn_cast<StoreOp>(op))
+        note(store.getValue().getType(), store.getContiguity());
+    });
+    return widths;
+  }
+
+  LogicalResult assignInFunction(func::FuncOp func, unsigned numWarps) {
+    std::map<ShapeKey, unsigned> widths = collectVectorWidths(func);
+    MLIRContext *context = func.getContext();
+    auto withLayout = [&](Type type) -> Type {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.getEncoding() || tensor.getRank() == 0)
+        return type;
+      ShapeKey key(tensor.getShape().begin(), tensor.getShape().end());
+      auto it = widths.find(key);
+      BlockedAttr layout = getDefaultBlockedLayout(
+          context, tensor.getShape(), it == widths.end() ? 1 : it->second,
+          numWarps);
+      return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                                   layout);
+    };
+    WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(withLayout(arg.getType()));
+      for (OpResult value : op->getResults())
+        value.setType(withLayout(value.getType()));
+      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+        auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        if (dense && dense.getType() != constant.getType())
+          constant.setValueAttr(
+              dense.reshape(cast<ShapedType>(constant.getType())));
+        else if (!dense && isa<RankedTensorType>(constant.getType()))
+          return op->emitOpError("tensor constant must be dense");
+      }
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+};
+} // namespace
