@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tilepipe {
@@ -385,6 +386,19 @@ static LogicalResult hoistCudaTileModules(ModuleOp module) {
   return success();
 }
 
+/// cuda_tile's debug-info locations (#cuda_tile.di_loc<file:line:col in
+/// scope>) must not outlive the dialect: the later stages and MLIR's LLVM
+/// translation only know builtin locations. Each becomes its source
+/// file:line:col.
+static void replaceCudaTileLocations(ModuleOp module) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [](ct::DILocAttr loc) -> Location { return loc.getSourceLoc(); });
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/false,
+                                        /*replaceLocs=*/true,
+                                        /*replaceTypes=*/false);
+}
+
 struct ConvertCudaTileToTileAAPass
     : public tilepipe::impl::ConvertCudaTileToTileAABase<ConvertCudaTileToTileAAPass> {
   void runOnOperation() override {
@@ -423,6 +437,7 @@ struct ConvertCudaTileToTileAAPass
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    replaceCudaTileLocations(module);
   }
 };
 } // namespace
