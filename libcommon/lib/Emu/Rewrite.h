@@ -33,6 +33,7 @@
 #include <vector>
 
 namespace llvm {
+class Function;
 class Module;
 }
 
@@ -71,6 +72,11 @@ struct RewriteResult {
   std::string globalTable;
   std::vector<ModuleGlobalInfo> globals;
 };
+
+/// Turns `@$p ld/st.global[.vN].bW` inline PTX (masked global accesses as
+/// tilepipe's and Triton's lowerings emit them) into branches around plain
+/// vector loads and stores, so that they are checked and run like any other.
+void lowerPredicatedGlobalAccesses(llvm::Function &fn);
 
 /// Rewrites `module` in place for `hostLayout` / `hostTriple`. Handlers of the
 /// intrinsics used are appended to `handlers` (the wrappers point at them, so
