@@ -47,6 +47,8 @@ private:
   LogicalResult readTypes(ByteCursor &cursor, uint64_t count,
                           SmallVectorImpl<Type> &types);
   FailureOr<Location> nextLocation(const ByteCursor &cursor);
+  /// A self-contained (tagged) attribute, decoded and rebuilt.
+  FailureOr<Attribute> readTaggedAttr(ByteCursor &cursor);
 
   IRConversion &ir;
   const WireModule &wire;
@@ -63,6 +65,13 @@ FailureOr<Location> FunctionBodyReader::nextLocation(const ByteCursor &cursor) {
   if (!hasDebugInfo || nextDebugSlot >= debugIndices.size())
     return Location(UnknownLoc::get(ctx()));
   return ir.getLocation(debugIndices[nextDebugSlot++], cursor);
+}
+
+FailureOr<Attribute> FunctionBodyReader::readTaggedAttr(ByteCursor &cursor) {
+  WireAttr attr;
+  if (failed(parseWireAttr(cursor, wire, attr)))
+    return failure();
+  return ir.convertAttr(attr, cursor);
 }
 
 LogicalResult FunctionBodyReader::readBody(ByteCursor &cursor, Block *block) {
@@ -289,10 +298,7 @@ LogicalResult FunctionBodyReader::readOp(ByteCursor &cursor, Block *block,
       break;
     }
     case FieldKind::TaggedAttr: {
-      WireAttr attr;
-      if (failed(parseWireAttr(cursor, wire, attr)))
-        return failure();
-      FailureOr<Attribute> converted = ir.convertAttr(attr, cursor);
+      FailureOr<Attribute> converted = readTaggedAttr(cursor);
       if (failed(converted))
         return failure();
       state.addAttribute(field.name, *converted);
@@ -304,10 +310,7 @@ LogicalResult FunctionBodyReader::readOp(ByteCursor &cursor, Block *block,
         return failure();
       SmallVector<Attribute> elements;
       for (uint64_t i = 0; i < count; ++i) {
-        WireAttr attr;
-        if (failed(parseWireAttr(cursor, wire, attr)))
-          return failure();
-        FailureOr<Attribute> converted = ir.convertAttr(attr, cursor);
+        FailureOr<Attribute> converted = readTaggedAttr(cursor);
         if (failed(converted))
           return failure();
         elements.push_back(*converted);
