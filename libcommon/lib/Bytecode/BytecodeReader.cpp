@@ -487,7 +487,10 @@ LogicalResult ModuleReader::readFunction(const WireFunction &function,
     FailureOr<Attribute> hints = ir.convertAttr(*function.hints, at);
     if (failed(hints))
       return failure();
-    state.addAttribute("optimization_hints", *hints);
+    // An empty hints table says nothing: NVIDIA's reader drops it too.
+    auto table = dyn_cast<ct::OptimizationHintsAttr>(*hints);
+    if (!table || !table.getValue().empty())
+      state.addAttribute("optimization_hints", *hints);
   }
   Region *region = state.addRegion();
   Block *entryBlock = new Block();

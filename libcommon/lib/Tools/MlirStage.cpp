@@ -91,7 +91,8 @@ std::string tilepipe::printMlir(mlir::Operation *op,
     if (options.generic)
       flags.printGenericOpForm();
     op->print(os, flags);
-    os << "\n";
+    if (out.empty() || out.back() != '\n')
+      os << "\n";
   }
   return out;
 }

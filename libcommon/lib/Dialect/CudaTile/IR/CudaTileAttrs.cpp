@@ -105,14 +105,16 @@ void OptimizationHintsAttr::print(AsmPrinter &printer) const {
   llvm::interleaveComma(getValue(), printer, [&](NamedAttribute entry) {
     printer.printKeywordOrString(entry.getName().getValue());
     printer << " =";
-    // Print the hints like an attribute dictionary (`{latency = 2}`, no i64).
+    // Integer hints print bare (`{occupancy = 2}`) whatever their width, as
+    // NVIDIA's printer does for the i32 values cuTile's bytecode carries.
     printer << " {";
     llvm::interleaveComma(
         cast<DictionaryAttr>(entry.getValue()), printer, [&](NamedAttribute hint) {
           printer.printKeywordOrString(hint.getName().getValue());
           printer << " = ";
           auto integer = dyn_cast<IntegerAttr>(hint.getValue());
-          if (integer && integer.getType().isSignlessInteger(64))
+          if (integer && integer.getType().isSignlessInteger() &&
+              !integer.getType().isSignlessInteger(1))
             printer << integer.getInt();
           else
             printer.printAttribute(hint.getValue());
