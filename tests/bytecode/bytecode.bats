@@ -66,3 +66,61 @@ teardown() {
   [[ "$output" == *"cannot write TileIR bytecode 13.1"* ]]
   [ ! -e "$TMP/out.tileirbc" ]
 }
+
+# The 13.4 ops that only cuTile Python's writer emits (insert 118,
+# gdc_launch_dependents_tko 119, gdc_wait_tko 120, memory_fence_alias_tko 122).
+OPS_13_4="$TILEPIPE_SOURCE_DIR/tests/dialect/roundtrip/ops-13.4.mlir"
+
+@test "13.4 ops (insert, gdc_*_tko, memory_fence_alias_tko) round-trip through bytecode 13.4" {
+  tile-read "$OPS_13_4" > "$TMP/first.mlir"
+  grep -q 'insert ' "$TMP/first.mlir"
+  grep -q 'gdc_launch_dependents_tko token=' "$TMP/first.mlir"
+  grep -q 'memory_fence_alias_tko' "$TMP/first.mlir"
+  tile-read --emit=tileirbc --bytecode-version=13.4 "$OPS_13_4" -o "$TMP/ops.tileirbc"
+  tile-read "$TMP/ops.tileirbc" > "$TMP/second.mlir"
+  diff "$TMP/first.mlir" "$TMP/second.mlir"
+}
+
+@test "13.4 ops are encoded with cuTile's opcodes and field layout" {
+  cat > "$TMP/wire.mlir" <<'MLIR'
+cuda_tile.module @m {
+  entry @k() {
+    %a = constant <f32: 1.000000e+00> : tile<2xf32>
+    %b = constant <f32: 0.000000e+00> : tile<4xf32>
+    %i = constant <i32: 1> : tile<i32>
+    %r = insert %a into %b[%i] : tile<2xf32> -> tile<4xf32>
+    %t0 = gdc_wait_tko : token
+    %t1 = gdc_launch_dependents_tko token=%t0 : token
+    %t2 = memory_fence_alias_tko token=%t1 : token
+    return
+  }
+}
+MLIR
+  tile-read --emit=tileirbc --bytecode-version=13.4 "$TMP/wire.mlir" -o "$TMP/wire.tileirbc"
+  # insert: 118, result count 1 + type, 3 operands (%a=0 %b=1 %i=2);
+  # gdc_wait_tko: 120, token type, 0 operands; gdc_launch_dependents_tko:
+  # 119, token type, 1 operand (%t0=4); memory_fence_alias_tko: 122, token
+  # type, its one operand without a count (%t1=5); return.
+  run python3 -c '
+import re, sys
+hex = open(sys.argv[1], "rb").read().hex()
+pattern = r"7601..03000102" r"78(?P<tok>..)00" r"77(?P=tok)0104" r"7a(?P=tok)05" r"5c0000"
+sys.exit(0 if re.search(pattern, hex) else "no match in " + hex)' "$TMP/wire.tileirbc"
+  echo "$output"
+  [ "$status" -eq 0 ]
+}
+
+@test "writing a 13.4 op at 13.3 is refused with a clear message" {
+  local op
+  for op in 'insert %c into %c[] : tile<i32> -> tile<i32>' \
+            'gdc_launch_dependents_tko : token' 'gdc_wait_tko : token' \
+            'memory_fence_alias_tko token=%t : token'; do
+    printf 'cuda_tile.module @m {\n  entry @k() {\n    %%c = constant <i32: 0> : tile<i32>\n    %%t = make_token : token\n    %%0 = %s\n    return\n  }\n}\n' "$op" > "$TMP/op.mlir"
+    tile-read "$TMP/op.mlir" > /dev/null
+    run tile-read --emit=tileirbc --bytecode-version=13.3 "$TMP/op.mlir" -o "$TMP/out.tileirbc"
+    echo "$op: $output"
+    [ "$status" -eq 5 ]
+    [[ "$output" == *"cannot write TileIR bytecode 13.3: op 'cuda_tile.${op%% *}' requires bytecode version 13.4"* ]]
+    [ ! -e "$TMP/out.tileirbc" ]
+  done
+}

@@ -37,3 +37,10 @@ setup() {
   [ "$output" = '%v0 = addi %v1, %v2 : tile<i32> "100%d"' ]
   [ "$("$DIR/normalize-ssa.py" <<< 'tile<i32>')" != "$("$DIR/normalize-ssa.py" <<< 'tile<i64>')" ]
 }
+
+@test "tilepipe's own modules (tests/dialect/roundtrip: 13.4 ops) print back unchanged" {
+  run python3 "$DIR/check-corpus.py" "$(command -v tile-opt)" "$DIR/roundtrip"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"0 failed"* ]]
+}

@@ -1694,3 +1694,24 @@ LogicalResult MmaFScaledOp::verify() {
   return verifyMatmulShapes(*this, getLhs().getType(), getRhs().getType(),
                             getAcc().getType());
 }
+
+//===----------------------------------------------------------------------===//
+// insert
+//===----------------------------------------------------------------------===//
+
+LogicalResult InsertOp::verify() {
+  TileType source = getSource().getType();
+  TileType destination = getDestination().getType();
+  if (source.getElementType() != destination.getElementType())
+    return emitOpError("source and destination element type do not match");
+  // The destination is a grid of source-shaped blocks.
+  for (auto [sourceDim, destinationDim] :
+       llvm::zip_equal(source.getShape(), destination.getShape()))
+    if (destinationDim % sourceDim != 0)
+      return emitOpError(
+          "source dim size must divide destination dim size evenly");
+  if (static_cast<int64_t>(getIndices().size()) != destination.getRank())
+    return emitOpError("incorrect number of indices, expected ")
+           << destination.getRank() << ", but found " << getIndices().size();
+  return success();
+}

@@ -573,4 +573,58 @@ def CudaTile_MmaFScaledOp : CudaTile_Op<"mmaf_scaled", [Pure,
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Bytecode 13.4 ops (cuTile Python's writer): insert, grid dependency control
+// and the alias memory fence.
+//===----------------------------------------------------------------------===//
+
+def CudaTile_InsertOp : CudaTile_Op<"insert", [Pure,
+    AllTypesMatch<["destination", "result"]>,
+    AllRanksMatch<["source", "destination"]>]> {
+  let summary = "a copy of `destination` with `source` written at a block index";
+  let description = [{
+    The inverse of `extract`: `destination` is viewed as a grid of blocks of
+    the source's shape, and `indices` (one per dimension) select the block
+    that `source` replaces.
+  }];
+  let arguments = (ins CudaTile_AnyTile:$source, CudaTile_AnyTile:$destination,
+                       Variadic<CudaTile_ScalarI32Tile>:$indices);
+  let results = (outs CudaTile_AnyTile:$result);
+  let assemblyFormat = [{
+    $source `into` $destination `[` $indices `]` attr-dict
+    `:` custom<CudaTileType>(type($source)) `->` custom<CudaTileType>(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+/// Grid dependency control (programmatic dependent launch): an optional input
+/// token orders the op after earlier memory ops; the result token orders
+/// later ones after it.
+class CudaTile_GdcTkoOp<string mnemonic, string summaryText>
+    : CudaTile_Op<mnemonic> {
+  let summary = summaryText;
+  let arguments = (ins Optional<CudaTile_TokenType>:$token);
+  let results = (outs CudaTile_TokenType:$result_token);
+  let assemblyFormat = [{
+    (`token` `` `=` `` $token^)? attr-dict
+    `:` custom<CudaTileType>(type($result_token))
+  }];
+}
+
+def CudaTile_GdcLaunchDependentsTkoOp
+    : CudaTile_GdcTkoOp<"gdc_launch_dependents_tko",
+                        "allow the grids that depend on this one to launch">;
+def CudaTile_GdcWaitTkoOp
+    : CudaTile_GdcTkoOp<"gdc_wait_tko",
+                        "wait until the grids this one depends on have completed">;
+
+def CudaTile_MemoryFenceAliasTkoOp : CudaTile_Op<"memory_fence_alias_tko"> {
+  let summary = "order memory ops through aliasing views after `token`";
+  let arguments = (ins CudaTile_TokenType:$token);
+  let results = (outs CudaTile_TokenType:$result_token);
+  let assemblyFormat = [{
+    `token` `` `=` `` $token attr-dict `:` custom<CudaTileType>(type($result_token))
+  }];
+}
+
 #endif // TILEPIPE_CUDATILE_OPS_TD
