@@ -276,32 +276,26 @@ struct ViewInfo {
   PaddingValueAttr padding;
 };
 
-std::optional<ViewInfo> getViewInfo(Type type) {
+/// The facts every view type shares: its tile shape, its tensor view and
+/// padding.
+template <typename ViewType>
+static ViewInfo makeViewInfo(ViewType view) {
   ViewInfo info;
-  auto toI64 = [](ArrayRef<int32_t> dims) {
-    return SmallVector<int64_t>(dims.begin(), dims.end());
-  };
-  if (auto view = dyn_cast<PartitionViewType>(type)) {
-    info.tileShape = toI64(view.getTileShape());
-    info.tensorView = view.getTensorView();
-    info.indexRank = info.tensorView.getShape().size();
-    info.padding = view.getPaddingValue();
-    return info;
-  }
-  if (auto view = dyn_cast<StridedViewType>(type)) {
-    info.tileShape = toI64(view.getTileShape());
-    info.tensorView = view.getTensorView();
-    info.indexRank = info.tensorView.getShape().size();
-    info.padding = view.getPaddingValue();
-    return info;
-  }
-  if (auto view = dyn_cast<GatherScatterViewType>(type)) {
-    info.tileShape = toI64(view.getTileShape());
-    info.tensorView = view.getTensorView();
-    info.indexRank = info.tensorView.getShape().size();
-    info.padding = view.getPaddingValue();
-    return info;
-  }
+  ArrayRef<int32_t> tileShape = view.getTileShape();
+  info.tileShape.assign(tileShape.begin(), tileShape.end());
+  info.tensorView = view.getTensorView();
+  info.indexRank = info.tensorView.getShape().size();
+  info.padding = view.getPaddingValue();
+  return info;
+}
+
+std::optional<ViewInfo> getViewInfo(Type type) {
+  if (auto view = dyn_cast<PartitionViewType>(type))
+    return makeViewInfo(view);
+  if (auto view = dyn_cast<StridedViewType>(type))
+    return makeViewInfo(view);
+  if (auto view = dyn_cast<GatherScatterViewType>(type))
+    return makeViewInfo(view);
   return std::nullopt;
 }
 
