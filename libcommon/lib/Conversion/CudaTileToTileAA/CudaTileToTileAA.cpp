@@ -6,6 +6,7 @@
 // disappears after its facts have been read into the memory ops.
 //
 //===----------------------------------------------------------------------===//
+#include "LoweringCommon.h"
 #include "ViewLowering.h"
 
 #include "tilepipe/Conversion/Passes.h"
@@ -32,41 +33,24 @@ static constexpr llvm::StringLiteral kHintsAttrName = "tile_aa.optimization_hint
 /// Name of the cuda_tile.module the kernels came from.
 static constexpr llvm::StringLiteral kModuleNameAttrName = "tile_aa.module_name";
 
+TileTypeConverter::TileTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](ct::TokenType type) -> Type {
+    return tile_aa::TokenType::get(type.getContext());
+  });
+  addConversion([this](ct::PointerType type) -> Type {
+    return tile_aa::PtrType::get(type.getContext(),
+                                 convertType(type.getPointeeType()), 1);
+  });
+  addConversion([this](ct::TileType type) -> Type {
+    Type element = convertType(type.getElementType());
+    if (type.getShape().empty())
+      return element;
+    return RankedTensorType::get(type.getShape(), element);
+  });
+}
+
 namespace {
-class TileTypeConverter : public TypeConverter {
-public:
-  TileTypeConverter() {
-    addConversion([](Type type) { return type; });
-    addConversion([](ct::TokenType type) -> Type {
-      return tile_aa::TokenType::get(type.getContext());
-    });
-    addConversion([this](ct::PointerType type) -> Type {
-      return tile_aa::PtrType::get(type.getContext(),
-                                   convertType(type.getPointeeType()), 1);
-    });
-    addConversion([this](ct::TileType type) -> Type {
-      Type element = convertType(type.getElementType());
-      if (type.getShape().empty())
-        return element;
-      return RankedTensorType::get(type.getShape(), element);
-    });
-  }
-};
-
-template <typename SourceOp>
-class TilePattern : public OpConversionPattern<SourceOp> {
-public:
-  using OpConversionPattern<SourceOp>::OpConversionPattern;
-
-protected:
-  Type convert(Type type) const {
-    return this->getTypeConverter()->convertType(type);
-  }
-  static Type tokenType(Operation *op) {
-    return tile_aa::TokenType::get(op->getContext());
-  }
-};
-
 /// cuda_tile.entry -> func.func with the same symbol and flattened params.
 struct EntryLowering : TilePattern<ct::EntryOp> {
   using TilePattern::TilePattern;

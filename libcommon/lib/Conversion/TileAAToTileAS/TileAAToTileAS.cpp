@@ -43,16 +43,32 @@ static Value single(ValueRange values) {
   return values.empty() ? Value() : values.front();
 }
 
-template <typename SourceOp, typename TargetOp>
-struct SameShapeLowering : OpConversionPattern<SourceOp> {
-  using OpConversionPattern<SourceOp>::OpConversionPattern;
-  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+/// A tile_aa op without tokens becomes the tile_as op of the same mnemonic
+/// (both dialects define the shape, arithmetic and matrix ops alike), with
+/// converted types and its regions moved over.
+struct MirrorLowering : ConversionPattern {
+  MirrorLowering(TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0, context) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                                 ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Type> types;
-    if (failed(this->getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+    if (!isa<tile_aa::TileAADialect>(op->getDialect()))
       return failure();
-    rewriter.replaceOpWithNewOp<TargetOp>(op, types, adaptor.getOperands(),
-                                          op->getAttrs());
+    std::string name = ("tile_as." + op->getName().stripDialect()).str();
+    if (!RegisteredOperationName::lookup(name, op->getContext()))
+      return rewriter.notifyMatchFailure(op, "no tile_as op of the same name");
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)) ||
+        types.size() != op->getNumResults())
+      return rewriter.notifyMatchFailure(op, "results do not convert 1:1");
+    OperationState state(op->getLoc(), name, operands, types, op->getAttrs(),
+                         op->getSuccessors());
+    for (Region &region : op->getRegions()) {
+      Region *moved = state.addRegion();
+      rewriter.inlineRegionBefore(region, *moved, moved->end());
+      if (failed(rewriter.convertRegionTypes(moved, *getTypeConverter())))
+        return failure();
+    }
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
     return success();
   }
 };
@@ -125,14 +141,8 @@ struct ConvertTileAAToTileASPass
     MLIRContext *context = &getContext();
     AsTypeConverter converter;
     RewritePatternSet patterns(context);
-    patterns.add<SameShapeLowering<tile_aa::BlockIdOp, tile_as::BlockIdOp>,
-                 SameShapeLowering<tile_aa::NumBlocksOp, tile_as::NumBlocksOp>,
-                 SameShapeLowering<tile_aa::SplatOp, tile_as::SplatOp>,
-                 SameShapeLowering<tile_aa::BroadcastOp, tile_as::BroadcastOp>,
-                 SameShapeLowering<tile_aa::IotaOp, tile_as::IotaOp>,
-                 SameShapeLowering<tile_aa::AddPtrOp, tile_as::AddPtrOp>,
-                 MakeTokenLowering, JoinTokensLowering, LoadLowering,
-                 StoreLowering, RetypeLowering>(converter, context);
+    patterns.add<MirrorLowering, MakeTokenLowering, JoinTokensLowering,
+                 LoadLowering, StoreLowering, RetypeLowering>(converter, context);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                   converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

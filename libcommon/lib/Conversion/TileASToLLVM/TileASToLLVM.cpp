@@ -8,6 +8,7 @@
 // itself to mask ragged tails).
 //
 //===----------------------------------------------------------------------===//
+#include "LoweringCommon.h"
 #include "RegisterEmitter.h"
 
 #include "tilepipe/Conversion/Passes.h"
@@ -33,43 +34,41 @@ using namespace tilepipe::tile_as;
 
 static constexpr unsigned kMaxAccessBytes = 16;
 
-namespace {
-class TileLLVMTypeConverter : public LLVMTypeConverter {
-public:
-  explicit TileLLVMTypeConverter(MLIRContext *context)
-      : LLVMTypeConverter(context) {
-    addConversion([](PtrType type) -> Type {
-      return LLVM::LLVMPointerType::get(type.getContext(), type.getAddressSpace());
-    });
-    addConversion([this](RankedTensorType type) -> std::optional<Type> {
-      auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
-      if (!layout)
-        return std::nullopt;
-      Type element = type.getElementType();
-      if (isa<PtrType>(element))
-        element = IntegerType::get(type.getContext(), 64);
-      else
-        element = convertType(element);
-      if (!element)
-        return std::nullopt;
-      return VectorType::get({getElemsPerThread(layout, type.getShape())}, element);
-    });
-  }
-};
-
-/// The layout and shape of a laid-out tensor value.
-struct Laid {
-  BlockedAttr layout;
-  ArrayRef<int64_t> shape;
-  static FailureOr<Laid> of(Operation *op, Type type) {
-    auto tensor = cast<RankedTensorType>(type);
-    auto layout = dyn_cast_or_null<BlockedAttr>(tensor.getEncoding());
+TileLLVMTypeConverter::TileLLVMTypeConverter(MLIRContext *context)
+    : LLVMTypeConverter(context) {
+  addConversion([](PtrType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), type.getAddressSpace());
+  });
+  addConversion([this](RankedTensorType type) -> std::optional<Type> {
+    auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
     if (!layout)
-      return op->emitOpError("tensor without a blocked layout (run tile-sched)");
-    return Laid{layout, tensor.getShape()};
-  }
-};
+      return std::nullopt;
+    Type element = type.getElementType();
+    if (isa<PtrType>(element))
+      element = IntegerType::get(type.getContext(), 64);
+    else
+      element = convertType(element);
+    if (!element)
+      return std::nullopt;
+    return VectorType::get({getElemsPerThread(layout, type.getShape())}, element);
+  });
+}
 
+FailureOr<Laid> Laid::of(Operation *op, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  auto layout = dyn_cast_or_null<BlockedAttr>(tensor.getEncoding());
+  if (!layout)
+    return op->emitOpError("tensor without a blocked layout (run tile-sched)");
+  return Laid{layout, tensor.getShape()};
+}
+
+unsigned tilepipe::tile_as::getByteSize(Type type) {
+  if (isa<PtrType>(type))
+    return 8;
+  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+namespace {
 template <typename SourceOp, typename XOp, typename YOp, typename ZOp>
 struct GridQueryLowering : ConvertOpToLLVMPattern<SourceOp> {
   using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
@@ -152,12 +151,6 @@ struct BroadcastLowering : ConvertOpToLLVMPattern<BroadcastOp> {
     return success();
   }
 };
-
-static unsigned getByteSize(Type type) {
-  if (isa<PtrType>(type))
-    return 8;
-  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
-}
 
 struct AddPtrLowering : ConvertOpToLLVMPattern<AddPtrOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;

@@ -1,0 +1,55 @@
+//===- LoweringCommon.h - Shared pieces of the cuda_tile -> tile_aa lowering ===//
+//
+// The type converter and pattern base every cuda_tile lowering file uses, and
+// the entry points through which each op family adds its patterns to the
+// one conversion the pass runs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_CONVERSION_CUDATILETOTILEAA_LOWERINGCOMMON_H
+#define TILEPIPE_LIB_CONVERSION_CUDATILETOTILEAA_LOWERINGCOMMON_H
+
+#include "tilepipe/Dialect/CudaTile/IR/CudaTile.h"
+#include "tilepipe/Dialect/TileAA/IR/TileAA.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilepipe {
+
+/// cuda_tile types -> builtin/tile_aa types: 0-d tiles are scalars, other
+/// tiles ranked tensors, pointers !tile_aa.ptr<T, 1>, tokens !tile_aa.token.
+class TileTypeConverter : public mlir::TypeConverter {
+public:
+  TileTypeConverter();
+};
+
+/// Base of the cuda_tile patterns: a converter-aware OpConversionPattern.
+template <typename SourceOp>
+class TilePattern : public mlir::OpConversionPattern<SourceOp> {
+public:
+  using mlir::OpConversionPattern<SourceOp>::OpConversionPattern;
+
+protected:
+  mlir::Type convert(mlir::Type type) const {
+    return this->getTypeConverter()->convertType(type);
+  }
+  static mlir::Type tokenType(mlir::Operation *op) {
+    return tile_aa::TokenType::get(op->getContext());
+  }
+};
+
+// Each op family's patterns, defined in the file of the same name.
+// (One line per family in ConvertCudaTileToTileAAPass registers them.)
+void populateArithmeticLoweringPatterns(TileTypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
+void populateControlFlowLoweringPatterns(TileTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+void populateShapeLoweringPatterns(TileTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+void populateMatrixLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateMemoryLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+
+} // namespace tilepipe
+
+#endif // TILEPIPE_LIB_CONVERSION_CUDATILETOTILEAA_LOWERINGCOMMON_H

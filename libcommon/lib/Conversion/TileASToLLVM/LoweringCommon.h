@@ -1,0 +1,51 @@
+//===- LoweringCommon.h - Shared pieces of the tile_as -> LLVM lowering ---===//
+//
+// The type converter (a laid-out tensor is the LLVM vector of the registers
+// one thread holds), the layout view of a tensor value, and the entry points
+// through which each op family adds its patterns to the one conversion.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_LOWERINGCOMMON_H
+#define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_LOWERINGCOMMON_H
+
+#include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tilepipe::tile_as {
+
+/// Builtin/tile_as types -> LLVM types: tensors with a blocked layout become
+/// vector<registers x element>; pointer tensors vectors of i64 addresses.
+class TileLLVMTypeConverter : public mlir::LLVMTypeConverter {
+public:
+  explicit TileLLVMTypeConverter(mlir::MLIRContext *context);
+};
+
+/// The layout and shape of a laid-out tensor value.
+struct Laid {
+  BlockedAttr layout;
+  llvm::ArrayRef<int64_t> shape;
+  /// Fails with a diagnostic on `op` when `type` has no blocked layout.
+  static mlir::FailureOr<Laid> of(mlir::Operation *op, mlir::Type type);
+};
+
+/// Bytes of one element in memory (pointers: 8; i1: 1).
+unsigned getByteSize(mlir::Type type);
+
+// Each op family's patterns, defined in the file of the same name.
+// (One line per family in ConvertTileASToLLVMPass registers them.)
+void populateDataMovementToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
+void populateReductionToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+void populateMatrixToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateAtomicToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateControlFlowToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
+
+} // namespace tilepipe::tile_as
+
+#endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_LOWERINGCOMMON_H

@@ -1,0 +1,48 @@
+//===- SharedScratch.cpp - The CTA's shared-memory scratch buffer ---------===//
+#include "SharedScratch.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+
+static constexpr llvm::StringLiteral kScratchName = "__tile_scratch";
+static constexpr unsigned kSharedAddressSpace = 3;
+
+FailureOr<Value> tilepipe::tile_as::getSharedScratch(OpBuilder &builder,
+                                                     Location loc,
+                                                     Operation *anchor,
+                                                     uint64_t bytes) {
+  if (bytes > kMaxStaticSharedBytes)
+    return anchor->emitOpError("needs ")
+           << bytes << " bytes of shared scratch memory; at most "
+           << kMaxStaticSharedBytes << " can be declared statically";
+  auto module = anchor->getParentOfType<ModuleOp>();
+  // The scratch buffer lives in the outermost module (the GPU module when
+  // kernels are nested in one).
+  while (auto parent = module->getParentOfType<ModuleOp>())
+    module = parent;
+  MLIRContext *context = builder.getContext();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(kScratchName);
+  auto arrayType = [&](uint64_t size) {
+    return LLVM::LLVMArrayType::get(IntegerType::get(context, 8), size);
+  };
+  if (!global) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    global = LLVM::GlobalOp::create(
+        builder, loc, arrayType(std::max<uint64_t>(bytes, 16)),
+        /*isConstant=*/false, LLVM::Linkage::Internal, kScratchName,
+        /*value=*/Attribute(), /*alignment=*/16, kSharedAddressSpace);
+  } else if (cast<LLVM::LLVMArrayType>(global.getGlobalType()).getNumElements() < bytes) {
+    global.setGlobalType(arrayType(bytes));
+  }
+  return LLVM::AddressOfOp::create(builder, loc,
+                                   LLVM::LLVMPointerType::get(context, kSharedAddressSpace),
+                                   kScratchName)
+      .getResult();
+}
+
+void tilepipe::tile_as::emitCTABarrier(OpBuilder &builder, Location loc) {
+  NVVM::Barrier0Op::create(builder, loc);
+}
