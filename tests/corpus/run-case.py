@@ -17,8 +17,40 @@ NUMPY_DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.floa
                 "uint8": np.uint8, "bool": np.bool_}
 
 
+def e4m3fn_bits(values):
+    """float32 -> float8_e4m3fn bit patterns (nearest even, saturating to 448)."""
+    x = np.asarray(values, np.float64)
+    sign = np.where(np.signbit(x), 0x80, 0).astype(np.uint8)
+    a = np.minimum(np.abs(x), 448.0)
+    exp = np.clip(np.floor(np.log2(np.maximum(a, 2.0 ** -9))), -6, 8)
+    step = 2.0 ** (exp - 3)              # spacing of the grid around a
+    q = np.round(a / step) * step        # numpy rounds half to even
+    q = np.minimum(q, 448.0)
+    e = np.clip(np.floor(np.log2(np.maximum(q, 2.0 ** -9))), -6, 8)
+    normal = q >= 2.0 ** -6
+    mant = np.where(normal, np.round((q / 2.0 ** e - 1) * 8), np.round(q / 2.0 ** -9))
+    bits = np.where(normal, (e + 7) * 8 + mant, mant)
+    return (sign | bits.astype(np.uint8)).astype(np.uint8)
+
+
+def e4m3fn_values(bits):
+    bits = np.asarray(bits, np.uint8)
+    e = (bits >> 3) & 0xF
+    m = (bits & 7).astype(np.float64)
+    v = np.where(e == 0, m * 2.0 ** -9, (1 + m / 8) * 2.0 ** (e.astype(np.float64) - 7))
+    v = np.where((bits & 0x7F) == 0x7F, np.nan, v)
+    return np.where(bits & 0x80, -v, v).astype(np.float32)
+
+
 def to_storage(values, dtype):
     """float32 values -> (stored array for the .npy, float32 view of what was stored)."""
+    if dtype == "float8_e4m3fn":
+        bits = e4m3fn_bits(values)
+        return bits, e4m3fn_values(bits)
+    if dtype == "float8_e8m0fnu":  # powers of two: 2^(bits - 127)
+        bits = np.clip(np.round(np.log2(np.maximum(np.abs(values), 2.0 ** -127))) + 127, 0, 254)
+        bits = bits.astype(np.uint8)
+        return bits, np.exp2(bits.astype(np.float64) - 127).astype(np.float32)
     if dtype == "bfloat16":
         bits = values.astype(np.float32).view(np.uint32)
         rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
@@ -28,12 +60,18 @@ def to_storage(values, dtype):
 
 
 def from_storage(stored, dtype):
+    if dtype == "float8_e4m3fn":
+        return e4m3fn_values(stored)
+    if dtype == "float8_e8m0fnu":
+        return np.exp2(stored.astype(np.float64) - 127).astype(np.float32)
     if dtype == "bfloat16":
         return (stored.astype(np.uint32) << 16).view(np.float32)
     return stored.astype(np.float32 if stored.dtype.kind == "f" else np.int32)
 
 
 def storage_itemsize(dtype):
+    if dtype.startswith("float8"):
+        return 1
     return 2 if dtype == "bfloat16" else np.dtype(NUMPY_DTYPES[dtype]).itemsize
 
 
@@ -59,27 +97,59 @@ def main():
     subprocess.run([os.path.join(o.bin, "tileiras"), o.bytecode, "--emit=llvm", "-o", kernel_ll,
                     "--gpu-name", o.gpu_name], check=True)
 
-    flats, views, t = {}, {}, {}
+    # Every array (list items too) starts from the manifest's init; numpy_prep
+    # may then overwrite inputs (derived statistics, twiddles, routing tables)
+    # before they are stored for the kernel as their dtype rounds them.
+    arrays = []
     for arg in case["args"]:
-        if arg["kind"] != "array":
-            continue
+        if arg["kind"] == "array":
+            arrays.append(arg)
+        elif arg["kind"] == "list":
+            arrays.extend(arg["items"])
+    flats, t = {}, {}
+    for arg in arrays:
         extent = arg.get("byte_offset", 0) // storage_itemsize(arg["dtype"]) + 1 + sum(
             (n - 1) * s for n, s in zip(arg["shape"], arg["strides"]))
-        values = rng.standard_normal(extent + 8).astype(np.float32)
         if arg.get("init") == "zeros":
-            values[:] = 0
-        stored, as_f32 = to_storage(values, arg["dtype"])
-        flats[arg["name"]] = stored
+            values = np.zeros(extent + 8, np.float32)
+        elif arg.get("init") == "rand":
+            values = rng.random(extent + 8).astype(np.float32)
+        else:
+            values = rng.standard_normal(extent + 8).astype(np.float32)
+        flats[arg["name"]] = values
+        t[arg["name"]] = strided(values, arg).copy()
+    env = {"np": np, "t": t}
+    if case.get("numpy_prep"):
+        exec(case["numpy_prep"], env)
+    files = {}
+    for arg in arrays:
+        strided(flats[arg["name"]], arg)[...] = t[arg["name"]]
+        stored, as_f32 = to_storage(flats[arg["name"]], arg["dtype"])
         t[arg["name"]] = strided(as_f32, arg).copy()
-        np.save(os.path.join(o.work, arg["name"] + ".npy"), stored)
+        files[arg["name"]] = os.path.join(o.work, re.sub(r"\W", "_", arg["name"]) + ".npy")
+        np.save(files[arg["name"]], stored)
 
-    params = []
+    params, patches = [], []
     for param in case["kernel_params"]:
-        m = re.fullmatch(r"(\w+)\.(base|shape|stride)(?:\[(\d+)\])?", param["name"])
-        arg = next(a for a in case["args"] if a["name"] == m.group(1))
-        if m.group(2) == "base":
-            params.append("ptr:%s+%d" % (os.path.join(o.work, arg["name"] + ".npy"),
-                                         arg.get("byte_offset", 0)))
+        m = re.fullmatch(r"(\w+)\.(base|shape|stride|items|len)(?:\[(\d+)\])?", param["name"])
+        arg = next(a for a in case["args"] if a["name"] == (m.group(1) if m else param["name"]))
+        if arg["kind"] == "scalar":
+            params.append("%s:%r" % (param["ctype"], arg["value"]))
+        elif m.group(2) == "base":
+            params.append("ptr:%s+%d" % (files[arg["name"]], arg.get("byte_offset", 0)))
+        elif m.group(2) == "items":
+            # cuTile stages a list as one int64 table: per item base, shape..., stride...
+            words = []
+            for item in arg["items"]:
+                patches.append((len(words), item))
+                words += [0] + list(item["shape"]) + list(item["strides"])
+            table = os.path.join(o.work, arg["name"] + ".items.npy")
+            np.save(table, np.array(words, np.int64))
+            params.append("ptr:" + table)
+            patches = ["%s@%d=%s+%d" % (table, w, files[i["name"]], i.get("byte_offset", 0))
+                       for w, i in patches]
+        elif m.group(2) == "len":
+            params.append("%s:%d" % (param["ctype"], len(arg["items"])))
         else:
             key = "shape" if m.group(2) == "shape" else "strides"
             params.append("%s:%d" % (param["ctype"], arg[key][int(m.group(3))]))
@@ -90,15 +160,15 @@ def main():
            "--gpu-name", o.gpu_name, "--out-dir", out_dir]
     for param in params:
         cmd += ["--param", param]
+    for patch in patches:
+        cmd += ["--pointer-into", patch]
     subprocess.run(cmd, check=True)
 
-    env = {"np": np, "t": t}
-    if case.get("numpy_prep"):
-        exec(case["numpy_prep"], env)
     exec(case["numpy_ref"], env)
     for name in case["outputs"]:
         arg = next(a for a in case["args"] if a["name"] == name)
-        got = strided(from_storage(np.load(os.path.join(out_dir, name + ".npy")), arg["dtype"]), arg)
+        stem = os.path.splitext(os.path.basename(files[name]))[0]
+        got = strided(from_storage(np.load(os.path.join(out_dir, stem + ".npy")), arg["dtype"]), arg)
         want = t[name]
         tol = case["tolerance"]
         if not np.allclose(got, want, atol=tol["atol"], rtol=tol["rtol"]):

@@ -270,3 +270,19 @@ assert list(i[448:450]) == [64 % 11, 63]
 assert (np.load('out/c.npy') == 1).all()
 PY
 }
+
+@test "--pointer-into stores a buffer's address into a pointer table" {
+  gen "np.save('table.npy', np.zeros(3, np.int64)); np.save('dst.npy', np.full(40, -1, np.int32))"
+  run tile-emu "$K/pointer-table.ll" --kernel write_through_table --grid 1 \
+    --param ptr:table.npy --pointer-into table.npy@1=dst.npy+16 --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  check "(np.load('out/dst.npy') == np.r_[[-1]*4, np.arange(32), [-1]*4]).all()"
+  run tile-emu "$K/pointer-table.ll" --kernel write_through_table --grid 1 \
+    --param ptr:table.npy --pointer-into table.npy@3=dst.npy --out-dir out
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"outside its buffers"* ]]
+  run tile-emu "$K/pointer-table.ll" --kernel write_through_table --grid 1 \
+    --param ptr:table.npy --pointer-into table.npy=dst.npy --out-dir out
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"INTO.npy@WORD=FROM.npy"* ]]
+}

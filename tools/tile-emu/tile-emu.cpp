@@ -14,6 +14,8 @@
 
 #include "llvm/Support/FileSystem.h"
 
+#include <cstring>
+
 using namespace tilepipe;
 using namespace tilepipe::emu;
 
@@ -26,6 +28,7 @@ struct EmuOptions {
   std::string gpuName = "sm_80";
   std::string outDir = "emu-out";
   std::vector<std::string> params;
+  std::vector<std::string> pointerPatches;
   uint32_t dynamicShared = 0;
   bool noLibdevice = false;
   unsigned timeout = 300;
@@ -57,6 +60,10 @@ int main(int argc, char **argv) {
   app.add_option("--param", options.params,
                  "Kernel parameter, one per parameter in order: "
                  "i1|i8|i16|i32|i64:INT, f16|bf16|f32|f64:FLOAT, ptr:FILE.npy[+BYTES]");
+  app.add_option("--pointer-into", options.pointerPatches,
+                 "INTO.npy@WORD=FROM.npy[+BYTES]: before the launch, store the address of "
+                 "buffer FROM (+BYTES) as 64-bit word WORD of buffer INTO (tables of "
+                 "pointers, e.g. cuTile list arguments)");
   app.add_option("--gpu-name", options.gpuName, "Emulated GPU (__CUDA_ARCH__), default sm_80");
   app.add_option("--out-dir", options.outDir,
                  "Where every buffer is written as <stem>.npy after the run (default ./emu-out)");
@@ -148,6 +155,22 @@ int main(int argc, char **argv) {
     if (!buffer)
       return reportError(tool, buffer.takeError(), kExitIO);
     args.push_back(KernelArg::pointer((*buffer)->data + spec.byteOffset));
+  }
+  for (const std::string &text : options.pointerPatches) {
+    auto patch = parsePointerPatch(text);
+    if (!patch)
+      return reportError(tool, patch.takeError(), kExitUsage);
+    auto into = buffers.load(patch->into);
+    if (!into)
+      return reportError(tool, into.takeError(), kExitIO);
+    auto from = buffers.load(patch->from);
+    if (!from)
+      return reportError(tool, from.takeError(), kExitIO);
+    if ((patch->word + 1) * 8 > (*into)->bytes || patch->byteOffset > (*from)->bytes)
+      return reportError(tool, "--pointer-into '" + text + "' is outside its buffers",
+                         kExitUsage);
+    uint64_t address = reinterpret_cast<uint64_t>((*from)->data + patch->byteOffset);
+    std::memcpy((*into)->data + patch->word * 8, &address, sizeof(address));
   }
   for (auto &buffer : buffers.buffers())
     emulator->registerBuffer(buffer->data, buffer->bytes, buffer->name + ".npy");

@@ -61,6 +61,28 @@ Expected<ParamSpec> tilepipe::emu::parseParamSpec(StringRef text) {
   return spec;
 }
 
+Expected<PointerPatch> tilepipe::emu::parsePointerPatch(StringRef text) {
+  auto [into, from] = text.split('=');
+  auto [intoPath, word] = into.rsplit('@');
+  PointerPatch patch;
+  auto bad = [&] {
+    return usageError("bad --pointer-into '" + text +
+                      "' (expected INTO.npy@WORD=FROM.npy[+BYTES])");
+  };
+  if (!text.contains('=') || !into.contains('@') || intoPath.empty() || from.empty() ||
+      word.getAsInteger(0, patch.word))
+    return bad();
+  size_t plus = from.rfind('+');
+  if (plus != StringRef::npos && plus > 0) {
+    if (from.drop_front(plus + 1).getAsInteger(0, patch.byteOffset))
+      return bad();
+    from = from.take_front(plus);
+  }
+  patch.into = intoPath.str();
+  patch.from = from.str();
+  return patch;
+}
+
 Expected<KernelArg> tilepipe::emu::makeScalarArg(const ParamSpec &spec) {
   StringRef type = spec.type, value = StringRef(spec.value).trim();
   if (type.starts_with("i")) {

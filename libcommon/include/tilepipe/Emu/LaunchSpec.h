@@ -31,6 +31,19 @@ struct ParamSpec {
 /// Parses "TYPE:VALUE" (for ptr: "ptr:FILE.npy[+BYTES]").
 llvm::Expected<ParamSpec> parseParamSpec(llvm::StringRef text);
 
+/// One --pointer-into: the emulated address of buffer `from` (+byteOffset)
+/// stored as the 64-bit word `word` of buffer `into`. This is how a launch
+/// passes device-side tables of pointers (cuTile's list arguments).
+struct PointerPatch {
+  std::string into;
+  uint64_t word = 0;
+  std::string from;
+  uint64_t byteOffset = 0;
+};
+
+/// Parses "INTO.npy@WORD=FROM.npy[+BYTES]".
+llvm::Expected<PointerPatch> parsePointerPatch(llvm::StringRef text);
+
 /// A .npy file placed in emulated global memory.
 struct Buffer {
   std::string path;
