@@ -47,6 +47,9 @@ static const PipelineRow kLLVMPipeline[] = {
     {0, "reconcile-unrealized-casts"},
     {1, "canonicalize"},
     {1, "cse"},
+    // Line tables from the kernels' source locations (cuTile's Python lines);
+    // tile-ptx keeps or strips them per --lineinfo / --device-debug.
+    {0, "ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}"},
 };
 
 llvm::StringRef tilepipe::stageName(Stage stage) {

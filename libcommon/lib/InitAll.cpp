@@ -7,6 +7,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -45,6 +46,7 @@ void tilepipe::registerTilepipePasses() {
   mlir::registerTransformsPasses();
   // tilepipe's own passes are registered here as they land.
   mlir::registerReconcileUnrealizedCastsPass();
+  mlir::LLVM::registerDIScopeForLLVMFuncOpPass();
   registerTilepipeConversionPasses();
   tile_as::registerTileASPasses();
 }

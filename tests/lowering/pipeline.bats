@@ -69,3 +69,14 @@ teardown() {
   [[ "$output" == *"unsupported Tile version 13.9"* ]]
   [ ! -e "$TMP/v.cubin" ]
 }
+
+@test "--lineinfo gives PTX line tables that point at the kernel's Python source" {
+  BC="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-VectorAddition-vec_add_kernel_1d.f16.sm_80.13.3.tileirbc"
+  run tileiras "$BC" --emit=ptx -o "$TMP/k.ptx" --gpu-name sm_80 --lineinfo
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  grep -q '^[[:space:]]*\.file[[:space:]]1 ".*/samples/VectorAddition.py"' "$TMP/k.ptx"
+  grep -q '^[[:space:]]*\.loc[[:space:]]1 [0-9][0-9]* ' "$TMP/k.ptx"
+  run tileiras "$BC" --emit=ptx -o "$TMP/plain.ptx" --gpu-name sm_80
+  [ "$status" -eq 0 ]
+  ! grep -q '\.loc' "$TMP/plain.ptx"
+}

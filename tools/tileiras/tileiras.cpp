@@ -74,10 +74,14 @@ static std::vector<StageStep> planStages(const TileirasOptions &options) {
     codegen.push_back("--lineinfo");
   if (t.deviceDebug)
     codegen.push_back("--device-debug");
+  // MLIR intermediates keep source locations so that --lineinfo (and every
+  // later diagnostic) points at the user's source, not at a temp file.
+  std::vector<std::string> mlirTarget = target;
+  mlirTarget.push_back("--mlir-print-debuginfo");
   std::vector<StageStep> steps = {
-      {"tile-read", "cuda_tile", ".cuda_tile.mlir", {}},
-      {"tile-lower", "lowered", ".lowered.mlir", target},
-      {"tile-sched", "scheduled", ".sched.mlir", target},
+      {"tile-read", "cuda_tile", ".cuda_tile.mlir", {"--mlir-print-debuginfo"}},
+      {"tile-lower", "lowered", ".lowered.mlir", mlirTarget},
+      {"tile-sched", "scheduled", ".sched.mlir", mlirTarget},
       {"tile-llvm", "llvm", ".ll", target},
       {"tile-ptx", "ptx", ".ptx", codegen},
       {"tile-pack", "cubin", ".cubin", codegen},
