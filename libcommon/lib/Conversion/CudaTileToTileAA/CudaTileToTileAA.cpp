@@ -413,6 +413,12 @@ struct ConvertCudaTileToTileAAPass
         FloatUnaryLowering<ct::ExpOp, math::ExpOp>,
         FloatUnaryLowering<ct::Exp2Op, math::Exp2Op>,
         FloatUnaryLowering<ct::AbsFOp, math::AbsFOp>>(converter, context);
+    populateArithmeticLoweringPatterns(converter, patterns);
+    populateControlFlowLoweringPatterns(converter, patterns);
+    populateShapeLoweringPatterns(converter, patterns);
+    populateMatrixLoweringPatterns(converter, patterns);
+    populateMemoryLoweringPatterns(converter, patterns);
+    populateReductionLoweringPatterns(converter, patterns);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<ct::CudaTileDialect>();

@@ -49,6 +49,8 @@ void populateMatrixLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateMemoryLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+void populateReductionLoweringPatterns(TileTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe
 

@@ -45,6 +45,8 @@ void populateAtomicToLLVMPatterns(TileLLVMTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateControlFlowToLLVMPatterns(TileLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
+void populateArithmeticToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe::tile_as
 

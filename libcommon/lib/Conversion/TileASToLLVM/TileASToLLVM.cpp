@@ -386,6 +386,12 @@ struct ConvertTileASToLLVMPass
                  SplatLowering, IotaLowering, BroadcastLowering, AddPtrLowering,
                  LoadLowering, StoreLowering, ConvertLayoutLowering,
                  TensorConstantLowering>(converter);
+    populateDataMovementToLLVMPatterns(converter, patterns);
+    populateReductionToLLVMPatterns(converter, patterns);
+    populateMatrixToLLVMPatterns(converter, patterns);
+    populateAtomicToLLVMPatterns(converter, patterns);
+    populateControlFlowToLLVMPatterns(converter, patterns);
+    populateArithmeticToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // Transcendentals through libdevice (__nv_*), the rest to LLVM intrinsics.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);

@@ -139,4 +139,12 @@ def TileAA_StoreOp : TileAA_Op<"store", [AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
+// Op families, one file each.
+include "tilepipe/Dialect/TileAA/IR/TileAADataMovementOps.td"
+include "tilepipe/Dialect/TileAA/IR/TileAAAggregateOps.td"
+include "tilepipe/Dialect/TileAA/IR/TileAAArithOps.td"
+include "tilepipe/Dialect/TileAA/IR/TileAAControlOps.td"
+include "tilepipe/Dialect/TileAA/IR/TileAAMemoryOps.td"
+include "tilepipe/Dialect/TileAA/IR/TileAAMatrixOps.td"
+
 #endif // TILEPIPE_TILEAA_TD

@@ -165,4 +165,12 @@ def TileAS_StoreOp : TileAS_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+// Op families, one file each.
+include "tilepipe/Dialect/TileAS/IR/TileASDataMovementOps.td"
+include "tilepipe/Dialect/TileAS/IR/TileASAggregateOps.td"
+include "tilepipe/Dialect/TileAS/IR/TileASArithOps.td"
+include "tilepipe/Dialect/TileAS/IR/TileASControlOps.td"
+include "tilepipe/Dialect/TileAS/IR/TileASMemoryOps.td"
+include "tilepipe/Dialect/TileAS/IR/TileASMatrixOps.td"
+
 #endif // TILEPIPE_TILEAS_TD

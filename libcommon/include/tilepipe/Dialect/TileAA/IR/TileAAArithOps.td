@@ -1,0 +1,6 @@
+//===- TileAAArithOps.td - arithmetic and conversion ops with no upstream equivalent ---===//
+//
+// Included from TileAA.td. One file per op family so the families grow
+// independently.
+//
+//===----------------------------------------------------------------------===//

@@ -1,0 +1,6 @@
+//===- TileASControlOps.td - control-flow ops with no upstream equivalent ---===//
+//
+// Included from TileAS.td. One file per op family so the families grow
+// independently.
+//
+//===----------------------------------------------------------------------===//

@@ -1,0 +1,6 @@
+//===- TileASDataMovementOps.td - shape and data-movement ops (permute, reshape, extract, cat, ...) ---===//
+//
+// Included from TileAS.td. One file per op family so the families grow
+// independently.
+//
+//===----------------------------------------------------------------------===//
