@@ -9,9 +9,6 @@
 #include "tilepipe/Pipeline/StagePipelines.h"
 #include "tilepipe/Tools/MlirStage.h"
 
-#include "mlir/IR/AttrTypeSubElements.h"
-#include "mlir/IR/Location.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -28,29 +25,12 @@ struct LLVMStageOptions {
 };
 } // namespace
 
-/// MLIR's debug translation only understands builtin locations; a dialect's
-/// own location attribute left in hand-written input would crash it. Such
-/// locations become unknown.
-static void dropForeignLocations(mlir::Operation *module) {
-  mlir::AttrTypeReplacer replacer;
-  replacer.addReplacement(
-      [](mlir::LocationAttr loc) -> std::optional<mlir::Location> {
-        if (loc.getDialect().getNamespace() == "builtin")
-          return std::nullopt;
-        return mlir::UnknownLoc::get(loc.getContext());
-      });
-  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/false,
-                                        /*replaceLocs=*/true,
-                                        /*replaceTypes=*/false);
-}
-
 /// Translates the lowered module to LLVM IR text or bitcode.
 static int emitLLVMIR(ToolDriver &driver, mlir::Operation *module,
                       LLVMStageOptions &options) {
-  dropForeignLocations(module);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      mlir::translateModuleToLLVMIR(module, llvmContext, "tilepipe");
+      translateTileModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return kExitCompile;
   std::string out;

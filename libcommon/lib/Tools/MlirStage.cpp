@@ -5,7 +5,10 @@
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Module.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -36,10 +39,10 @@ static void printDiagnostic(llvm::raw_ostream &os, mlir::Location loc,
   os << severity << ": " << message << "\n";
 }
 
-StageDiagnosticHandler::StageDiagnosticHandler(mlir::MLIRContext *context)
+StageDiagnosticHandler::StageDiagnosticHandler(mlir::MLIRContext *context,
+                                               llvm::raw_ostream &os)
     : mlir::ScopedDiagnosticHandler(context) {
-  setHandler([](mlir::Diagnostic &diag) {
-    llvm::raw_ostream &os = llvm::errs();
+  setHandler([&os](mlir::Diagnostic &diag) {
     printDiagnostic(os, diag.getLocation(), severityName(diag.getSeverity()),
                     diag.str());
     for (mlir::Diagnostic &note : diag.getNotes())
@@ -148,4 +151,27 @@ int tilepipe::runMlirStage(
       return kExitCompile;
   }
   return emit(module.get());
+}
+
+/// MLIR's debug translation only understands builtin locations; a dialect's
+/// own location attribute left in hand-written input would crash it. Such
+/// locations become unknown.
+static void dropForeignLocations(mlir::Operation *module) {
+  mlir::AttrTypeReplacer replacer;
+  replacer.addReplacement(
+      [](mlir::LocationAttr loc) -> std::optional<mlir::Location> {
+        if (loc.getDialect().getNamespace() == "builtin")
+          return std::nullopt;
+        return mlir::UnknownLoc::get(loc.getContext());
+      });
+  replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/false,
+                                        /*replaceLocs=*/true,
+                                        /*replaceTypes=*/false);
+}
+
+std::unique_ptr<llvm::Module>
+tilepipe::translateTileModuleToLLVMIR(mlir::Operation *module,
+                                      llvm::LLVMContext &context) {
+  dropForeignLocations(module);
+  return mlir::translateModuleToLLVMIR(module, context, "tilepipe");
 }

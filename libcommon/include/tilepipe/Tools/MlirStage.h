@@ -15,6 +15,11 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -23,10 +28,11 @@ namespace tilepipe {
 
 /// Prints diagnostics as `loc("file":L:C): error: message` (the form cuTile's
 /// stderr parser understands; `error: message` for unknown locations), with
-/// attached notes, on stderr.
+/// attached notes, on `os` (stderr by default).
 class StageDiagnosticHandler : public mlir::ScopedDiagnosticHandler {
 public:
-  explicit StageDiagnosticHandler(mlir::MLIRContext *context);
+  explicit StageDiagnosticHandler(mlir::MLIRContext *context,
+                                  llvm::raw_ostream &os = llvm::errs());
 };
 
 /// Makes a context with every tilepipe dialect loaded lazily, threading off
@@ -70,6 +76,12 @@ int runMlirStage(ToolDriver &driver, StageIOOptions &io,
                  const std::function<mlir::LogicalResult(mlir::PassManager &)>
                      &buildPipeline,
                  const StageEmitter &emit, bool wrapInBuiltinModule = false);
+
+/// Translates a module lowered to the LLVM/NVVM dialects into LLVM IR
+/// (locations of dialects other than builtin, which MLIR's debug-info
+/// translation does not know, become unknown first). Null after diagnostics.
+std::unique_ptr<llvm::Module>
+translateTileModuleToLLVMIR(mlir::Operation *module, llvm::LLVMContext &context);
 
 } // namespace tilepipe
 

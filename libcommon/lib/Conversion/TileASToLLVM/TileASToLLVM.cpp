@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+#include "tilepipe/Support/GpuTarget.h"
 #include "RegisterEmitter.h"
 
 #include "tilepipe/Conversion/Passes.h"
@@ -404,16 +405,39 @@ struct ConvertTileASToLLVMPass
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
+    setKernelLaunchAttributes(module);
+  }
+
+  /// Kernel entry attributes: the CTA size (reqntid = 32 * num_warps), and on
+  /// sm_90+ the tile-kernel launch shape. cuTile launches every tile kernel
+  /// with blockDim (1,1,1) and expects the driver to take the CTA from the
+  /// cubin. `.blocksareclusters` (with `.reqntid` and `.reqnctapercluster`)
+  /// makes the launch's block dimensions count CTAs of a cluster rather than
+  /// threads, so blockDim (1,1,1) launches one CTA of reqntid threads. Before
+  /// sm_90 PTX has no such directive (see docs/launch.md).
+  static void setKernelLaunchAttributes(ModuleOp module) {
     unsigned numWarps = 4;
     if (auto attr = module->getAttrOfType<IntegerAttr>(TileASDialect::kNumWarpsAttrName))
       numWarps = attr.getInt();
-    Builder builder(context);
+    unsigned sm = 0;
+    if (auto target = module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName))
+      if (auto gpu = parseGpuTarget(target.getValue()))
+        sm = gpu->sm;
+      else
+        llvm::consumeError(gpu.takeError());
+    Builder builder(module.getContext());
     for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
       if (func.isExternal())
         continue;
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), builder.getUnitAttr());
       func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     builder.getDenseI32ArrayAttr({int32_t(32 * numWarps), 1, 1}));
+      if (sm >= 90) {
+        func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                      builder.getDenseI32ArrayAttr({1, 1, 1}));
+        func->setAttr(NVVM::NVVMDialect::getBlocksAreClustersAttrName(),
+                      builder.getUnitAttr());
+      }
     }
   }
 };
