@@ -35,8 +35,8 @@ struct TileirasOptions {
   bool verbose = false;
   std::string cacheDir;       // empty: no cache
   uint64_t cacheMaxMiB = 1024;
+  std::string hostArch = "x86_64"; // of host objects (-o *.o, --emit=obj)
   // Accepted for compatibility with the original; validated, no effect yet.
-  std::string hostArch = "x86_64";
   std::string hostOS = "linux";
   std::string sanitize;
   std::string remarkFormat, remarks, remarksOutputFile;
@@ -54,7 +54,21 @@ struct StageStep {
 } // namespace
 
 static const char *const kEmitKinds[] = {"cuda_tile", "lowered", "scheduled",
-                                         "llvm",      "ptx",     "cubin"};
+                                         "llvm",      "ptx",     "cubin",
+                                         "fatbin",    "obj"};
+
+/// The container tile-pack writes: --emit=fatbin|obj, or for --emit=cubin
+/// the one `-o` names (*.o: host object, as the original's elf.o; *.fatbin).
+static std::string packContainer(const TileirasOptions &options) {
+  if (options.emit != "cubin")
+    return options.emit;
+  llvm::StringRef path = options.output.path;
+  if (path.ends_with(".o") || path.ends_with(".obj"))
+    return "obj";
+  if (path.ends_with(".fatbin"))
+    return "fatbin";
+  return "cubin";
+}
 
 /// The stage tools live next to tileiras.
 static std::string findStageTool(llvm::StringRef name) {
@@ -86,7 +100,17 @@ static std::vector<StageStep> planStages(const TileirasOptions &options) {
       {"tile-ptx", "ptx", ".ptx", codegen},
       {"tile-pack", "cubin", ".cubin", codegen},
   };
-  while (steps.back().emitName != options.emit)
+  std::string container = packContainer(options);
+  if (container != "cubin") {
+    StageStep &pack = steps.back();
+    pack.args.push_back("--emit=" + container);
+    pack.suffix = container == "obj" ? ".o" : ".fatbin";
+    if (container == "obj")
+      pack.args.insert(pack.args.end(), {"--host-arch", options.hostArch});
+  }
+  llvm::StringRef lastStage =
+      options.emit == "fatbin" || options.emit == "obj" ? "cubin" : options.emit;
+  while (steps.back().emitName != lastStage)
     steps.pop_back();
   return steps;
 }
@@ -155,7 +179,7 @@ static std::string cacheKey(const TileirasOptions &options,
       "tilepipe-cache-v1",      getVersionString().str(), inputBytes.str(),
       t.gpuName,                std::to_string(t.optLevel),
       t.lineInfo ? "lineinfo" : "", t.deviceDebug ? "device-debug" : "",
-      options.emit};
+      options.emit,             packContainer(options), options.hostArch};
   for (const StageStep &step : planStages(options)) {
     llvm::sys::fs::file_status status;
     std::string tool = findStageTool(step.tool);
@@ -181,8 +205,9 @@ int main(int argc, char **argv) {
   app.add_flag("-f,--force", options.output.force,
                "Write binary output even to a terminal");
   driver.addTargetOptions(options.target);
-  app.add_option("--emit", options.emit, "Stop after a stage: cuda_tile, "
-                                         "lowered, scheduled, llvm, ptx, cubin")
+  app.add_option("--emit", options.emit,
+                 "Stop after a stage: cuda_tile, lowered, scheduled, llvm, ptx, "
+                 "cubin; or pack the cubin: fatbin, obj (host relocatable ELF)")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitKinds),
                                                      std::end(kEmitKinds))));
   app.add_option("--save-temps", options.saveTemps,
@@ -217,7 +242,11 @@ int main(int argc, char **argv) {
     return reportError("tileiras", "no input file provided", kExitUsage);
   if (auto exit = driver.validateTarget(options.target))
     return *exit;
-  options.output.binary = options.emit == "cubin";
+  options.output.binary = options.emit == "cubin" || options.emit == "fatbin" ||
+                          options.emit == "obj";
+  if (packContainer(options) == "obj" && options.hostArch == "arm64ec")
+    return reportError("tileiras", "host objects for arm64ec are not supported",
+                       kExitConfig);
   if (llvm::Error err = checkOutputAllowed(options.output))
     return reportError("tileiras", std::move(err), kExitUsage);
 

@@ -3,6 +3,8 @@
 
 #include "tilepipe/Support/CudaToolkit.h"
 
+#include "ToolRunner.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -11,10 +13,7 @@
 #include "llvm/Support/Program.h"
 
 using namespace tilepipe;
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
+using namespace tilepipe::detail;
 
 /// The processor of the first `.target` directive ("sm_90a" in
 /// `.target sm_90a, debug`), empty when there is none.
@@ -39,53 +38,6 @@ std::string tilepipe::selectPtxasArch(llvm::StringRef ptx, const GpuTarget &gpu)
   return gpu.name();
 }
 
-namespace {
-/// A temporary file that is removed when it goes out of scope.
-struct TempFile {
-  llvm::SmallString<128> path;
-  llvm::FileRemover remover;
-
-  llvm::Error create(llvm::StringRef suffix) {
-    if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("tilepipe-ptxas", suffix, path))
-      return makeError("cannot create a temporary file: " + ec.message());
-    remover.setFile(path);
-    return llvm::Error::success();
-  }
-};
-} // namespace
-
-static llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (!ec) {
-    os << contents;
-    os.close();
-    ec = os.error();
-  }
-  if (ec)
-    return makeError("cannot write '" + path + "': " + ec.message());
-  return llvm::Error::success();
-}
-
-static llvm::Expected<std::string> readFile(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return makeError("cannot read '" + path + "': " + buffer.getError().message());
-  return (*buffer)->getBuffer().str();
-}
-
-static void printCommandLine(llvm::raw_ostream &os,
-                             llvm::ArrayRef<llvm::StringRef> args) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (i)
-      os << ' ';
-    llvm::sys::printArg(os, args[i], /*Quote=*/false);
-  }
-  os << '\n';
-}
-
 llvm::Expected<std::string>
 tilepipe::assembleWithPtxas(llvm::StringRef ptx, const PtxasOptions &options,
                             llvm::raw_ostream &log,
@@ -105,9 +57,8 @@ tilepipe::assembleWithPtxas(llvm::StringRef ptx, const PtxasOptions &options,
     ptxas = *found;
   }
 
-  TempFile input, output, messages;
-  for (auto [file, suffix] : {std::pair{&input, "ptx"}, {&output, "cubin"},
-                              {&messages, "log"}})
+  TempFile input, output;
+  for (auto [file, suffix] : {std::pair{&input, "ptx"}, {&output, "cubin"}})
     if (llvm::Error error = file->create(suffix))
       return std::move(error);
   if (llvm::Error error = writeFile(input.path, ptx))
@@ -124,30 +75,8 @@ tilepipe::assembleWithPtxas(llvm::StringRef ptx, const PtxasOptions &options,
   for (const std::string &extra : options.extraArgs)
     args.push_back(extra);
   args.append({input.path.str(), "-o", output.path.str()});
-  if (commandLine)
-    printCommandLine(*commandLine, args);
-
-  // stdin from /dev/null; stdout and stderr interleaved into one log.
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef("/dev/null"), messages.path.str(), messages.path.str()};
-  std::string errorMessage;
-  bool executionFailed = false;
-  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
-                                         /*SecondsToWait=*/0,
-                                         /*MemoryLimit=*/0, &errorMessage,
-                                         &executionFailed);
-  if (llvm::Expected<std::string> text = readFile(messages.path))
-    log << *text;
-  else
-    llvm::consumeError(text.takeError());
-  log.flush();
-
-  if (executionFailed || status == -1)
-    return makeError("cannot execute ptxas '" + ptxas + "': " + errorMessage);
-  if (status == -2)
-    return makeError("ptxas was killed by a signal: " + errorMessage);
-  if (status != 0)
-    return makeError("ptxas failed with exit status " + llvm::Twine(status));
+  if (llvm::Error error = runTool("ptxas", args, log, commandLine))
+    return std::move(error);
 
   llvm::Expected<std::string> cubin = readFile(output.path);
   if (!cubin)
