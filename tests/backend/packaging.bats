@@ -89,3 +89,27 @@ C
   [[ "$output" == *"fatbinary"* ]]
   [ ! -e "$TMP/k.fatbin" ]
 }
+
+@test "tileiras --remarks-output-file writes YAML remarks with ptxas statistics and the instruction mix" {
+  run tileiras "$EXAMPLE" --gpu-name sm_80 -O3 --lineinfo -o "$TMP/r.cubin" \
+    --remark-format=yaml --remarks=all --remarks-output-file="$TMP/r.yaml"
+  [ "$status" -eq 0 ]
+  # the -v statistics tile-pack asked ptxas for are not shown to the user
+  [[ "$output" != *"ptxas info"* ]]
+  head -c 4 "$TMP/r.cubin" | od -An -c | grep -q 'E   L   F'
+  grep -q "^--- !Analysis" "$TMP/r.yaml"
+  grep -q "^Function: *$KERNEL$" "$TMP/r.yaml"
+  grep -q "Target: *sm_80" "$TMP/r.yaml"
+  grep -q "CTASize: *128,1,1" "$TMP/r.yaml"
+  grep -Eq "Registers: *'[1-9][0-9]*'" "$TMP/r.yaml"
+  grep -q "SpillStoreBytes: *'0'" "$TMP/r.yaml"
+  grep -Eq "Instr.ld.global.v4: *'[1-9]" "$TMP/r.yaml"
+}
+
+@test "remarks keep ptxas -v output when the user asked for it" {
+  run tile-pack "$TMP/k.ptx" --gpu-name sm_90 -o "$TMP/k.cubin" \
+    --ptxas-options=-v --remarks-output-file "$TMP/r.yaml"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"ptxas info"*"Used"*"registers"* ]]
+  grep -q "BlocksAreClusters: *'true'" "$TMP/r.yaml"
+}

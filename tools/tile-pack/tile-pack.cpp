@@ -11,6 +11,7 @@
 #include "tilepipe/Support/ToolDriver.h"
 #include "tilepipe/Target/Packaging.h"
 #include "tilepipe/Target/Ptxas.h"
+#include "tilepipe/Target/Remarks.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -28,7 +29,30 @@ struct PackToolOptions {
   bool embedPTX = false;
   std::string hostArch;     // x86_64, aarch64; empty: this machine's
   bool printKernels = false;
+  std::string remarksFile;  // YAML remarks; empty: none
 };
+
+/// Whether the user asked ptxas for -v themselves.
+static bool userAskedVerbosePtxas(const PtxasOptions &ptxas) {
+  return llvm::is_contained(ptxas.extraArgs, "-v") ||
+         llvm::is_contained(ptxas.extraArgs, "--verbose");
+}
+
+/// ptxas's messages minus the `-v` statistics we asked for on our own.
+static void printPtxasLog(llvm::StringRef log, bool keepStatistics) {
+  if (keepStatistics) {
+    llvm::errs() << log;
+    return;
+  }
+  llvm::StringRef rest = log;
+  while (!rest.empty()) {
+    llvm::StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    if (line.starts_with("ptxas info") || line.starts_with("    "))
+      continue;
+    llvm::errs() << line << "\n";
+  }
+}
 
 /// The container `-o` asks for when --emit is not given.
 static std::string containerFor(llvm::StringRef outputPath) {
@@ -128,6 +152,10 @@ int main(int argc, char **argv) {
       .add_option("--host-arch", options.hostArch,
                   "Host object architecture (default: this machine's)")
       ->check(CLI::IsMember({"x86_64", "aarch64"}));
+  driver.app().add_option("--remarks-output-file", options.remarksFile,
+                          "Write YAML optimization remarks (per kernel: "
+                          "launch shape, shared memory, registers and spills "
+                          "from ptxas -v, instruction mix) to this file");
   driver.app().add_flag("--print-kernels", options.printKernels,
                         "Print each kernel's launch facts (CTA size, cluster, "
                         "shared memory) on stdout instead of writing output");
@@ -145,11 +173,32 @@ int main(int argc, char **argv) {
   auto input = readInputFile(options.io.input);
   if (!input)
     return reportError(driver.toolName(), input.takeError(), kExitIO);
+  PtxasOptions ptxas = ptxasOptions(options);
+  bool wantsStatistics = !options.remarksFile.empty();
+  bool keepStatistics = userAskedVerbosePtxas(ptxas);
+  if (wantsStatistics && !keepStatistics)
+    ptxas.extraArgs.push_back("-v");
+  std::string ptxasLog;
+  llvm::raw_string_ostream ptxasLogStream(ptxasLog);
   llvm::Expected<std::string> cubin =
-      assembleWithPtxas((*input)->getBuffer(), ptxasOptions(options),
-                        llvm::errs(), options.verbose ? &llvm::errs() : nullptr);
+      assembleWithPtxas((*input)->getBuffer(), ptxas, ptxasLogStream,
+                        options.verbose ? &llvm::errs() : nullptr);
+  printPtxasLog(ptxasLog, keepStatistics || !wantsStatistics);
   if (!cubin)
     return reportError(driver.toolName(), cubin.takeError(), kExitCompile);
+  if (wantsStatistics) {
+    llvm::StringRef ptx = (*input)->getBuffer();
+    llvm::Expected<std::string> remarks = formatRemarksYaml(
+        ptx, describeKernels(ptx, *cubin), parsePtxasVerbose(ptxasLog),
+        options.target.target.name());
+    if (!remarks)
+      return reportError(driver.toolName(), remarks.takeError(), kExitCompile);
+    OutputOptions remarksOutput;
+    remarksOutput.path = options.remarksFile;
+    remarksOutput.force = true;
+    if (llvm::Error error = writeOutput(remarksOutput, *remarks))
+      return reportError(driver.toolName(), std::move(error), kExitIO);
+  }
   if (options.printKernels) {
     llvm::outs() << formatKernelNote(describeKernels((*input)->getBuffer(), *cubin));
     return kExitSuccess;

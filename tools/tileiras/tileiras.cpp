@@ -100,6 +100,9 @@ static std::vector<StageStep> planStages(const TileirasOptions &options) {
       {"tile-ptx", "ptx", ".ptx", codegen},
       {"tile-pack", "cubin", ".cubin", codegen},
   };
+  if (!options.remarksOutputFile.empty())
+    steps.back().args.push_back("--remarks-output-file=" +
+                                options.remarksOutputFile);
   std::string container = packContainer(options);
   if (container != "cubin") {
     StageStep &pack = steps.back();
@@ -264,7 +267,9 @@ int main(int argc, char **argv) {
   // Temporaries are only made by a real compilation: --save-temps bypasses.
   std::optional<CompileCache> cache;
   std::string key;
-  if (!options.cacheDir.empty() && !options.saveTempsGiven) {
+  // Remarks come from the ptxas run, which a cache hit skips.
+  if (!options.cacheDir.empty() && !options.saveTempsGiven &&
+      options.remarksOutputFile.empty()) {
     cache.emplace(options.cacheDir, options.cacheMaxMiB << 20);
     key = cacheKey(options, (*input)->getBuffer());
     if (std::optional<std::string> hit = cache->lookup(key)) {
