@@ -113,3 +113,14 @@ C
   [[ "$output" == *"ptxas info"*"Used"*"registers"* ]]
   grep -q "BlocksAreClusters: *'true'" "$TMP/r.yaml"
 }
+
+@test "cmake --install gives a tileiras that works from PATH without CUDA_HOME (cuTile's discovery)" {
+  cmake --install "$TILEPIPE_BUILD_DIR" --prefix "$TMP/prefix" > /dev/null
+  [ -x "$TMP/prefix/bin/tileiras" ]
+  [ -f "$TMP/prefix/lib/libtileiras.so" ]
+  [ -f "$TMP/prefix/include/tileiras/tileiras.h" ]
+  env -u CUDA_HOME -u CUDA_PATH -u CUDA_ROOT PATH="$TMP/prefix/bin:/usr/bin:/bin" \
+    tileiras "$EXAMPLE" -o "$TMP/installed.cubin" --gpu-name sm_120 -O3 --lineinfo
+  tileiras "$EXAMPLE" -o "$TMP/built.cubin" --gpu-name sm_120 -O3 --lineinfo
+  cmp "$TMP/installed.cubin" "$TMP/built.cubin"
+}
