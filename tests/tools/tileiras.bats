@@ -70,3 +70,24 @@ compile() {
   for i in 2 3 4 5 6; do cmp "$TMP/p1.mlir" "$TMP/p$i.mlir"; done
   [ "$(find "$TMP/cache" -type f | wc -l)" -eq 1 ]
 }
+
+@test "the argv forms every frontend uses are accepted" {
+  ex="$TILEPIPE_SOURCE_DIR/examples/vector_add.tileirbc"
+  # cuTile Python
+  tileiras "$ex" -o "$TMP/py.cubin" --gpu-name sm_90 -O3 --lineinfo
+  tileiras "$ex" -o "$TMP/pydbg.cubin" --gpu-name sm_90 -O0 --device-debug
+  tileiras "$ex" -o "$TMP/pyrm.cubin" --gpu-name sm_90 -O3 --lineinfo \
+    --remark-format=yaml --remarks=all --remarks-output-file="$TMP/r.yaml"
+  [ -s "$TMP/r.yaml" ]
+  # cuTile.jl
+  tileiras "$ex" -o "$TMP/jl.cubin" --gpu-name sm_100 -O2 --lineinfo
+  # cutile-rs: options before the input
+  tileiras --gpu-name sm_120 -o "$TMP/rs.cubin" "$ex"
+  # = forms and --opt-level
+  tileiras "$ex" -o "$TMP/eq.cubin" --gpu-name=sm_80 --opt-level=1
+  tileiras "$ex" -o "$TMP/sp.cubin" --gpu-name sm_80 --opt-level 1
+  cmp "$TMP/eq.cubin" "$TMP/sp.cubin"
+  for f in py pydbg pyrm jl rs eq; do
+    head -c 4 "$TMP/$f.cubin" | od -An -c | grep -q 'E   L   F'
+  done
+}
