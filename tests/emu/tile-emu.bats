@@ -159,14 +159,30 @@ check() {
   [ "$status" -eq 2 ]
 }
 
-@test "malformed IR and TileIR input exit 5" {
+@test "malformed IR exits 5" {
   echo "define void @k( {" > broken.ll
   run tile-emu broken.ll --kernel k --grid 1
   [ "$status" -eq 5 ]
-  printf 'cuda_tile.module @m {\n}\n' > m.mlir
+}
+
+@test "cuda_tile MLIR and TileIR bytecode are compiled in-process and run" {
+  gen "np.save('a.npy', np.random.rand(128).astype(np.float32)); np.save('b.npy', np.random.rand(128).astype(np.float32)); np.save('c.npy', np.zeros(128, np.float32))"
+  run tile-emu "$TILEPIPE_SOURCE_DIR/tests/lib/example-add.mlir" --kernel add --grid 1 \
+    --param ptr:a.npy --param ptr:b.npy --param ptr:c.npy --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  check "np.array_equal(np.load('out/c.npy'), np.load('a.npy') + np.load('b.npy'))"
+  tile-read "$TILEPIPE_SOURCE_DIR/tests/lib/example-add.mlir" --emit=tileirbc -o add.tileirbc
+  run tile-emu add.tileirbc --kernel add --grid 1 --gpu-name sm_90 \
+    --param ptr:a.npy --param ptr:b.npy --param ptr:c.npy --out-dir out90
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  check "np.array_equal(np.load('out90/c.npy'), np.load('a.npy') + np.load('b.npy'))"
+}
+
+@test "an invalid cuda_tile kernel gets the stage diagnostic and exit 5" {
+  printf 'cuda_tile.module @m {\n  entry @k() {\n    %%0 = constant <i32: 1> : tile<i32>\n    %%1 = addi %%0, %%0 : tile<i64>\n    return\n  }\n}\n' > m.mlir
   run tile-emu m.mlir --kernel k --grid 1
   [ "$status" -eq 5 ]
-  [[ "$output" == *"not supported yet"* ]]
+  [[ "$output" == *"m.mlir"*"error:"* ]]
 }
 
 @test "tiled GEMM with cp.async, ldmatrix and mma.sync m16n8k16 matches numpy" {

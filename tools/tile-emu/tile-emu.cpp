@@ -7,8 +7,10 @@
 // written back to --out-dir afterwards.
 //
 //===----------------------------------------------------------------------===//
+#include "tilepipe/Driver/InProcessCompiler.h"
 #include "tilepipe/Emu/Emulator.h"
 #include "tilepipe/Emu/LaunchSpec.h"
+#include "tilepipe/Support/ExitCodes.h"
 #include "tilepipe/Support/GpuTarget.h"
 #include "tilepipe/Support/ToolDriver.h"
 
@@ -51,9 +53,10 @@ static bool isTileInput(llvm::StringRef data) {
 int main(int argc, char **argv) {
   EmuOptions options;
   ToolDriver driver("tile-emu",
-                    "tile-emu: run an nvptx64 LLVM IR kernel warp-accurately on the CPU");
+                    "tile-emu: run a kernel warp-accurately on the CPU (nvptx64 LLVM IR, "
+                    "or TileIR bytecode / cuda_tile MLIR compiled in-process)");
   CLI::App &app = driver.app();
-  app.add_option("KERNEL", options.input, "Kernel module: LLVM IR text or bitcode (nvptx64)")
+  app.add_option("KERNEL", options.input, "Kernel module: LLVM IR text or bitcode (nvptx64), TileIR bytecode or cuda_tile MLIR")
       ->required();
   app.add_option("--kernel", options.kernel, "Kernel symbol to launch")->required();
   app.add_option("--grid", options.grid, "Grid size X[,Y[,Z]] in CTAs")->required();
@@ -96,11 +99,22 @@ int main(int argc, char **argv) {
   if (!input)
     return reportError(tool, input.takeError(), kExitIO);
   llvm::StringRef contents = (*input)->getBuffer();
-  if (isTileInput(contents))
-    return reportError(tool,
-                       "TileIR bytecode and cuda_tile input are not supported yet; "
-                       "pass the LLVM IR tile-llvm produces",
-                       kExitCompile);
+  // TileIR bytecode and cuda_tile MLIR go through our own stages in-process,
+  // up to the LLVM IR tile-llvm would write for --gpu-name.
+  std::string compiledIR;
+  if (isTileInput(contents)) {
+    InProcessCompileOptions compile;
+    compile.gpu = *target;
+    compile.optLevel = 3;
+    compile.output = CompileOutput::LLVMIR;
+    compile.inputName = options.input;
+    InProcessCompileResult result = compileInProcess(contents, compile);
+    llvm::errs() << result.log;
+    if (result.exitCode != kExitSuccess)
+      return result.exitCode;
+    compiledIR = std::move(result.output);
+    contents = compiledIR;
+  }
 
   EmulatorOptions emuOptions;
   emuOptions.smVersion = target->sm;

@@ -78,7 +78,7 @@ private:
       logStream << "error: " << notTileIRMessage(kind) << "\n";
       return kExitNotTileIR;
     }
-    auto buffer = llvm::MemoryBuffer::getMemBuffer(input, "<input>",
+    auto buffer = llvm::MemoryBuffer::getMemBuffer(input, options.inputName,
                                                    /*RequiresNullTerminator=*/false);
     if (kind == InputKind::TileIRBytecode) {
       BytecodeReadStatus status;

@@ -27,6 +27,8 @@ struct InProcessCompileOptions {
   bool lineInfo = false;
   bool deviceDebug = false;
   CompileOutput output = CompileOutput::Cubin;
+  /// The name diagnostics give the input (locations of MLIR text input).
+  std::string inputName = "<input>";
 };
 
 struct InProcessCompileResult {
