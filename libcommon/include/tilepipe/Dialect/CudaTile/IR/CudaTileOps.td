@@ -89,7 +89,7 @@ def CudaTile_GetGlobalOp : CudaTile_Op<"get_global", [
   let assemblyFormat = "$name attr-dict `:` custom<CudaTileType>(type($result))";
 }
 
-def CudaTile_ReturnOp : CudaTile_Op<"return", [Pure, ReturnLike, Terminator]> {
+def CudaTile_ReturnOp : CudaTile_Op<"return", [ReturnLike, Terminator]> {
   let summary = "return from a kernel";
   let arguments = (ins Variadic<CudaTile_AnyValue>:$operands);
   let builders = [OpBuilder<(ins), [{ // No operands.
@@ -437,6 +437,8 @@ def CudaTile_IfOp : CudaTile_Op<"if", [RecursiveMemoryEffects, NoRegionArguments
   let regions = (region SizedRegion<1>:$thenRegion, AnyRegion:$elseRegion);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  // The seed's structural patterns (CudaTileIfCanonicalization.cpp).
+  let hasCanonicalizer = 1;
 }
 
 def CudaTile_ForOp : CudaTile_Op<"for", [
@@ -472,8 +474,12 @@ def CudaTile_LoopOp : CudaTile_Op<"loop", [RecursiveMemoryEffects, OpAsmOpInterf
   let hasVerifier = 1;
 }
 
-class CudaTile_TerminatorOp<string mnemonic, list<Trait> traits = []>
-    : CudaTile_Op<mnemonic, !listconcat([Pure, Terminator], traits)> {
+// Terminators that leave a region early (break, continue, return) are not
+// Pure: an `if` whose branch only holds one still changes control flow, and a
+// Pure terminator would let DCE erase that `if` as effect-free.
+class CudaTile_TerminatorOp<string mnemonic, list<Trait> traits = [],
+                            bit pure = 1>
+    : CudaTile_Op<mnemonic, !listconcat(!if(pure, [Pure], []), [Terminator], traits)> {
   let arguments = (ins Variadic<CudaTile_AnyValue>:$operands);
   let builders = [OpBuilder<(ins), [{ // No operands.
   }]>];
@@ -485,10 +491,10 @@ class CudaTile_TerminatorOp<string mnemonic, list<Trait> traits = []>
 def CudaTile_YieldOp : CudaTile_TerminatorOp<"yield", [ReturnLike]> {
   let summary = "end of an if branch or a reduce/scan body";
 }
-def CudaTile_BreakOp : CudaTile_TerminatorOp<"break"> {
+def CudaTile_BreakOp : CudaTile_TerminatorOp<"break", [], /*pure=*/0> {
   let summary = "leave the innermost loop";
 }
-def CudaTile_ContinueOp : CudaTile_TerminatorOp<"continue"> {
+def CudaTile_ContinueOp : CudaTile_TerminatorOp<"continue", [], /*pure=*/0> {
   let summary = "next iteration of the innermost loop";
 }
 
