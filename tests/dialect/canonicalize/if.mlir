@@ -150,3 +150,32 @@ func.func @loop_exit_branch(%c: !cuda_tile.tile<i1>) {
   }
   return
 }
+
+// -----
+
+// Both branches continue: the continue moves after the if; what followed it
+// was unreachable.
+// CHECK-LABEL: @common_exit
+// CHECK: cuda_tile.loop {
+// CHECK-NEXT: if %arg0 {
+// CHECK-NEXT: print_tko "a"
+// CHECK-NEXT: } else {
+// CHECK-NEXT: print_tko "b"
+// CHECK-NEXT: }
+// (the loop printer elides the trailing `continue`)
+// CHECK-NEXT: }
+// CHECK-NOT: unreachable
+func.func @common_exit(%c: !cuda_tile.tile<i1>) {
+  cuda_tile.loop {
+    cuda_tile.if %c {
+      %p = cuda_tile.print_tko "a" -> !cuda_tile.token
+      cuda_tile.continue
+    } else {
+      %q = cuda_tile.print_tko "b" -> !cuda_tile.token
+      cuda_tile.continue
+    }
+    %r = cuda_tile.print_tko "unreachable" -> !cuda_tile.token
+    cuda_tile.break
+  }
+  return
+}

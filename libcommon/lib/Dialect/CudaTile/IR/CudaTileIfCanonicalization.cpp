@@ -274,13 +274,42 @@ struct CombineNestedIfs : OpRewritePattern<IfOp> {
   }
 };
 
+/// Both branches leave the same way (`return`, `break` or `continue` with the
+/// same outer operands): the exit moves after the if, and whatever followed
+/// the if in its block, unreachable, goes.
+struct MoveTerminatorToParent : OpRewritePattern<IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IfOp op, PatternRewriter &rewriter) const override {
+    if (op.getNumResults() || op.getThenRegion().empty() || op.getElseRegion().empty())
+      return failure();
+    Operation *thenExit = op.getThenRegion().front().getTerminator();
+    Operation *elseExit = op.getElseRegion().front().getTerminator();
+    if (isa<YieldOp>(thenExit) || thenExit->getName() != elseExit->getName() ||
+        thenExit->getOperands() != elseExit->getOperands() ||
+        thenExit->getAttrDictionary() != elseExit->getAttrDictionary() ||
+        llvm::any_of(thenExit->getOperands(),
+                     [&](Value value) { return isDefinedInside(value, op); }))
+      return failure();
+    Block *block = op->getBlock();
+    while (&block->back() != op.getOperation())
+      rewriter.eraseOp(&block->back());
+    rewriter.setInsertionPointAfter(op);
+    rewriter.clone(*thenExit);
+    for (Operation *exit : {thenExit, elseExit}) {
+      rewriter.setInsertionPoint(exit);
+      rewriter.replaceOpWithNewOp<YieldOp>(exit);
+    }
+    return success();
+  }
+};
+
 } // namespace
 
 void IfOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                        MLIRContext *context) {
   patterns.add<InvertNegatedCondition, RemoveUnusedResults, ReplaceYieldWithValue,
                RemoveStaticCondition, ConvertToSelect, RemoveEmptyElseBranch,
-               CombineIfs, CombineNestedIfs>(context);
+               CombineIfs, CombineNestedIfs, MoveTerminatorToParent>(context);
 }
 
 } // namespace tilepipe::cuda_tile
