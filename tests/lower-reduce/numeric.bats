@@ -10,6 +10,7 @@ setup() {
   CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
   TMP="$(mktemp -d)"
   RNG="np.random.default_rng(7)"
+  declare -gA NP=([f32]=float32 [f16]=float16 [i32]=int32)
 }
 
 teardown() {
@@ -37,7 +38,6 @@ reduce_case() {
   [ "$status" -eq 0 ] || { echo "reduce $dtype $shape dim=$dim $op: $output"; false; }
 }
 
-declare -A NP=([f32]=float32 [f16]=float16 [i32]=int32)
 
 @test "reduce sum/max of 1-D f32 tiles to a scalar (registers+lanes+warps, and replicated)" {
   for shape in 1024 16; do
