@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # reduce and scan computed in tile-emu against numpy: each axis of 1-D and
-# 2-D tiles, f32/f16/i32, layouts that split the axis over registers, lanes
+# 2-D tiles (and a 3-D one), f32/f16/i32, layouts that split the axis over registers, lanes
 # and warps, layouts wider than the tile (replicated elements), a
 # two-operand argmax, inclusive and reverse scans. Kernels come from
 # kernel.py; emu-check.py compiles and runs them.
@@ -117,4 +117,9 @@ scan_case() {
   scan_case i32 1024 0 add --reverse
   scan_case i32 16 0 max --reverse
   scan_case i32 64x64 0 add --reverse
+}
+
+@test "3-D tiles: reduce and reverse scan along the middle axis" {
+  reduce_case i32 4x8x16 1 add "$RNG.integers(-1000, 1000, 512)" sum
+  scan_case i32 4x8x16 1 add --reverse
 }
