@@ -3,7 +3,7 @@
 
 func.func @permute_repeats(%t: tensor<4x8xf32>) {
   // expected-error @+1 {{permutation is not a permutation of [0, 2)}}
-  %p = tile_as.permute %t array<i32: 0, 0> : tensor<4x8xf32> -> tensor<4x8xf32>
+  %p = tile_as.permute %t [0, 0] : tensor<4x8xf32> -> tensor<4x8xf32>
   return
 }
 
@@ -11,7 +11,7 @@ func.func @permute_repeats(%t: tensor<4x8xf32>) {
 
 func.func @permute_shape(%t: tensor<4x8xf32>) {
   // expected-error @+1 {{result dimension 0 is 4, expected 8}}
-  %p = tile_aa.permute %t array<i32: 1, 0> : tensor<4x8xf32> -> tensor<4x8xf32>
+  %p = tile_aa.permute %t [1, 0] : tensor<4x8xf32> -> tensor<4x8xf32>
   return
 }
 

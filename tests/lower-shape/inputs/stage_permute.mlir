@@ -31,3 +31,27 @@ cuda_tile.module @kernels {
     return
   }
 }
+
+// LOWER-LABEL: func.func @permute
+// LOWER: %[[X:.*]] = tile_as.load %{{.*}} : tensor<8x16x!tile_as.ptr<f32, 1>> -> tensor<8x16xf32>
+// LOWER-NEXT: %[[Y:.*]] = tile_as.permute %[[X]] [1, 0] : tensor<8x16xf32> -> tensor<16x8xf32>
+// LOWER: tile_as.store %{{.*}}, %[[Y]] : tensor<16x8x!tile_as.ptr<f32, 1>>, tensor<16x8xf32>
+
+// Source and result take the default layouts of their shapes.
+// SCHED: tile_as.permute %{{.*}} [1, 0] : tensor<8x16xf32, #tile_as.blocked<sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>> -> tensor<16x8xf32, #tile_as.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>
+
+// 128 f32 = 512 bytes of scratch. Each thread's one loaded register is
+// stored to shared memory between two barriers, read back from its permuted
+// slot, and a last barrier frees the buffer before the global store.
+// LLVM: llvm.mlir.global internal @__tile_scratch() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x i8>
+// LLVM-LABEL: llvm.func @permute
+// LLVM: ld.global.b32
+// LLVM: nvvm.barrier0
+// LLVM-NEXT: %[[V:.*]] = llvm.extractelement
+// LLVM-NEXT: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// LLVM-NEXT: llvm.store %[[V]], %[[P]] : f32, !llvm.ptr<3>
+// LLVM-NEXT: nvvm.barrier0
+// LLVM-NEXT: %[[Q:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// LLVM-NEXT: llvm.load %[[Q]] : !llvm.ptr<3> -> f32
+// LLVM-NEXT: nvvm.barrier0
+// LLVM: st.global.b32

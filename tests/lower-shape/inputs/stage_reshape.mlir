@@ -31,3 +31,23 @@ cuda_tile.module @kernels {
     return
   }
 }
+
+// LOWER-LABEL: func.func @reshape
+// LOWER: %[[X:.*]] = tile_as.load %{{.*}} : tensor<8x16x!tile_as.ptr<i32, 1>> -> tensor<8x16xi32>
+// LOWER-NEXT: %[[Y:.*]] = tile_as.reshape %[[X]] : tensor<8x16xi32> -> tensor<4x32xi32>
+// LOWER: tile_as.store %{{.*}}, %[[Y]] : tensor<4x32x!tile_as.ptr<i32, 1>>, tensor<4x32xi32>
+
+// The two shapes get different layouts, so the elements move through
+// shared memory: written at their row-major index in 8x16, read back at
+// theirs in 4x32.
+// LLVM-LABEL: llvm.func @reshape
+// LLVM: ld.global.b32
+// LLVM: nvvm.barrier0
+// LLVM-NEXT: %[[V:.*]] = llvm.extractelement
+// LLVM-NEXT: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+// LLVM-NEXT: llvm.store %[[V]], %[[P]] : i32, !llvm.ptr<3>
+// LLVM-NEXT: nvvm.barrier0
+// LLVM-NEXT: %[[Q:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+// LLVM-NEXT: llvm.load %[[Q]] : !llvm.ptr<3> -> i32
+// LLVM-NEXT: nvvm.barrier0
+// LLVM: st.global.b32

@@ -1,8 +1,8 @@
-// permute is not lowered yet (transposes need layout conversions).
+// atomic_rmw_tko is not lowered yet: tile-lower must reject it cleanly.
 cuda_tile.module @kernels {
-  entry @perm() {
-    %c = constant <i32: 1> : tile<8x8xi32>
-    %u = permute %c [1, 0] : tile<8x8xi32> -> tile<8x8xi32>
+  entry @atomic(%p: tile<ptr<i32>>) {
+    %c = constant <i32: 1> : tile<i32>
+    %r, %t = atomic_rmw_tko relaxed device %p, add, %c : tile<ptr<i32>>, tile<i32> -> tile<i32>, token
     return
   }
 }
