@@ -37,6 +37,13 @@ check_io() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+@test "permute: an i1 mask (bytes in shared memory)" {
+  run check "$IN/permute_mask.mlir" --entry permute_mask \
+    --array 'a=np.random.RandomState(1).randint(0, 200, 512).astype(np.int32)' \
+    --array 'b=np.full(512, 7, np.int32)' --expect 'b = (a.reshape(16,32) < 100).T.astype(np.int32).ravel()'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "permute: a wrong expectation is caught" {
   run check_io permute_16x64.mlir permute 1024 float32 'b = a'
   [ "$status" -eq 1 ]
