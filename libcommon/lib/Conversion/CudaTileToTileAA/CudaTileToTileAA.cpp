@@ -228,39 +228,6 @@ struct IotaLowering : TilePattern<ct::IotaOp> {
   }
 };
 
-/// reshape of a scalar is a splat; other reshapes are not lowered yet.
-struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::ReshapeOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type type = convert(op.getType());
-    Value source = adaptor.getSource();
-    if (source.getType() == type) {
-      rewriter.replaceOp(op, source);
-      return success();
-    }
-    if (isa<RankedTensorType>(source.getType()))
-      return op.emitOpError("reshape of a non-scalar tile is not lowered yet");
-    rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, source);
-    return success();
-  }
-};
-
-/// broadcast of a splat is a bigger splat; otherwise tile_aa.broadcast.
-struct BroadcastLowering : TilePattern<ct::BroadcastOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::BroadcastOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type type = convert(op.getType());
-    Value source = adaptor.getSource();
-    if (auto splat = source.getDefiningOp<tile_aa::SplatOp>())
-      rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, splat.getSrc());
-    else
-      rewriter.replaceOpWithNewOp<tile_aa::BroadcastOp>(op, type, source);
-    return success();
-  }
-};
-
 /// Ops that map one to one onto an upstream op on converted operands.
 template <typename SourceOp, typename TargetOp>
 struct ElementwiseLowering : TilePattern<SourceOp> {
@@ -396,7 +363,7 @@ struct ConvertCudaTileToTileAAPass
         EntryLowering, ReturnLowering, AssumeLowering, ConstantLowering,
         MakeTokenLowering, BlockIdLowering, LoadViewLowering, StoreViewLowering,
         LoadPtrLowering, StorePtrLowering, OffsetLowering, IotaLowering,
-        ReshapeLowering, BroadcastLowering, ExtILowering, FToFLowering,
+        ExtILowering, FToFLowering,
         CmpILowering, ViewErasure<ct::MakeTensorViewOp>,
         ViewErasure<ct::MakePartitionViewOp>,
         ElementwiseLowering<ct::AddIOp, arith::AddIOp>,
