@@ -7,7 +7,7 @@ own output; emu-check.py compiles it with tileiras, runs it in tile-emu and
 compares every output with the table's numpy expression. One compile and one
 emulator run per group keeps the suite fast.
 
-  check-ops.py [--bin DIR] [--group NAME]... [--keep DIR]
+  check-ops.py [--bin DIR] [--group NAME]... [--keep DIR] [--print NAME]
 
 Exit 0 when every group matches, 1 on a mismatch, 2 on a tool failure.
 """
@@ -118,6 +118,8 @@ for pred, order, expr in [
                            "nan", "(np.isnan(a) | np.isnan(b))")))
 
 # Transcendentals on positive inputs (libdevice); tolerance in the group.
+# sin/cos/tan are missing: libdevice's __nv_sinf & co. use inline PTX, which
+# tile-emu cannot run (arith.bats checks they compile to those calls).
 F32_MATH = [
     ("f32", "{r} = exp %x : tile<128xf32>", "np.exp(a)"),
     ("f32", "{r} = exp2 %x : tile<128xf32>", "np.exp2(a)"),
@@ -125,9 +127,6 @@ F32_MATH = [
     ("f32", "{r} = log2 %x : tile<128xf32>", "np.log2(a)"),
     ("f32", "{r} = sqrt %x : tile<128xf32>", "np.sqrt(a)"),
     ("f32", "{r} = rsqrt %x : tile<128xf32>", "1 / np.sqrt(a)"),
-    ("f32", "{r} = sin %x : tile<128xf32>", "np.sin(a)"),
-    ("f32", "{r} = cos %x : tile<128xf32>", "np.cos(a)"),
-    ("f32", "{r} = tan %x : tile<128xf32>", "np.tan(a)"),
     ("f32", "{r} = sinh %x : tile<128xf32>", "np.sinh(a)"),
     ("f32", "{r} = cosh %x : tile<128xf32>", "np.cosh(a)"),
     ("f32", "{r} = tanh %x : tile<128xf32>", "np.tanh(a)"),
@@ -246,7 +245,12 @@ def main():
     p.add_argument("--bin", default=os.environ.get("TILEPIPE_BIN", ""))
     p.add_argument("--group", action="append")
     p.add_argument("--keep")
+    p.add_argument("--print", metavar="GROUP", help="print the group's kernel and exit")
     o = p.parse_args()
+    if o.print:
+        elem, _, b, table, _, _ = GROUPS[o.print]
+        sys.stdout.write(kernel(elem, b is not None, table))
+        return 0
     worst = 0
     for name in o.group or GROUPS:
         worst = max(worst, run_group(name, o.bin, o.keep))

@@ -26,3 +26,26 @@ cuda_tile.module @kernels {
     return
   }
 }
+
+// The loop is scf.for over i32 bounds, the tile an iter_arg, continue a yield.
+// LOWER-LABEL: func.func @accumulate
+// LOWER: %[[SUM:.*]] = scf.for %[[I:.*]] = %{{.*}} to %arg2 step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<128xf32>) : i32 {
+// LOWER: arith.muli %[[I]], %{{.*}} : i32
+// LOWER: %[[X:.*]] = tile_as.load
+// LOWER: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[X]] : tensor<128xf32>
+// LOWER: scf.yield %[[NEXT]] : tensor<128xf32>
+// LOWER: tile_as.store %{{.*}}, %[[SUM]]
+
+// tile-sched gives the loop-carried tile the layout of the values it meets.
+// SCHED: scf.for {{.*}} iter_args({{.*}}) -> (tensor<128xf32, #tile_as.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>)
+// SCHED: arith.addf {{.*}} : tensor<128xf32, #tile_as.blocked
+
+// In LLVM the tile is the thread's register vector, carried by block arguments.
+// LLVM: llvm.br ^[[HEADER:bb[0-9]+]](%{{.*}}, %{{.*}} : i32, vector<1xf32>)
+// LLVM: ^[[HEADER]](%[[IV:.*]]: i32, %[[ACC:.*]]: vector<1xf32>):
+// LLVM: %[[CMP:.*]] = llvm.icmp "slt" %[[IV]], %arg2 : i32
+// LLVM: llvm.cond_br %[[CMP]], ^[[BODY:bb[0-9]+]], ^[[EXIT:bb[0-9]+]]
+// LLVM: ^[[BODY]]:
+// LLVM: %[[NEXT:.*]] = llvm.fadd %[[ACC]], %{{.*}} : vector<1xf32>
+// LLVM: llvm.br ^[[HEADER]](%{{.*}}, %[[NEXT]] : i32, vector<1xf32>)
+// LLVM: ^[[EXIT]]:

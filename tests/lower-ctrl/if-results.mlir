@@ -25,3 +25,23 @@ cuda_tile.module @kernels {
     return
   }
 }
+
+// LOWER-LABEL: func.func @choose
+// LOWER: %[[C:.*]] = arith.cmpi sgt, %arg2, %{{.*}} : i32
+// LOWER: %[[R:.*]] = scf.if %[[C]] -> (tensor<128xf32>) {
+// LOWER:   %[[D:.*]] = arith.mulf
+// LOWER:   scf.yield %[[D]] : tensor<128xf32>
+// LOWER: } else {
+// LOWER:   %[[I:.*]] = arith.addf
+// LOWER:   scf.yield %[[I]] : tensor<128xf32>
+// LOWER: }
+// LOWER: tile_as.store %{{.*}}, %[[R]]
+
+// LLVM: llvm.cond_br %{{.*}}, ^[[THEN:bb[0-9]+]], ^[[ELSE:bb[0-9]+]]
+// LLVM: ^[[THEN]]:
+// LLVM: llvm.fmul {{.*}} : vector<1xf32>
+// LLVM: llvm.br ^[[MERGE:bb[0-9]+]](%{{.*}} : vector<1xf32>)
+// LLVM: ^[[ELSE]]:
+// LLVM: llvm.fadd {{.*}} : vector<1xf32>
+// LLVM: llvm.br ^[[MERGE]](%{{.*}} : vector<1xf32>)
+// LLVM: ^[[MERGE]](%{{.*}}: vector<1xf32>):

@@ -68,6 +68,9 @@ buildLoopRegion(ConversionPatternRewriter &rewriter, const TypeConverter &conver
                 ValueRange headerArgs) {
   auto exec = scf::ExecuteRegionOp::create(rewriter, loc, resultTypes);
   exec->setAttr(kExitsAttrName, rewriter.getStringAttr(kind));
+  // Keeps the CFG nested in its loop through tile_aa/tile_as (the
+  // canonicalizer would otherwise inline it into a single-block parent).
+  exec.setNoInline(true);
   Region &region = exec.getRegion();
   OpBuilder::InsertionGuard guard(rewriter);
   Block *entry = rewriter.createBlock(&region);

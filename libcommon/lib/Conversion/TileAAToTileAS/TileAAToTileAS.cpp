@@ -155,8 +155,18 @@ struct ExecuteRegionLowering : OpConversionPattern<scf::ExecuteRegionOp> {
     auto exec = scf::ExecuteRegionOp::create(rewriter, op.getLoc(), types);
     exec->setAttrs(op->getAttrs());
     rewriter.inlineRegionBefore(op.getRegion(), exec.getRegion(), exec.getRegion().end());
-    if (failed(rewriter.convertRegionTypes(&exec.getRegion(), *getTypeConverter())))
-      return failure();
+    // Every block is retyped (its arguments carry loop values and tokens).
+    SmallVector<Block *> blocks = llvm::map_to_vector(
+        exec.getRegion(), [](Block &block) { return &block; });
+    for (Block *block : blocks) {
+      if (getTypeConverter()->isLegal(block->getArgumentTypes()))
+        continue;
+      std::optional<TypeConverter::SignatureConversion> signature =
+          getTypeConverter()->convertBlockSignature(block);
+      if (!signature)
+        return failure();
+      rewriter.applySignatureConversion(block, *signature, getTypeConverter());
+    }
     SmallVector<ValueRange> replacements;
     unsigned next = 0;
     for (unsigned count : counts) {
@@ -196,6 +206,9 @@ struct ConvertTileAAToTileASPass
     // and block arguments alike (1:0).
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
     cf::populateCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+    // Upstream only retypes the yields of for/if/while; ours also end
+    // execute_regions.
+    target.addDynamicallyLegalOp<scf::YieldOp>(legalTypes);
     target.addDynamicallyLegalOp<scf::ExecuteRegionOp>([&](scf::ExecuteRegionOp op) {
       return converter.isLegal(op.getResultTypes()) && converter.isLegal(&op.getRegion());
     });
