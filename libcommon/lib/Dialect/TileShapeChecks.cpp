@@ -41,3 +41,69 @@ LogicalResult tilepipe::verifyMemoryAccess(Operation *op, RankedTensorType ptrs,
     return op->emitOpError("contiguity must be a positive power of two");
   return success();
 }
+
+LogicalResult tilepipe::verifyPermuteShapes(Operation *op, RankedTensorType src,
+                                            RankedTensorType result,
+                                            ArrayRef<int32_t> permutation) {
+  if (src.getElementType() != result.getElementType())
+    return op->emitOpError("element types differ");
+  int64_t rank = src.getRank();
+  if (result.getRank() != rank || int64_t(permutation.size()) != rank)
+    return op->emitOpError("permutation, source and result ranks differ");
+  llvm::SmallVector<bool> seen(rank, false);
+  for (auto [i, dim] : llvm::enumerate(permutation)) {
+    if (dim < 0 || dim >= rank || seen[dim])
+      return op->emitOpError("permutation is not a permutation of [0, ")
+             << rank << ")";
+    seen[dim] = true;
+    if (result.getDimSize(i) != src.getDimSize(dim))
+      return op->emitOpError("result dimension ")
+             << i << " is " << result.getDimSize(i) << ", expected "
+             << src.getDimSize(dim);
+  }
+  return success();
+}
+
+LogicalResult tilepipe::verifyReshapeShapes(Operation *op, RankedTensorType src,
+                                            RankedTensorType result) {
+  if (src.getElementType() != result.getElementType())
+    return op->emitOpError("element types differ");
+  if (src.getNumElements() != result.getNumElements())
+    return op->emitOpError("source and result hold different numbers of elements");
+  return success();
+}
+
+LogicalResult tilepipe::verifyExtractShapes(Operation *op, RankedTensorType src,
+                                            RankedTensorType result,
+                                            size_t numIndices) {
+  if (src.getElementType() != result.getElementType())
+    return op->emitOpError("element types differ");
+  if (src.getRank() != result.getRank() || size_t(src.getRank()) != numIndices)
+    return op->emitOpError("source rank, result rank and index count differ");
+  for (auto [from, to] : llvm::zip(src.getShape(), result.getShape()))
+    if (to <= 0 || from % to)
+      return op->emitOpError("result dimension ")
+             << to << " does not divide source dimension " << from;
+  return success();
+}
+
+LogicalResult tilepipe::verifyCatShapes(Operation *op, RankedTensorType lhs,
+                                        RankedTensorType rhs,
+                                        RankedTensorType result, int64_t dim) {
+  if (lhs.getElementType() != result.getElementType() ||
+      rhs.getElementType() != result.getElementType())
+    return op->emitOpError("element types differ");
+  int64_t rank = result.getRank();
+  if (lhs.getRank() != rank || rhs.getRank() != rank)
+    return op->emitOpError("operand and result ranks differ");
+  if (dim < 0 || dim >= rank)
+    return op->emitOpError("dim ") << dim << " out of range for rank " << rank;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t expected = d == dim ? lhs.getDimSize(d) + rhs.getDimSize(d)
+                                : lhs.getDimSize(d);
+    if (result.getDimSize(d) != expected ||
+        (d != dim && rhs.getDimSize(d) != expected))
+      return op->emitOpError("shapes do not concatenate along dim ") << dim;
+  }
+  return success();
+}

@@ -29,6 +29,31 @@ mlir::LogicalResult verifyMemoryAccess(mlir::Operation *op,
                                        mlir::Value mask, mlir::Value other,
                                        int64_t contiguity);
 
+/// permute: `permutation` reorders the dimensions of `src` (result dimension
+/// i is source dimension permutation[i]), element types equal.
+mlir::LogicalResult verifyPermuteShapes(mlir::Operation *op,
+                                        mlir::RankedTensorType src,
+                                        mlir::RankedTensorType result,
+                                        llvm::ArrayRef<int32_t> permutation);
+
+/// reshape: same element type and number of elements.
+mlir::LogicalResult verifyReshapeShapes(mlir::Operation *op,
+                                        mlir::RankedTensorType src,
+                                        mlir::RankedTensorType result);
+
+/// extract: same rank and element type, every result dimension divides the
+/// source dimension, one index per dimension.
+mlir::LogicalResult verifyExtractShapes(mlir::Operation *op,
+                                        mlir::RankedTensorType src,
+                                        mlir::RankedTensorType result,
+                                        size_t numIndices);
+
+/// cat: lhs and rhs joined along `dim`; every other dimension equal.
+mlir::LogicalResult verifyCatShapes(mlir::Operation *op,
+                                    mlir::RankedTensorType lhs,
+                                    mlir::RankedTensorType rhs,
+                                    mlir::RankedTensorType result, int64_t dim);
+
 } // namespace tilepipe
 
 #endif // TILEPIPE_DIALECT_TILESHAPECHECKS_H

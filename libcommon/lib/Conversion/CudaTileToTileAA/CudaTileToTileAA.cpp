@@ -230,39 +230,6 @@ struct IotaLowering : TilePattern<ct::IotaOp> {
   }
 };
 
-/// reshape of a scalar is a splat; other reshapes are not lowered yet.
-struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::ReshapeOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type type = convert(op.getType());
-    Value source = adaptor.getSource();
-    if (source.getType() == type) {
-      rewriter.replaceOp(op, source);
-      return success();
-    }
-    if (isa<RankedTensorType>(source.getType()))
-      return op.emitOpError("reshape of a non-scalar tile is not lowered yet");
-    rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, source);
-    return success();
-  }
-};
-
-/// broadcast of a splat is a bigger splat; otherwise tile_aa.broadcast.
-struct BroadcastLowering : TilePattern<ct::BroadcastOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::BroadcastOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type type = convert(op.getType());
-    Value source = adaptor.getSource();
-    if (auto splat = source.getDefiningOp<tile_aa::SplatOp>())
-      rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, splat.getSrc());
-    else
-      rewriter.replaceOpWithNewOp<tile_aa::BroadcastOp>(op, type, source);
-    return success();
-  }
-};
-
 /// Moves the kernels of each nested cuda_tile.module into the builtin module.
 static LogicalResult hoistCudaTileModules(ModuleOp module) {
   for (auto inner : llvm::make_early_inc_range(module.getOps<ct::ModuleOp>())) {
@@ -301,8 +268,7 @@ struct ConvertCudaTileToTileAAPass
         EntryLowering, ReturnLowering, AssumeLowering, ConstantLowering,
         MakeTokenLowering, BlockIdLowering, LoadViewLowering, StoreViewLowering,
         LoadPtrLowering, StorePtrLowering, OffsetLowering, IotaLowering,
-        ReshapeLowering, BroadcastLowering, ViewErasure<ct::MakeTensorViewOp>,
-        ViewErasure<ct::MakePartitionViewOp>>(converter, context);
+        ViewErasure<ct::MakeTensorViewOp>, ViewErasure<ct::MakePartitionViewOp>>(converter, context);
     populateArithmeticLoweringPatterns(converter, patterns);
     populateControlFlowLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);

@@ -129,30 +129,6 @@ struct IotaLowering : ConvertOpToLLVMPattern<IotaOp> {
   }
 };
 
-struct BroadcastLowering : ConvertOpToLLVMPattern<BroadcastOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Laid> from = Laid::of(op, op.getSrc().getType());
-    FailureOr<Laid> to = Laid::of(op, op.getType());
-    if (failed(from) || failed(to))
-      return failure();
-    if (from->layout != to->layout)
-      return op.emitOpError("broadcast between different layouts is not lowered yet");
-    SmallVector<int64_t> fromRegs = getRegsPerDim(from->layout, from->shape);
-    SmallVector<int32_t> mask;
-    for (int64_t reg = 0, e = getElemsPerThread(to->layout, to->shape); reg < e; ++reg) {
-      SmallVector<int64_t> perDim = delinearizeRegister(to->layout, to->shape, reg);
-      for (auto [index, count] : llvm::zip(perDim, fromRegs))
-        index %= count;
-      mask.push_back(linearizeRegister(from->layout, from->shape, perDim));
-    }
-    rewriter.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(op, adaptor.getSrc(),
-                                                       adaptor.getSrc(), mask);
-    return success();
-  }
-};
-
 struct AddPtrLowering : ConvertOpToLLVMPattern<AddPtrOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
@@ -342,17 +318,6 @@ struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
   }
 };
 
-struct ConvertLayoutLowering : ConvertOpToLLVMPattern<ConvertLayoutOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    if (op.getSrc().getType() != op.getType())
-      return op.emitOpError("layout conversions are not lowered yet");
-    rewriter.replaceOp(op, adaptor.getSrc());
-    return success();
-  }
-};
-
 /// Splat tensor constants become vector constants (every register equal).
 struct TensorConstantLowering : ConvertOpToLLVMPattern<arith::ConstantOp> {
   TensorConstantLowering(const LLVMTypeConverter &converter)
@@ -384,8 +349,8 @@ struct ConvertTileASToLLVMPass
                                    NVVM::BlockIdZOp>,
                  GridQueryLowering<NumBlocksOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
                                    NVVM::GridDimZOp>,
-                 SplatLowering, IotaLowering, BroadcastLowering, AddPtrLowering,
-                 LoadLowering, StoreLowering, ConvertLayoutLowering,
+                 SplatLowering, IotaLowering, AddPtrLowering,
+                 LoadLowering, StoreLowering,
                  TensorConstantLowering>(converter);
     populateDataMovementToLLVMPatterns(converter, patterns);
     populateReductionToLLVMPatterns(converter, patterns);

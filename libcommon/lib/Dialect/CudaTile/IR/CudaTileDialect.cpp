@@ -39,6 +39,7 @@ void CudaTileDialect::initialize() {
   registerOps();
   registerArithOps();
   addInterfaces<CudaTileOpAsmInterface>();
+  applyHintDiagnosticFlags(this);
 }
 
 Operation *CudaTileDialect::materializeConstant(OpBuilder &builder,

@@ -547,7 +547,7 @@ LogicalResult EntryOp::verify() {
     return emitOpError("expected a body");
   if (body.front().getArgumentTypes() != getArgumentTypes())
     return emitOpError("expected body arguments to match the signature");
-  return success();
+  return verifyOptimizationHints(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -858,7 +858,7 @@ LogicalResult LoadPtrTkoOp::verify() {
     return emitOpError("a padding value requires a mask");
   if (getPaddingValue() && getPaddingValue().getType() != getResult().getType())
     return emitOpError("expected the padding value to have the result type");
-  return success();
+  return verifyOptimizationHints(*this);
 }
 
 void LoadPtrTkoOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
@@ -870,8 +870,10 @@ LogicalResult StorePtrTkoOp::verify() {
   if (failed(verifyOrderingAndScope(*this, getMemoryOrderingSemantics(),
                                     getMemoryScope(), /*isLoad=*/false)))
     return failure();
-  return verifyPointerAccess(*this, getDestination().getType(),
-                             getValue().getType(), getMask());
+  if (failed(verifyPointerAccess(*this, getDestination().getType(),
+                                 getValue().getType(), getMask())))
+    return failure();
+  return verifyOptimizationHints(*this);
 }
 
 static LogicalResult verifyAtomicOrdering(Operation *op,
@@ -1165,8 +1167,10 @@ LogicalResult LoadViewTkoOp::verify() {
   if (failed(verifyOrderingAndScope(*this, getMemoryOrderingSemantics(),
                                     getMemoryScope(), /*isLoad=*/true)))
     return failure();
-  return verifyViewAccess(*this, getView().getType(), getIndex(),
-                          cast<TileType>(getTile().getType()));
+  if (failed(verifyViewAccess(*this, getView().getType(), getIndex(),
+                              cast<TileType>(getTile().getType()))))
+    return failure();
+  return verifyOptimizationHints(*this);
 }
 
 void LoadViewTkoOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
@@ -1178,8 +1182,10 @@ LogicalResult StoreViewTkoOp::verify() {
   if (failed(verifyOrderingAndScope(*this, getMemoryOrderingSemantics(),
                                     getMemoryScope(), /*isLoad=*/false)))
     return failure();
-  return verifyViewAccess(*this, getView().getType(), getIndex(),
-                          cast<TileType>(getTile().getType()));
+  if (failed(verifyViewAccess(*this, getView().getType(), getIndex(),
+                              cast<TileType>(getTile().getType()))))
+    return failure();
+  return verifyOptimizationHints(*this);
 }
 
 LogicalResult AtomicRedViewTkoOp::verify() {

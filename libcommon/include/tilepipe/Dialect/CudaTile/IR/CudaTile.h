@@ -53,6 +53,13 @@ void printCudaTileType(mlir::OpAsmPrinter &printer, mlir::Operation *op,
 void printCudaTileType(mlir::OpAsmPrinter &printer, mlir::Operation *op,
                        mlir::TypeRange types);
 
+/// Checks an op's `optimization_hints` (if any) against the op; see
+/// OptimizationHintsAttr::verifyWithOp.
+mlir::LogicalResult verifyOptimizationHints(mlir::Operation *op);
+
+/// Copies -Wunsupported-hints / -Werr-hints into the dialect.
+void applyHintDiagnosticFlags(CudaTileDialect *dialect);
+
 } // namespace tilepipe::cuda_tile
 
 #define GET_OP_CLASSES

@@ -174,6 +174,13 @@ def CudaTile_OptimizationHintsAttr
   let parameters = (ins "::mlir::DictionaryAttr":$value);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Checks the hints against what `op` accepts (entry: num_cta_in_cga,
+    /// num_worker_warps_per_cta, occupancy; loads/stores: latency; view
+    /// loads/stores also allow_tma) and their value ranges. Reports as the
+    /// dialect's hint diagnostics say; fails only with -Werr-hints.
+    ::mlir::LogicalResult verifyWithOp(::mlir::Operation *op) const;
+  }];
 }
 
 // Debug information (printed by NVIDIA's tools as #cuda_tile.di_*).

@@ -27,6 +27,22 @@ def CudaTile_Dialect : Dialect {
     void registerAttributes();
 
   public:
+    /// How optimization hints the compiler does not know or cannot honor are
+    /// reported. By default they are ignored silently, as NVIDIA's tools do
+    /// (frontends send hints for newer compilers); -Wunsupported-hints makes
+    /// them warnings and -Werr-hints, with it, errors that fail verification.
+    void setHintDiagnostics(bool warn, bool error) {
+      warnUnsupportedHints = warn;
+      errorOnHints = error;
+    }
+    bool getWarnUnsupportedHints() const { return warnUnsupportedHints; }
+    bool getErrorOnHints() const { return errorOnHints; }
+
+  private:
+    bool warnUnsupportedHints = false;
+    bool errorOnHints = false;
+
+  public:
   }];
 }
 
