@@ -43,6 +43,10 @@ static const PipelineRow kSchedPipeline[] = {
 
 // tile-llvm: -> LLVM + NVVM dialects. Cleanups run before translation.
 static const PipelineRow kLLVMPipeline[] = {
+    // Loops and ifs become branches between blocks of register vectors;
+    // floor/ceil division and NaN-aware min/max become plain arith.
+    {0, "convert-scf-to-cf"},
+    {0, "arith-expand"},
     {0, "tilepipe-convert-tile-as-to-llvm"},
     {0, "reconcile-unrealized-casts"},
     {1, "canonicalize"},

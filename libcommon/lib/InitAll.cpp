@@ -1,7 +1,9 @@
 //===- InitAll.cpp - Register every tilepipe dialect and pass -------------===//
 #include "tilepipe/InitAll.h"
 
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,6 +48,8 @@ void tilepipe::registerTilepipePasses() {
   mlir::registerTransformsPasses();
   // tilepipe's own passes are registered here as they land.
   mlir::registerReconcileUnrealizedCastsPass();
+  mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
+  mlir::arith::registerArithExpandOpsPass();
   mlir::LLVM::registerDIScopeForLLVMFuncOpPass();
   registerTilepipeConversionPasses();
   tile_as::registerTileASPasses();

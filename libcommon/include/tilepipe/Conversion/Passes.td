@@ -19,7 +19,9 @@ def ConvertCudaTileToTileAA : Pass<"tilepipe-convert-cuda-tile-to-tile-aa", "::m
   let dependentDialects = ["::tilepipe::tile_aa::TileAADialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::cf::ControlFlowDialect"];
 }
 
 def ConvertTileAAToTileAS : Pass<"tilepipe-convert-tile-aa-to-tile-as", "::mlir::ModuleOp"> {

@@ -14,6 +14,8 @@
 #include "tilepipe/Dialect/TileAA/IR/TileAA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/Transforms/StructuralTypeConversions.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -228,103 +230,6 @@ struct IotaLowering : TilePattern<ct::IotaOp> {
   }
 };
 
-/// Ops that map one to one onto an upstream op on converted operands.
-template <typename SourceOp, typename TargetOp>
-struct ElementwiseLowering : TilePattern<SourceOp> {
-  using TilePattern<SourceOp>::TilePattern;
-  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type type = this->convert(op->getResult(0).getType());
-    rewriter.replaceOpWithNewOp<TargetOp>(op, type, adaptor.getOperands());
-    return success();
-  }
-};
-
-struct ExtILowering : TilePattern<ct::ExtIOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::ExtIOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type type = convert(op.getTo().getType());
-    if (op.getSignedness() == ct::Signedness::Signed)
-      rewriter.replaceOpWithNewOp<arith::ExtSIOp>(op, type, adaptor.getFrom());
-    else
-      rewriter.replaceOpWithNewOp<arith::ExtUIOp>(op, type, adaptor.getFrom());
-    return success();
-  }
-};
-
-struct FToFLowering : TilePattern<ct::FToFOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::FToFOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type type = convert(op.getTo().getType());
-    unsigned from = getElementTypeOrSelf(adaptor.getFrom().getType()).getIntOrFloatBitWidth();
-    unsigned to = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
-    if (to > from)
-      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, type, adaptor.getFrom());
-    else if (to < from)
-      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, adaptor.getFrom());
-    else
-      return op.emitOpError("conversion between floats of one width is not lowered yet");
-    return success();
-  }
-};
-
-static arith::CmpIPredicate getCmpIPredicate(ct::ComparisonPredicate predicate,
-                                             bool isSigned) {
-  using P = arith::CmpIPredicate;
-  switch (predicate) {
-  case ct::ComparisonPredicate::EQUAL:
-    return P::eq;
-  case ct::ComparisonPredicate::NOT_EQUAL:
-    return P::ne;
-  case ct::ComparisonPredicate::LESS_THAN:
-    return isSigned ? P::slt : P::ult;
-  case ct::ComparisonPredicate::LESS_THAN_OR_EQUAL:
-    return isSigned ? P::sle : P::ule;
-  case ct::ComparisonPredicate::GREATER_THAN:
-    return isSigned ? P::sgt : P::ugt;
-  case ct::ComparisonPredicate::GREATER_THAN_OR_EQUAL:
-    return isSigned ? P::sge : P::uge;
-  }
-  return P::eq;
-}
-
-struct CmpILowering : TilePattern<ct::CmpIOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::CmpIOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    bool isSigned = op.getSignedness() == ct::Signedness::Signed;
-    rewriter.replaceOpWithNewOp<arith::CmpIOp>(
-        op, getCmpIPredicate(op.getComparisonPredicate(), isSigned),
-        adaptor.getLhs(), adaptor.getRhs());
-    return success();
-  }
-};
-
-/// Float ops with rounding/ftz modifiers: the default IEEE behaviour of the
-/// upstream op (approximate division and ftz are refinements left to later
-/// stages).
-template <typename SourceOp, typename TargetOp>
-struct FloatBinaryLowering : TilePattern<SourceOp> {
-  using TilePattern<SourceOp>::TilePattern;
-  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<TargetOp>(op, adaptor.getLhs(), adaptor.getRhs());
-    return success();
-  }
-};
-
-template <typename SourceOp, typename TargetOp>
-struct FloatUnaryLowering : TilePattern<SourceOp> {
-  using TilePattern<SourceOp>::TilePattern;
-  LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<TargetOp>(op, adaptor.getSource());
-    return success();
-  }
-};
-
 /// Moves the kernels of each nested cuda_tile.module into the builtin module.
 static LogicalResult hoistCudaTileModules(ModuleOp module) {
   for (auto inner : llvm::make_early_inc_range(module.getOps<ct::ModuleOp>())) {
@@ -363,23 +268,7 @@ struct ConvertCudaTileToTileAAPass
         EntryLowering, ReturnLowering, AssumeLowering, ConstantLowering,
         MakeTokenLowering, BlockIdLowering, LoadViewLowering, StoreViewLowering,
         LoadPtrLowering, StorePtrLowering, OffsetLowering, IotaLowering,
-        ExtILowering, FToFLowering,
-        CmpILowering, ViewErasure<ct::MakeTensorViewOp>,
-        ViewErasure<ct::MakePartitionViewOp>,
-        ElementwiseLowering<ct::AddIOp, arith::AddIOp>,
-        ElementwiseLowering<ct::SubIOp, arith::SubIOp>,
-        ElementwiseLowering<ct::MulIOp, arith::MulIOp>,
-        ElementwiseLowering<ct::AndIOp, arith::AndIOp>,
-        ElementwiseLowering<ct::OrIOp, arith::OrIOp>,
-        ElementwiseLowering<ct::XOrIOp, arith::XOrIOp>,
-        FloatBinaryLowering<ct::AddFOp, arith::AddFOp>,
-        FloatBinaryLowering<ct::SubFOp, arith::SubFOp>,
-        FloatBinaryLowering<ct::MulFOp, arith::MulFOp>,
-        FloatBinaryLowering<ct::DivFOp, arith::DivFOp>,
-        FloatUnaryLowering<ct::NegFOp, arith::NegFOp>,
-        FloatUnaryLowering<ct::ExpOp, math::ExpOp>,
-        FloatUnaryLowering<ct::Exp2Op, math::Exp2Op>,
-        FloatUnaryLowering<ct::AbsFOp, math::AbsFOp>>(converter, context);
+        ViewErasure<ct::MakeTensorViewOp>, ViewErasure<ct::MakePartitionViewOp>>(converter, context);
     populateArithmeticLoweringPatterns(converter, patterns);
     populateControlFlowLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
@@ -390,7 +279,11 @@ struct ConvertCudaTileToTileAAPass
     ConversionTarget target(*context);
     target.addIllegalDialect<ct::CudaTileDialect>();
     target.addLegalDialect<tile_aa::TileAADialect, arith::ArithDialect,
-                           math::MathDialect, func::FuncDialect>();
+                           math::MathDialect, func::FuncDialect,
+                           scf::SCFDialect>();
+    // Branches built from cuda_tile.if/loop carry unconverted operands until
+    // the structural patterns retype them.
+    cf::populateCFStructuralTypeConversionsAndLegality(converter, patterns, target);
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();

@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Conversion/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/Transforms/StructuralTypeConversions.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tilepipe {
@@ -135,6 +137,47 @@ struct StoreLowering : OpConversionPattern<tile_aa::StoreOp> {
   }
 };
 
+/// scf.execute_region (a loop body holding a CFG, see ControlFlowLowering.cpp)
+/// with its results and every block retyped; upstream's structural scf
+/// patterns cover for/if/while/yield but not this op.
+struct ExecuteRegionLowering : OpConversionPattern<scf::ExecuteRegionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(scf::ExecuteRegionOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> types;
+    SmallVector<unsigned> counts;
+    for (Type type : op.getResultTypes()) {
+      size_t before = types.size();
+      if (failed(getTypeConverter()->convertType(type, types)))
+        return failure();
+      counts.push_back(types.size() - before);
+    }
+    auto exec = scf::ExecuteRegionOp::create(rewriter, op.getLoc(), types);
+    exec->setAttrs(op->getAttrs());
+    rewriter.inlineRegionBefore(op.getRegion(), exec.getRegion(), exec.getRegion().end());
+    // Every block is retyped (its arguments carry loop values and tokens).
+    SmallVector<Block *> blocks = llvm::map_to_vector(
+        exec.getRegion(), [](Block &block) { return &block; });
+    for (Block *block : blocks) {
+      if (getTypeConverter()->isLegal(block->getArgumentTypes()))
+        continue;
+      std::optional<TypeConverter::SignatureConversion> signature =
+          getTypeConverter()->convertBlockSignature(block);
+      if (!signature)
+        return failure();
+      rewriter.applySignatureConversion(block, *signature, getTypeConverter());
+    }
+    SmallVector<ValueRange> replacements;
+    unsigned next = 0;
+    for (unsigned count : counts) {
+      replacements.push_back(exec.getResults().slice(next, count));
+      next += count;
+    }
+    rewriter.replaceOpWithMultiple(op, replacements);
+    return success();
+  }
+};
+
 struct ConvertTileAAToTileASPass
     : public tilepipe::impl::ConvertTileAAToTileASBase<ConvertTileAAToTileASPass> {
   void runOnOperation() override {
@@ -146,6 +189,7 @@ struct ConvertTileAAToTileASPass
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                   converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
+    patterns.add<ExecuteRegionLowering>(converter, context);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<tile_aa::TileAADialect>();
@@ -158,6 +202,16 @@ struct ConvertTileAAToTileASPass
              converter.isLegal(&func.getBody());
     });
     target.addDynamicallyLegalOp<func::ReturnOp>(legalTypes);
+    // Loop-carried tiles and tokens: tokens vanish from iter_args, results
+    // and block arguments alike (1:0).
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+    cf::populateCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+    // Upstream only retypes the yields of for/if/while; ours also end
+    // execute_regions.
+    target.addDynamicallyLegalOp<scf::YieldOp>(legalTypes);
+    target.addDynamicallyLegalOp<scf::ExecuteRegionOp>([&](scf::ExecuteRegionOp op) {
+      return converter.isLegal(op.getResultTypes()) && converter.isLegal(&op.getRegion());
+    });
     if (failed(applyFullConversion(getOperation(), target, std::move(patterns))))
       return signalPassFailure();
   }
