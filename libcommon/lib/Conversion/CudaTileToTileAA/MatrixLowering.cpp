@@ -17,7 +17,8 @@ struct MmaFLowering : TilePattern<ct::MmaFOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::MmaFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<tile_aa::MmaFOp>(op, adaptor.getLhs(),
+    rewriter.replaceOpWithNewOp<tile_aa::MmaFOp>(op, adaptor.getAcc().getType(),
+                                                 adaptor.getLhs(),
                                                  adaptor.getRhs(), adaptor.getAcc());
     return success();
   }
@@ -28,8 +29,8 @@ struct MmaILowering : TilePattern<ct::MmaIOp> {
   LogicalResult matchAndRewrite(ct::MmaIOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<tile_aa::MmaIOp>(
-        op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
-        op.getSignednessLhs() == ct::Signedness::Signed,
+        op, adaptor.getAcc().getType(), adaptor.getLhs(), adaptor.getRhs(),
+        adaptor.getAcc(), op.getSignednessLhs() == ct::Signedness::Signed,
         op.getSignednessRhs() == ct::Signedness::Signed);
     return success();
   }
