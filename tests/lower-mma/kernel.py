@@ -77,7 +77,11 @@ def main():
     sa, sb, sc = lead + [o.m, o.k], lead + [o.k, o.n], lead + [o.m, o.n]
     k = Kernel()
     k.emit("%tok = make_token : token")
-    a, b, c = k.load("%a", sa, o.a), k.load("%b", sb, o.b), k.load("%c", sc, o.acc)
+    # 16-byte aligned pointers (as cuTile asserts), so i8 tiles load in
+    # vectors rather than single bytes.
+    for name, dtype in (("a", o.a), ("b", o.b), ("c", o.acc), ("d_out", o.acc)):
+        k.emit("%%%s_p = assume div_by<16>, %%%s : tile<ptr<%s>>" % (name, name, dtype))
+    a, b, c = k.load("%a_p", sa, o.a), k.load("%b_p", sb, o.b), k.load("%c_p", sc, o.acc)
     types = "%s, %s, %s" % (tile(sa, o.a), tile(sb, o.b), tile(sc, o.acc))
     if o.acc.startswith("i"):
         sign = lambda u: "unsigned" if u else "signed"
@@ -85,7 +89,7 @@ def main():
                                                    sign(o.unsigned_rhs), types))
     else:
         k.emit("%%d = mmaf %s, %s, %s : %s" % (a, b, c, types))
-    k.store("%d", "%d_out", sc, o.acc)
+    k.store("%d", "%d_out_p", sc, o.acc)
     print("cuda_tile.module @kernels {")
     print("  entry @k(%%a: tile<ptr<%s>>, %%b: tile<ptr<%s>>, %%c: tile<ptr<%s>>, %%d_out: tile<ptr<%s>>) {"
           % (o.a, o.b, o.acc, o.acc))
