@@ -165,8 +165,10 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   // innermost size and every outer stride are multiples of it.
   int64_t contiguity = 1;
   if (strides[rank - 1].constant == 1) {
-    unsigned elementBytes =
-        std::max<unsigned>(1, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
+    Type pointee = ptrType.getPointeeType();
+    unsigned elementBytes = isa<FloatTF32Type>(pointee) // stored as 32-bit f32
+                                ? 4
+                                : std::max<unsigned>(1, pointee.getIntOrFloatBitWidth() / 8);
     uint64_t group = tileShape[rank - 1];
     group = std::min(group, sizes[rank - 1].divisor());
     group = std::min<uint64_t>(group, getKnownDivisor(tensorView.getBase()) / elementBytes);

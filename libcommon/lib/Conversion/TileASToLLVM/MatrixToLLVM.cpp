@@ -1,19 +1,283 @@
 //===- MatrixToLLVM.cpp - tile_as matrix ops -> LLVM/NVVM -------------===//
 //
-// The patterns of this op family; ConvertTileASToLLVMPass registers them
-// through populateMatrixToLLVMPatterns.
+// The simple, layout-agnostic matrix multiply: A and B are staged through the
+// CTA's shared-memory scratch buffer, a chunk of K at a time (so each chunk
+// fits the static shared-memory limit), and every thread computes the
+// accumulator elements it holds with FMAs (f32) or multiply-adds (i32).
+// Barriers separate the writes of a chunk from its reads and from the next
+// chunk's writes. Tensor-core paths are separate lowerings.
+// ConvertTileASToLLVMPass registers these through populateMatrixToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+#include "RegisterEmitter.h"
+#include "SharedScratch.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
 
 using namespace mlir;
 
 namespace tilepipe::tile_as {
+namespace {
+
+/// Bytes of one staged element: tf32 lives in 32-bit registers and memory.
+static unsigned getStagedBytes(Type type) {
+  if (isa<FloatTF32Type>(type))
+    return 4;
+  return getByteSize(type);
+}
+
+/// (batch, row) or (batch, column) register index of an accumulator register.
+using RegKey = std::pair<int64_t, int64_t>;
+
+/// The problem shape of one multiply: [batch x] M x K times K x N.
+struct MmaShape {
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  bool batched = false;
+};
+
+/// Registers of one operand with the coordinates each holds.
+struct OperandRegs {
+  SmallVector<Value> values;
+  /// coords[d][reg]: coordinate along dimension d of register reg.
+  SmallVector<SmallVector<Value>> coords;
+};
+
+static OperandRegs unpack(RegisterEmitter &e, Value vector, const Laid &laid) {
+  OperandRegs regs;
+  int64_t count = getElemsPerThread(laid.layout, laid.shape);
+  for (int64_t i = 0; i < count; ++i)
+    regs.values.push_back(e.extract(vector, i));
+  for (unsigned d = 0; d < laid.shape.size(); ++d)
+    regs.coords.push_back(e.coordinates(laid.layout, laid.shape, d));
+  return regs;
+}
+
+static Value add(RegisterEmitter &e, Value a, Value b) {
+  return LLVM::AddOp::create(e.builder, e.loc, a, b);
+}
+static Value mul(RegisterEmitter &e, Value a, int64_t b) {
+  return LLVM::MulOp::create(e.builder, e.loc, a, e.i32(b));
+}
+
+/// Shared-memory bytes of one K chunk: A as [batch][M][chunk], then (16-byte
+/// aligned, at `bOffset`) B as [batch][chunk][N]; each array is followed by a
+/// trash slot that registers outside the chunk are stored to.
+static uint64_t getChunkBytes(const MmaShape &s, int64_t chunk, unsigned aBytes,
+                              unsigned bBytes, uint64_t *bOffset = nullptr) {
+  uint64_t aEnd = (s.batch * s.m * chunk + 1) * aBytes;
+  uint64_t bStart = llvm::alignTo(aEnd, 16);
+  if (bOffset)
+    *bOffset = bStart;
+  return bStart + (s.batch * chunk * s.n + 1) * bBytes;
+}
+
+/// Stores the registers of `regs` whose K coordinate (dimension `kDim`) lies
+/// in [k0, k0 + len) at `slotOf(coords, kLocal)`; the others go to `trash`.
+template <typename SlotFn>
+static void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base,
+                         Type type, unsigned kDim, int64_t k0, int64_t len,
+                         bool needsCheck, int64_t trash, SlotFn slotOf) {
+  for (auto [i, value] : llvm::enumerate(regs.values)) {
+    Value kLocal = regs.coords[kDim][i];
+    if (k0)
+      kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
+    Value slot = slotOf(i, kLocal);
+    if (needsCheck) {
+      Value inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult,
+                                          kLocal, e.i32(len));
+      slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
+    }
+    Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type,
+                                        base, ArrayRef<LLVM::GEPArg>{slot});
+    LLVM::StoreOp::create(e.builder, e.loc, value, address);
+  }
+}
+
+/// How the element values enter and leave the accumulation.
+struct Arithmetic {
+  bool isFloat;
+  bool lhsSigned = true, rhsSigned = true;
+  Type computeType;
+
+  Value widen(RegisterEmitter &e, Value v, bool isSigned) const {
+    if (v.getType() == computeType)
+      return v;
+    if (isFloat)
+      return LLVM::FPExtOp::create(e.builder, e.loc, computeType, v);
+    if (isSigned)
+      return LLVM::SExtOp::create(e.builder, e.loc, computeType, v);
+    return LLVM::ZExtOp::create(e.builder, e.loc, computeType, v);
+  }
+  Value narrow(RegisterEmitter &e, Value v, Type type) const {
+    if (v.getType() == type)
+      return v;
+    if (isFloat)
+      return LLVM::FPTruncOp::create(e.builder, e.loc, type, v);
+    return LLVM::TruncOp::create(e.builder, e.loc, type, v);
+  }
+  Value multiplyAdd(RegisterEmitter &e, Value a, Value b, Value acc) const {
+    if (isFloat)
+      return LLVM::FMAOp::create(e.builder, e.loc, a, b, acc);
+    Value product = LLVM::MulOp::create(e.builder, e.loc, a, b);
+    return LLVM::AddOp::create(e.builder, e.loc, product, acc);
+  }
+};
+
+/// Lowers one multiply-accumulate op (mmaf or mmai).
+static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
+                              Value accValue, Value lhs, Value rhs, Value acc,
+                              Arithmetic arith, const TypeConverter &converter,
+                              ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  FailureOr<Laid> lhsLaid = Laid::of(op, lhsValue.getType());
+  FailureOr<Laid> rhsLaid = Laid::of(op, rhsValue.getType());
+  FailureOr<Laid> accLaid = Laid::of(op, accValue.getType());
+  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid))
+    return failure();
+  unsigned rank = accLaid->shape.size();
+  if (rank != 2 && rank != 3)
+    return op->emitOpError("expects 2-D or batched 3-D operands");
+  MmaShape s;
+  s.batched = rank == 3;
+  s.batch = s.batched ? accLaid->shape[0] : 1;
+  s.m = accLaid->shape[rank - 2];
+  s.n = accLaid->shape[rank - 1];
+  s.k = lhsLaid->shape[rank - 1];
+
+  auto elementOf = [](Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); };
+  Type aType = converter.convertType(elementOf(lhsValue));
+  Type bType = converter.convertType(elementOf(rhsValue));
+  Type accType = converter.convertType(elementOf(accValue));
+  if (!aType || !bType || !accType)
+    return op->emitOpError("element types have no LLVM form");
+  unsigned aBytes = getStagedBytes(elementOf(lhsValue));
+  unsigned bBytes = getStagedBytes(elementOf(rhsValue));
+
+  // The largest K chunk that fits, then evened out over the chunks.
+  int64_t chunk = s.k;
+  while (chunk > 0 && getChunkBytes(s, chunk, aBytes, bBytes) > kMaxStaticSharedBytes)
+    --chunk;
+  if (chunk == 0)
+    return op->emitOpError("operands too large to stage one K column in shared memory");
+  int64_t numChunks = llvm::divideCeil(s.k, chunk);
+  chunk = llvm::divideCeil(s.k, numChunks);
+  uint64_t bOffset = 0;
+  uint64_t bytes = getChunkBytes(s, chunk, aBytes, bBytes, &bOffset);
+
+  RegisterEmitter e(rewriter, loc);
+  OperandRegs a = unpack(e, lhs, *lhsLaid);
+  OperandRegs b = unpack(e, rhs, *rhsLaid);
+  OperandRegs c = unpack(e, acc, *accLaid);
+  SmallVector<Value> sums;
+  for (Value v : c.values)
+    sums.push_back(arith.widen(e, v, /*isSigned=*/true));
+
+  FailureOr<Value> scratch = getSharedScratch(rewriter, loc, op, bytes);
+  if (failed(scratch))
+    return failure();
+  Value aBase = *scratch;
+  Value bBase = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), rewriter.getI8Type(),
+                                    aBase, ArrayRef<LLVM::GEPArg>{(int32_t)bOffset});
+  unsigned bDim = 0, mDim = rank - 2, nDim = rank - 1;
+  auto batchOf = [&](const OperandRegs &regs, size_t i) {
+    return s.batched ? regs.coords[bDim][i] : e.i32(0);
+  };
+
+  // Per accumulator register, the thread-dependent row of A and column of B;
+  // registers sharing them share the loads (keyed by register index per dim).
+  SmallVector<RegKey> rowKey, colKey;
+  std::map<RegKey, Value> rowBase, colBase;
+  for (size_t i = 0; i < c.values.size(); ++i) {
+    SmallVector<int64_t> perDim = delinearizeRegister(accLaid->layout, accLaid->shape, i);
+    int64_t batchReg = s.batched ? perDim[bDim] : 0;
+    rowKey.push_back({batchReg, perDim[mDim]});
+    colKey.push_back({batchReg, perDim[nDim]});
+    if (!rowBase.count(rowKey.back()))
+      rowBase[rowKey.back()] = mul(e, add(e, mul(e, batchOf(c, i), s.m), c.coords[mDim][i]), chunk);
+    if (!colBase.count(colKey.back()))
+      colBase[colKey.back()] = add(e, mul(e, batchOf(c, i), chunk * s.n), c.coords[nDim][i]);
+  }
+
+  bool needsCheck = numChunks > 1;
+  for (int64_t k0 = 0; k0 < s.k; k0 += chunk) {
+    int64_t len = std::min(chunk, s.k - k0);
+    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
+    stageOperand(e, a, aBase, aType, rank - 1, k0, len, needsCheck,
+                 s.batch * s.m * chunk, [&](size_t i, Value kLocal) {
+                   Value row = add(e, mul(e, batchOf(a, i), s.m), a.coords[mDim][i]);
+                   return add(e, mul(e, row, chunk), kLocal);
+                 });
+    stageOperand(e, b, bBase, bType, rank - 2, k0, len, needsCheck,
+                 s.batch * chunk * s.n, [&](size_t i, Value kLocal) {
+                   Value row = add(e, mul(e, batchOf(b, i), chunk), kLocal);
+                   return add(e, mul(e, row, s.n), b.coords[nDim][i]);
+                 });
+    emitCTABarrier(rewriter, loc); // the chunk is complete
+    for (int64_t k = 0; k < len; ++k) {
+      std::map<RegKey, Value> aLoaded, bLoaded;
+      for (size_t i = 0; i < sums.size(); ++i) {
+        Value &av = aLoaded[rowKey[i]];
+        if (!av) {
+          Value address = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), aType, aBase,
+                                              ArrayRef<LLVM::GEPArg>{add(e, rowBase[rowKey[i]], e.i32(k))});
+          av = arith.widen(e, LLVM::LoadOp::create(rewriter, loc, aType, address), arith.lhsSigned);
+        }
+        Value &bv = bLoaded[colKey[i]];
+        if (!bv) {
+          Value address = LLVM::GEPOp::create(rewriter, loc, bBase.getType(), bType, bBase,
+                                              ArrayRef<LLVM::GEPArg>{add(e, colBase[colKey[i]], e.i32(k * s.n))});
+          bv = arith.widen(e, LLVM::LoadOp::create(rewriter, loc, bType, address), arith.rhsSigned);
+        }
+        sums[i] = arith.multiplyAdd(e, av, bv, sums[i]);
+      }
+    }
+  }
+  emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
+
+  SmallVector<Value> results;
+  for (Value v : sums)
+    results.push_back(arith.narrow(e, v, accType));
+  auto vectorType = dyn_cast<VectorType>(acc.getType());
+  if (!vectorType)
+    return op->emitOpError("accumulator did not convert to a register vector");
+  rewriter.replaceOp(op, e.buildVector(vectorType, results));
+  return success();
+}
+
+struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(MmaFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Arithmetic arith{/*isFloat=*/true};
+    arith.computeType = rewriter.getF32Type();
+    return lowerMma(op, op.getLhs(), op.getRhs(), op.getAcc(), adaptor.getLhs(),
+                    adaptor.getRhs(), adaptor.getAcc(), arith,
+                    *getTypeConverter(), rewriter);
+  }
+};
+
+struct MmaILowering : ConvertOpToLLVMPattern<MmaIOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(MmaIOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Arithmetic arith{/*isFloat=*/false, op.getLhsSigned(), op.getRhsSigned()};
+    arith.computeType = rewriter.getI32Type();
+    return lowerMma(op, op.getLhs(), op.getRhs(), op.getAcc(), adaptor.getLhs(),
+                    adaptor.getRhs(), adaptor.getAcc(), arith,
+                    *getTypeConverter(), rewriter);
+  }
+};
+
+} // namespace
 
 void populateMatrixToLLVMPatterns(TileLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns) {
-  (void)converter;
-  (void)patterns;
+  patterns.add<MmaFLowering, MmaILowering>(converter);
 }
 
 } // namespace tilepipe::tile_as

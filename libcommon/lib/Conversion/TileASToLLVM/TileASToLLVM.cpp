@@ -37,6 +37,11 @@ static constexpr unsigned kMaxAccessBytes = 16;
 
 TileLLVMTypeConverter::TileLLVMTypeConverter(MLIRContext *context)
     : LLVMTypeConverter(context) {
+  // tf32 has no LLVM type: its values are f32 bit patterns (low 13 mantissa
+  // bits ignored by the tensor cores), 4 bytes in registers and memory.
+  addConversion([](FloatTF32Type type) -> Type {
+    return Float32Type::get(type.getContext());
+  });
   addConversion([](PtrType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), type.getAddressSpace());
   });
@@ -66,6 +71,8 @@ FailureOr<Laid> Laid::of(Operation *op, Type type) {
 unsigned tilepipe::tile_as::getByteSize(Type type) {
   if (isa<PtrType>(type))
     return 8;
+  if (isa<FloatTF32Type>(type)) // 19 significant bits, stored in 32
+    return 4;
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
 }
 

@@ -29,6 +29,8 @@ static constexpr unsigned kMaxAccessBytes = 16;
 static unsigned getElementBytes(Type type) {
   if (auto ptr = dyn_cast<PtrType>(type))
     return 8;
+  if (isa<FloatTF32Type>(type)) // stored as 32-bit f32
+    return 4;
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
 }
 

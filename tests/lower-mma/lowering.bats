@@ -1,0 +1,23 @@
+#!/usr/bin/env bats
+# One small mmaf through the middle stages, the lowered shape pinned with
+# FileCheck (tile_as.mmaf, A and B staged through the shared scratch between
+# CTA barriers, f16 widened to f32 and FMAs), and a malformed case.
+
+setup() {
+  IN="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_small.mlir"
+}
+
+@test "tile-lower: cuda_tile.mmaf becomes tile_as.mmaf" {
+  run bash -c "tile-lower --gpu-name sm_80 '$IN' | FileCheck --check-prefix=LOWER '$IN'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-llvm: A/B staged in shared memory between barriers, f32 FMAs" {
+  run bash -c "tile-lower --gpu-name sm_80 '$IN' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$IN'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tileiras: PTX barriers, shared loads and fma.rn.f32" {
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$IN' | FileCheck --check-prefix=PTX '$IN'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# mmaf/mmai computed in tile-emu against numpy: f16/bf16/f32/tf32 inputs with
+# f32 (and f16) accumulators, i8 x i8 -> i32 (signed and unsigned), square,
+# non-square, batched 3-D, and K split into several shared-memory chunks.
+# Every accumulator is random (non-zero). Kernels come from kernel.py;
+# emu-check.py compiles and runs them.
+
+setup() {
+  KERNEL="$BATS_TEST_DIRNAME/kernel.py"
+  CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
+  TMP="$(mktemp -d)"
+  RNG="np.random.default_rng(11)"
+  # numpy view of an emu-check bf16 array (uint16 bit patterns) as f32.
+  BF="(lambda v: (v.astype(np.uint32) << 16).view(np.float32))"
+}
+
+teardown() {
+  rm -rf "$TMP"
+}
+
+# mma_case M N K A-TYPE ACC-TYPE BATCH(0: 2-D) [-- emu-check args]
+# A and B are standard normal (f16/bf16/f32/tf32) or in [-128, 128) (i8).
+mma_case() {
+  local m=$1 n=$2 k=$3 ta=$4 tacc=$5 batch=${6:-0}
+  shift 6
+  [ "${1:-}" != "--" ] || shift
+  local lead="" gen=(--m "$m" --n "$n" --k "$k" --a "$ta" --acc "$tacc")
+  if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
+  "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
+  local sa="($lead$m,$k)" sb="($lead$k,$n)" sc="($lead$m,$n)" a b c d
+  case $ta in
+    f16) a="a=$RNG.standard_normal($sa).astype(np.float16)"
+         b="b=$RNG.standard_normal($sb).astype(np.float16)"
+         d="a.astype(np.float32) @ b.astype(np.float32)" ;;
+    bf16) a="a=bf16($RNG.standard_normal($sa))"
+          b="b=bf16($RNG.standard_normal($sb))"
+          d="$BF(a) @ $BF(b)" ;;
+    f32|tf32) a="a=$RNG.standard_normal($sa).astype(np.float32)"
+              b="b=$RNG.standard_normal($sb).astype(np.float32)"
+              d="a @ b" ;;
+    i8) a="a=$RNG.integers(-128, 128, $sa).astype(np.int8)"
+        b="b=$RNG.integers(-128, 128, $sb).astype(np.int8)"
+        d="a.astype(np.int32) @ b.astype(np.int32)" ;;
+  esac
+  case $tacc in
+    f32) c="c=$RNG.standard_normal($sc).astype(np.float32)" ;;
+    f16) c="c=$RNG.standard_normal($sc).astype(np.float16)"
+         d="($d + c.astype(np.float32)).astype(np.float16)" ;;
+    i32) c="c=$RNG.integers(-100000, 100000, $sc).astype(np.int32)" ;;
+  esac
+  [ "$tacc" = f16 ] || d="$d + c"
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
+    --array "$a" --array "$b" --array "$c" --array "d_out=np.zeros($sc, c.dtype)" \
+    --expect "d_out = $d" "$@"
+  [ "$status" -eq 0 ] || { echo "mma $m x $n x $k $ta -> $tacc batch=$batch: $output"; false; }
+}
+
+@test "mmaf 16x16x16: f16, bf16, f32 and tf32 inputs into f32" {
+  mma_case 16 16 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  mma_case 16 16 16 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  mma_case 16 16 16 f32 f32 0 -- --rtol 1e-4 --atol 1e-4
+  mma_case 16 16 16 tf32 f32 0 -- --rtol 2e-2 --atol 2e-2
+}
+
+@test "mmaf 64x64x32: f16, bf16, f32 and tf32 inputs into f32" {
+  mma_case 64 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  mma_case 64 64 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  mma_case 64 64 32 f32 f32 0 -- --rtol 1e-4 --atol 1e-4
+  mma_case 64 64 32 tf32 f32 0 -- --rtol 2e-2 --atol 5e-2
+}
+
+@test "mmaf non-square, K in two shared-memory chunks (64x32x128 f32)" {
+  mma_case 32 8 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  mma_case 64 32 128 f32 f32 0 -- --rtol 1e-4 --atol 1e-4
+}
+
+@test "mmaf into an f16 accumulator" {
+  mma_case 32 32 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
+}
+
+@test "mmaf batched 3-D (2x16x16 by 2x16x32)" {
+  mma_case 16 32 16 f32 f32 2 -- --rtol 1e-4 --atol 1e-4
+}
+
+@test "mmai i8 x i8 -> i32, signed and unsigned" {
+  mma_case 32 32 64 i8 i32 0
+  "$KERNEL" --m 16 --n 16 --k 32 --a i8 --acc i32 --unsigned-lhs > "$TMP/u.mlir"
+  run /usr/bin/python3 "$CHECK" "$TMP/u.mlir" --entry k --bin "$TILEPIPE_BIN" \
+    --array "a=$RNG.integers(0, 256, (16, 32)).astype(np.uint8).view(np.int8)" \
+    --array "b=$RNG.integers(-128, 128, (32, 16)).astype(np.int8)" \
+    --array "c=$RNG.integers(-1000, 1000, (16, 16)).astype(np.int32)" \
+    --array "d_out=np.zeros((16, 16), np.int32)" \
+    --expect "d_out = a.view(np.uint8).astype(np.int32) @ b.astype(np.int32) + c"
+  [ "$status" -eq 0 ] || { echo "unsigned mmai: $output"; false; }
+}
