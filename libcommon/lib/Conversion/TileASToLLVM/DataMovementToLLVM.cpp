@@ -104,31 +104,23 @@ LogicalResult lowerReorder(ConversionPatternRewriter &rewriter, Operation *op,
   return success();
 }
 
-struct ConvertLayoutLowering : DataMovementPattern<ConvertLayoutOp> {
-  using DataMovementPattern::DataMovementPattern;
-  LogicalResult matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+/// convert_layout and reshape keep the elements in row-major order and only
+/// move them between layouts (a reshape is a relabelling of that order).
+template <typename OpTy>
+struct RowMajorReorderLowering : DataMovementPattern<OpTy> {
+  using DataMovementPattern<OpTy>::DataMovementPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     FailureOr<Laid> from = Laid::of(op, op.getSrc().getType());
     FailureOr<Laid> to = Laid::of(op, op.getType());
     if (failed(from) || failed(to))
       return failure();
     return lowerReorder(rewriter, op, adaptor.getSrc(), *from, *to,
-                        vectorType(op.getType()));
+                        this->vectorType(op.getType()));
   }
 };
-
-struct ReshapeLowering : DataMovementPattern<ReshapeOp> {
-  using DataMovementPattern::DataMovementPattern;
-  LogicalResult matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Laid> from = Laid::of(op, op.getSrc().getType());
-    FailureOr<Laid> to = Laid::of(op, op.getType());
-    if (failed(from) || failed(to))
-      return failure();
-    return lowerReorder(rewriter, op, adaptor.getSrc(), *from, *to,
-                        vectorType(op.getType()));
-  }
-};
+using ConvertLayoutLowering = RowMajorReorderLowering<ConvertLayoutOp>;
+using ReshapeLowering = RowMajorReorderLowering<ReshapeOp>;
 
 struct PermuteLowering : DataMovementPattern<PermuteOp> {
   using DataMovementPattern::DataMovementPattern;
