@@ -178,3 +178,34 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   }
   return TileAccess{ptrs, mask, contiguity};
 }
+
+FailureOr<SmallVector<Value>>
+tilepipe::buildIndexSpaceShape(ConversionPatternRewriter &rewriter, Operation *op,
+                               Value view, IntegerType type) {
+  auto partition = view.getDefiningOp<ct::MakePartitionViewOp>();
+  auto viewType = dyn_cast<ct::PartitionViewType>(view.getType());
+  if (!partition || !viewType)
+    return op->emitOpError("only views made by make_partition_view are lowered");
+  auto tensorView = partition.getTensorView().getDefiningOp<ct::MakeTensorViewOp>();
+  if (!tensorView)
+    return op->emitOpError("only tensor_views made by make_tensor_view are lowered");
+
+  SmallVector<Extent> sizes = getExtents(viewType.getTensorView().getShape(),
+                                         tensorView.getDynamicShape(), rewriter);
+  IndexBuilder b(rewriter, op->getLoc(), type, {});
+  SmallVector<Value> counts;
+  for (auto [indexDim, tensorDim] : llvm::enumerate(viewType.getDimMap())) {
+    int64_t tile = viewType.getTileShape()[indexDim];
+    const Extent &size = sizes[tensorDim];
+    if (size.constant != ShapedType::kDynamic) {
+      counts.push_back(b.constant(llvm::divideCeil(size.constant, tile)));
+      continue;
+    }
+    // Sizes are non-negative, so the unsigned ceiling division is exact.
+    Value rounded = arith::AddIOp::create(rewriter, b.loc, b.scalar(size),
+                                          b.constant(tile - 1));
+    counts.push_back(
+        arith::DivUIOp::create(rewriter, b.loc, rounded, b.constant(tile)));
+  }
+  return counts;
+}

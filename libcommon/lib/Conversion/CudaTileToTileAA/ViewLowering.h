@@ -30,6 +30,15 @@ mlir::FailureOr<TileAccess>
 buildTileAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
                 mlir::Value view, mlir::ValueRange indices);
 
+/// The number of tiles of partition view `view` along each index dimension:
+/// ceil(tensor size / tile size), the tensor dimension picked by dim_map.
+/// Each count is a scalar of `type`. Fails with a diagnostic on views this
+/// slice does not lower.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+buildIndexSpaceShape(mlir::ConversionPatternRewriter &rewriter,
+                     mlir::Operation *op, mlir::Value view,
+                     mlir::IntegerType type);
+
 /// The largest power of two known to divide `value` (an original cuda_tile
 /// scalar): from `assume div_by` chains and constants.
 uint64_t getKnownDivisor(mlir::Value value);
