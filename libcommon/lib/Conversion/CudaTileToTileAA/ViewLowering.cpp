@@ -105,9 +105,17 @@ static SmallVector<Extent> getExtents(ArrayRef<int64_t> statics,
   return extents;
 }
 
-FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewriter,
-                                                Operation *op, Value view,
-                                                ValueRange indices) {
+namespace {
+/// A partition view traced back to the ops that made it.
+struct TracedView {
+  ct::PartitionViewType type;
+  ct::MakeTensorViewOp tensorView;
+};
+} // namespace
+
+/// The make_partition_view / make_tensor_view pair behind `view`; the lowering
+/// reads sizes, strides and the base pointer from them.
+static FailureOr<TracedView> traceView(Operation *op, Value view) {
   auto partition = view.getDefiningOp<ct::MakePartitionViewOp>();
   auto viewType = dyn_cast<ct::PartitionViewType>(view.getType());
   if (!partition || !viewType)
@@ -115,6 +123,17 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   auto tensorView = partition.getTensorView().getDefiningOp<ct::MakeTensorViewOp>();
   if (!tensorView)
     return op->emitOpError("only tensor_views made by make_tensor_view are lowered");
+  return TracedView{viewType, tensorView};
+}
+
+FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewriter,
+                                                Operation *op, Value view,
+                                                ValueRange indices) {
+  FailureOr<TracedView> traced = traceView(op, view);
+  if (failed(traced))
+    return failure();
+  ct::PartitionViewType viewType = traced->type;
+  ct::MakeTensorViewOp tensorView = traced->tensorView;
   if (viewType.getPaddingValue())
     return op->emitOpError("padded partition views are not lowered yet");
   ArrayRef<int32_t> dimMap = viewType.getDimMap();
@@ -182,13 +201,11 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
 FailureOr<SmallVector<Value>>
 tilepipe::buildIndexSpaceShape(ConversionPatternRewriter &rewriter, Operation *op,
                                Value view, IntegerType type) {
-  auto partition = view.getDefiningOp<ct::MakePartitionViewOp>();
-  auto viewType = dyn_cast<ct::PartitionViewType>(view.getType());
-  if (!partition || !viewType)
-    return op->emitOpError("only views made by make_partition_view are lowered");
-  auto tensorView = partition.getTensorView().getDefiningOp<ct::MakeTensorViewOp>();
-  if (!tensorView)
-    return op->emitOpError("only tensor_views made by make_tensor_view are lowered");
+  FailureOr<TracedView> traced = traceView(op, view);
+  if (failed(traced))
+    return failure();
+  ct::PartitionViewType viewType = traced->type;
+  ct::MakeTensorViewOp tensorView = traced->tensorView;
 
   SmallVector<Extent> sizes = getExtents(viewType.getTensorView().getShape(),
                                          tensorView.getDynamicShape(), rewriter);
