@@ -83,6 +83,19 @@ struct RowMajor {
   }
 };
 
+/// Replaces `op` by the registers exchangeThroughShared gathers for it.
+LogicalResult replaceThroughShared(ConversionPatternRewriter &rewriter,
+                                   Operation *op, ArrayRef<ExchangeSource> sources,
+                                   Laid result, VectorType resultType,
+                                   SlotFunction resultSlot, int64_t numSlots) {
+  FailureOr<Value> exchanged = exchangeThroughShared(
+      rewriter, op, sources, result, resultType, resultSlot, numSlots);
+  if (failed(exchanged))
+    return failure();
+  rewriter.replaceOp(op, *exchanged);
+  return success();
+}
+
 /// Shared by convert_layout and reshape: the row-major element order is kept.
 LogicalResult lowerReorder(ConversionPatternRewriter &rewriter, Operation *op,
                            Value source, Laid from, Laid to, VectorType type) {
@@ -95,13 +108,9 @@ LogicalResult lowerReorder(ConversionPatternRewriter &rewriter, Operation *op,
     return success();
   }
   RowMajor write{from.shape}, read{to.shape};
-  FailureOr<Value> result = exchangeThroughShared(
+  return replaceThroughShared(
       rewriter, op, {ExchangeSource{source, from, write}}, to, type, read,
       countElements(from.shape));
-  if (failed(result))
-    return failure();
-  rewriter.replaceOp(op, *result);
-  return success();
 }
 
 /// convert_layout and reshape keep the elements in row-major order and only
@@ -144,13 +153,9 @@ struct PermuteLowering : DataMovementPattern<PermuteOp> {
         sourceCoords[dim] = coords[i];
       return rowMajorSlot(e, sourceCoords, shape);
     };
-    FailureOr<Value> result = exchangeThroughShared(
+    return replaceThroughShared(
         rewriter, op, {ExchangeSource{adaptor.getSrc(), *from, RowMajor{shape}}},
         *to, type, read, countElements(shape));
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, *result);
-    return success();
   }
 };
 
@@ -190,13 +195,9 @@ struct BroadcastLowering : DataMovementPattern<BroadcastOp> {
           coord = e.i32(0);
       return rowMajorSlot(e, sourceCoords, shape);
     };
-    FailureOr<Value> result = exchangeThroughShared(
+    return replaceThroughShared(
         rewriter, op, {ExchangeSource{source, *from, RowMajor{shape}}}, *to, type,
         read, countElements(shape));
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, *result);
-    return success();
   }
 };
 
@@ -228,13 +229,9 @@ struct ExtractLowering : DataMovementPattern<ExtractOp> {
         sourceCoords.push_back(LLVM::AddOp::create(e.builder, e.loc, coord, start));
       return rowMajorSlot(e, sourceCoords, shape);
     };
-    FailureOr<Value> result = exchangeThroughShared(
+    return replaceThroughShared(
         rewriter, op, {ExchangeSource{adaptor.getSrc(), *from, RowMajor{shape}}},
         *to, type, read, countElements(shape));
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, *result);
-    return success();
   }
 };
 
@@ -256,15 +253,11 @@ struct CatLowering : DataMovementPattern<CatOp> {
       shifted[dim] = LLVM::AddOp::create(e.builder, e.loc, shifted[dim], e.i32(offset));
       return rowMajorSlot(e, shifted, shape);
     };
-    FailureOr<Value> result = exchangeThroughShared(
+    return replaceThroughShared(
         rewriter, op,
         {ExchangeSource{adaptor.getLhs(), *lhs, RowMajor{shape}},
          ExchangeSource{adaptor.getRhs(), *rhs, writeRhs}},
         *to, vectorType(op.getType()), RowMajor{shape}, countElements(shape));
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, *result);
-    return success();
   }
 };
 
