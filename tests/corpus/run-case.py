@@ -2,6 +2,12 @@
 """Compile one corpus case with tileiras and check it numerically in tile-emu.
 
   run-case.py --manifest M --case KEY --bytecode FILE --gpu-name sm_XX --bin DIR --work DIR
+              [--shape NAME=D0,D1,...]... [--grid X,Y,Z] [--seed N]
+
+--shape and --grid run a reduced shape of the same kernel (the same bytecode
+with smaller arguments) where the manifest's full size is too slow for the
+emulator: the array NAME gets the new shape with row-major contiguous strides,
+and the kernel parameters derived from it follow.
 
 Inputs are made as the manifest describes each argument (dtype, shape, strides
 in elements, byte offset, init); the kernel gets the manifest's kernel_params
@@ -83,19 +89,51 @@ def strided(flat, arg):
         flat[start:], shape=arg["shape"], strides=[s * item for s in arg["strides"]])
 
 
+def reduce_shapes(case, shapes, grid):
+    """Applies --shape/--grid: smaller arrays, contiguous strides, a new grid."""
+    by_name = {}
+    for arg in case["args"]:
+        if arg["kind"] == "array":
+            by_name[arg["name"]] = arg
+        elif arg["kind"] == "list":
+            by_name.update((item["name"], item) for item in arg["items"])
+    for spec in shapes:
+        name, _, dims = spec.partition("=")
+        if name not in by_name:
+            sys.exit("run-case.py: --shape names no array of the case: %r" % name)
+        arg = by_name[name]
+        shape = [int(d) for d in dims.split(",")]
+        if len(shape) != len(arg["shape"]):
+            sys.exit("run-case.py: --shape %s needs %d dims" % (name, len(arg["shape"])))
+        strides, step = [], 1
+        for n in reversed(shape):
+            strides.insert(0, step)
+            step *= n
+        arg["shape"], arg["strides"], arg["byte_offset"] = shape, strides, 0
+    if grid:
+        case["grid"] = [int(g) for g in grid.split(",")]
+
+
 def main():
     p = argparse.ArgumentParser()
     for name in ("manifest", "case", "bytecode", "gpu-name", "bin", "work"):
         p.add_argument("--" + name, required=True)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...")
+    p.add_argument("--grid", metavar="X,Y,Z")
     o = p.parse_args()
     case = json.load(open(o.manifest))["cases"][o.case]
+    reduce_shapes(case, o.shape, o.grid)
     os.makedirs(o.work, exist_ok=True)
     rng = np.random.default_rng(o.seed)
 
     kernel_ll = os.path.join(o.work, "kernel.ll")
-    subprocess.run([os.path.join(o.bin, "tileiras"), o.bytecode, "--emit=llvm", "-o", kernel_ll,
-                    "--gpu-name", o.gpu_name], check=True)
+    compiled = subprocess.run([os.path.join(o.bin, "tileiras"), o.bytecode, "--emit=llvm",
+                               "-o", kernel_ll, "--gpu-name", o.gpu_name])
+    if compiled.returncode != 0:
+        print("%s: tileiras failed (exit %d) for %s" % (o.case, compiled.returncode, o.bytecode),
+              file=sys.stderr)
+        return 1
 
     # Every array (list items too) starts from the manifest's init; numpy_prep
     # may then overwrite inputs (derived statistics, twiddles, routing tables)
@@ -162,7 +200,10 @@ def main():
         cmd += ["--param", param]
     for patch in patches:
         cmd += ["--pointer-into", patch]
-    subprocess.run(cmd, check=True)
+    ran = subprocess.run(cmd)
+    if ran.returncode != 0:
+        print("%s: tile-emu failed (exit %d)" % (o.case, ran.returncode), file=sys.stderr)
+        return 1
 
     exec(case["numpy_ref"], env)
     for name in case["outputs"]:
