@@ -3,6 +3,11 @@
 
   run-case.py --manifest M --case KEY --bytecode FILE --gpu-name sm_XX --bin DIR --work DIR
               [--shape NAME=D0,D1,...]... [--grid X,Y,Z] [--seed N]
+  run-case.py ... --cubin IMAGE [--block X,Y,Z]
+
+With --cubin the case runs on a real GPU instead: IMAGE (a cubin or PTX made
+beforehand) is launched by tests/gpu/launch-cubin.py, which takes tile-emu's
+command line; --bin is then not needed (scripts/gpu-check).
 
 --shape and --grid run a reduced shape of the same kernel (the same bytecode
 with smaller arguments) where the manifest's full size is too slow for the
@@ -116,8 +121,12 @@ def reduce_shapes(case, shapes, grid):
 
 def main():
     p = argparse.ArgumentParser()
-    for name in ("manifest", "case", "bytecode", "gpu-name", "bin", "work"):
+    for name in ("manifest", "case", "gpu-name", "work"):
         p.add_argument("--" + name, required=True)
+    p.add_argument("--bytecode")
+    p.add_argument("--bin")
+    p.add_argument("--cubin", help="run IMAGE on the GPU instead of compiling it for tile-emu")
+    p.add_argument("--block", default="1,1,1", help="with --cubin: the launch's block")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...")
     p.add_argument("--grid", metavar="X,Y,Z")
@@ -127,10 +136,12 @@ def main():
     os.makedirs(o.work, exist_ok=True)
     rng = np.random.default_rng(o.seed)
 
+    if not o.cubin and not (o.bin and o.bytecode):
+        p.error("--bin and --bytecode are needed unless --cubin is given")
     kernel_ll = os.path.join(o.work, "kernel.ll")
     compiled = subprocess.run([os.path.join(o.bin, "tileiras"), o.bytecode, "--emit=llvm",
-                               "-o", kernel_ll, "--gpu-name", o.gpu_name])
-    if compiled.returncode != 0:
+                               "-o", kernel_ll, "--gpu-name", o.gpu_name]) if not o.cubin else None
+    if compiled and compiled.returncode != 0:
         print("%s: tileiras failed (exit %d) for %s" % (o.case, compiled.returncode, o.bytecode),
               file=sys.stderr)
         return 1
@@ -194,15 +205,22 @@ def main():
 
     out_dir = os.path.join(o.work, "out")
     grid = ",".join(str(g) for g in case["grid"])
-    cmd = [os.path.join(o.bin, "tile-emu"), kernel_ll, "--kernel", case["symbol"], "--grid", grid,
-           "--gpu-name", o.gpu_name, "--out-dir", out_dir]
+    if o.cubin:
+        launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu",
+                                "launch-cubin.py")
+        cmd = [sys.executable, launcher, o.cubin, "--block", o.block]
+    else:
+        cmd = [os.path.join(o.bin, "tile-emu"), kernel_ll]
+    cmd += ["--kernel", case["symbol"], "--grid", grid, "--gpu-name", o.gpu_name,
+            "--out-dir", out_dir]
     for param in params:
         cmd += ["--param", param]
     for patch in patches:
         cmd += ["--pointer-into", patch]
     ran = subprocess.run(cmd)
     if ran.returncode != 0:
-        print("%s: tile-emu failed (exit %d)" % (o.case, ran.returncode), file=sys.stderr)
+        print("%s: %s failed (exit %d)" % (o.case, "the GPU launch" if o.cubin else "tile-emu",
+                                          ran.returncode), file=sys.stderr)
         return 1
 
     exec(case["numpy_ref"], env)
