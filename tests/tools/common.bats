@@ -90,7 +90,7 @@ teardown() {
   for tool in $STAGE_TOOLS; do
     run "$tool" "$TMP/bad.mlir" -o "$TMP/out.mlir"
     [ "$status" -eq 5 ] || { echo "$tool: $status $output"; false; }
-    [[ "$output" == *'loc("'*'bad.mlir":'*'): error:'* ]]
+    [[ "$output" == *'bad.mlir:3:'*': error:'* ]]
     [ ! -e "$TMP/out.mlir" ]
   done
   [ -z "$(ls "$TMP" | grep -v -e bad.mlir -e empty.mlir)" ]

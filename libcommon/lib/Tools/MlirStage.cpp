@@ -32,10 +32,28 @@ static llvm::StringRef severityName(mlir::DiagnosticSeverity severity) {
   return "error";
 }
 
+/// The source position a user looks for: the first file:line:col inside the
+/// location (cuda_tile's di_loc, fused, named and call-site locations all wrap
+/// one), printed the way compilers print it. Locations without one print whole.
+static void printLocation(llvm::raw_ostream &os, mlir::Location loc) {
+  mlir::FileLineColLoc position;
+  loc->walk([&](mlir::Location inner) {
+    position = mlir::dyn_cast<mlir::FileLineColLoc>(inner);
+    return position ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
+  });
+  if (position)
+    os << position.getFilename().getValue() << ":" << position.getLine() << ":"
+       << position.getColumn();
+  else
+    os << loc;
+}
+
 static void printDiagnostic(llvm::raw_ostream &os, mlir::Location loc,
                             llvm::StringRef severity, llvm::StringRef message) {
-  if (!mlir::isa<mlir::UnknownLoc>(loc))
-    os << loc << ": ";
+  if (!mlir::isa<mlir::UnknownLoc>(loc)) {
+    printLocation(os, loc);
+    os << ": ";
+  }
   os << severity << ": " << message << "\n";
 }
 
