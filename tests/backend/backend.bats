@@ -280,6 +280,17 @@ EOF
   [ ! -e out.cubin ]
 }
 
+@test "tile-pack: shared-memory exhaustion keeps the phrase autotuners parse, exit 5" {
+  # Triton's Tile IR backend matches 'uses too much shared data' and
+  # '0x<used> bytes, 0x<max> max' to prune a config (OutOfResources).
+  for sm in sm_80 sm_90 sm_120; do
+    run tile-pack "$INPUTS/too_much_shared.ptx" --gpu-name $sm -o out.cubin
+    [ "$status" -eq 5 ]
+    [[ "$output" =~ "Entry function 'k' uses too much shared data (0x40000 bytes, 0x"[0-9a-f]+" max)" ]]
+    [ ! -e out.cubin ]
+  done
+}
+
 @test "tile-pack: a missing ptxas is a clear error, exit 5" {
   isolated_pack
   tile-ptx "$INPUTS/vecadd.ll" --gpu-name sm_80 -o k.ptx
