@@ -619,6 +619,7 @@ Expected<RewriteResult> tilepipe::emu::rewriteForHost(Module &module,
       continue;
     moveAllocasToAddressSpaceZero(fn);
     lowerPredicatedGlobalAccesses(fn);
+    lowerInlinePtxArithmetic(fn);
     guardIntegerDivisions(fn);
     instrumenter.run(fn);
   }

@@ -78,6 +78,11 @@ struct RewriteResult {
 /// vector loads and stores, so that they are checked and run like any other.
 void lowerPredicatedGlobalAccesses(llvm::Function &fn);
 
+/// Turns libdevice's multi-instruction inline PTX blocks of integer
+/// carry-chain arithmetic (mad/madc/add/addc/sub/subc with .cc, mov.b64
+/// pack/unpack) and setp/selp into plain IR; other blocks stay as they are.
+void lowerInlinePtxArithmetic(llvm::Function &fn);
+
 /// Rewrites `module` in place for `hostLayout` / `hostTriple`. Handlers of the
 /// intrinsics used are appended to `handlers` (the wrappers point at them, so
 /// they must outlive the JIT-compiled code).
