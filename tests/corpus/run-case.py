@@ -127,6 +127,7 @@ def main():
     p.add_argument("--bin")
     p.add_argument("--cubin", help="run IMAGE on the GPU instead of compiling it for tile-emu")
     p.add_argument("--block", default="1,1,1", help="with --cubin: the launch's block")
+    p.add_argument("--time", default="0", help="with --cubin: also time N launches")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...")
     p.add_argument("--grid", metavar="X,Y,Z")
@@ -208,7 +209,7 @@ def main():
     if o.cubin:
         launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu",
                                 "launch-cubin.py")
-        cmd = [sys.executable, launcher, o.cubin, "--block", o.block]
+        cmd = [sys.executable, launcher, o.cubin, "--block", o.block, "--time", o.time]
     else:
         cmd = [os.path.join(o.bin, "tile-emu"), kernel_ll]
     cmd += ["--kernel", case["symbol"], "--grid", grid, "--gpu-name", o.gpu_name,

@@ -3,7 +3,7 @@
 
   launch-cubin.py IMAGE --kernel SYMBOL --grid X[,Y[,Z]] --param TYPE:VALUE ...
                   [--pointer-into INTO.npy@WORD=FROM.npy[+BYTES]] [--out-dir DIR]
-                  [--block X[,Y[,Z]]]
+                  [--block X[,Y[,Z]]] [--time N]
 
 IMAGE is a cubin (or PTX, which the driver compiles for the GPU at hand).
 Parameters and buffers are given exactly as tile-emu takes them, so
@@ -15,7 +15,9 @@ The block defaults to (1,1,1), the way cuTile launches tile kernels: the
 kernel's own .reqntid/.blocksareclusters must make the CTA whole. --block
 passes the CTA size explicitly (needed below sm_90, where PTX has no
 .blocksareclusters). Uses the CUDA driver API through cuda.bindings (the
-cuda-python package); not part of CI, which has no GPU.
+cuda-python package); not part of CI, which has no GPU. --time N then launches
+the kernel N more times (after the results were saved) and prints the mean
+time per launch and the bandwidth over the bytes of all its buffers.
 """
 import argparse, ctypes, os, sys
 import numpy as np
@@ -99,6 +101,7 @@ def main():
     p.add_argument("--pointer-into", action="append", default=[])
     p.add_argument("--out-dir", default="gpu-out")
     p.add_argument("--gpu-name", help="ignored: the GPU at hand decides")
+    p.add_argument("--time", type=int, default=0, metavar="N")
     o = p.parse_args()
 
     check(cu.cuInit(0))
@@ -130,10 +133,28 @@ def main():
     pointers = (ctypes.c_void_p * max(len(values), 1))(
         *[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
     grid, block = dim3(o.grid), dim3(o.block)
-    check(cu.cuLaunchKernel(function, *grid, *block, 0, 0, ctypes.addressof(pointers), 0))
+    launch = lambda: check(cu.cuLaunchKernel(function, *grid, *block, 0, 0,
+                                             ctypes.addressof(pointers), 0))
+    launch()
     check(cu.cuCtxSynchronize())
     buffers.write_back(o.out_dir)
+    if o.time > 0:
+        time_launches(launch, o.time, o.kernel, sum(a.nbytes for a in buffers.host.values()))
     return 0
+
+
+def time_launches(launch, count, kernel, nbytes):
+    """Mean time of `count` back-to-back launches, measured with CUDA events."""
+    launch()  # warm-up
+    start, stop = check(cu.cuEventCreate(0)), check(cu.cuEventCreate(0))
+    check(cu.cuEventRecord(start, 0))
+    for _ in range(count):
+        launch()
+    check(cu.cuEventRecord(stop, 0))
+    check(cu.cuEventSynchronize(stop))
+    ms = check(cu.cuEventElapsedTime(start, stop)) / count
+    print("time %s: %.4f ms per launch over %d launches, %.1f GB/s over %d buffer bytes"
+          % (kernel[:48], ms, count, nbytes / ms / 1e6, nbytes))
 
 
 if __name__ == "__main__":
