@@ -1028,6 +1028,10 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
   StringRef n = name;
   if (!n.consume_front("llvm.nvvm."))
     return false;
+  // The emulator runs one grid at a time (nothing to wait for or release) in
+  // one address space without virtual aliases.
+  if (n.starts_with("griddepcontrol.") || n == "fence.proxy.alias")
+    return true;
   if (n.starts_with("fence.proxy") || n.starts_with("fence.mbarrier"))
     return false; // async proxies: TMA/mbarrier are not emulated
   return n.starts_with("membar.") || n.starts_with("fence.") ||

@@ -217,6 +217,7 @@ tilepipe::compileLLVMToPTX(llvm::Module &module,
   if (llvm::Error error = verify(module, "on input"))
     return std::move(error);
 
+  removeUnavailableGridDependencyControl(module, options.gpu);
   std::string processor = selectPTXProcessor(module, options.gpu);
   auto machine = createNVPTXTargetMachine(processor, options);
   if (!machine)

@@ -1,6 +1,7 @@
 //===- PTXProcessor.cpp - Choosing the .target of a module ----------------===//
 #include "tilepipe/Target/NVPTXCodegen.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -49,4 +50,19 @@ std::string tilepipe::selectPTXProcessor(const llvm::Module &module,
         usesFeature(module, feature.name))
       return gpu.name() + "a";
   return gpu.name();
+}
+
+void tilepipe::removeUnavailableGridDependencyControl(llvm::Module &module,
+                                                      const GpuTarget &gpu) {
+  if (gpu.sm >= 90)
+    return;
+  for (llvm::Function &function : llvm::make_early_inc_range(module)) {
+    if (!function.getName().starts_with("llvm.nvvm.griddepcontrol."))
+      continue;
+    for (llvm::User *user : llvm::make_early_inc_range(function.users()))
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(user))
+        call->eraseFromParent();
+    if (function.use_empty())
+      function.eraseFromParent();
+  }
 }

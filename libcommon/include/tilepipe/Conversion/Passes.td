@@ -21,7 +21,8 @@ def ConvertCudaTileToTileAA : Pass<"tilepipe-convert-cuda-tile-to-tile-aa", "::m
                            "::mlir::math::MathDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::cf::ControlFlowDialect"];
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def ConvertTileAAToTileAS : Pass<"tilepipe-convert-tile-aa-to-tile-as", "::mlir::ModuleOp"> {

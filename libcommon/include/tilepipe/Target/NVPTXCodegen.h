@@ -54,6 +54,11 @@ constexpr unsigned kPTXISAVersion = 90; // PTX 9.0
 /// (wgmma, setmaxnreg, tcgen05, ...).
 std::string selectPTXProcessor(const llvm::Module &module, const GpuTarget &gpu);
 
+/// Programmatic dependent launch (griddepcontrol) exists from sm_90 on. Below
+/// that no grid runs with a prerequisite grid in flight, so waiting for one
+/// and releasing dependents are no-ops: the calls are removed from `module`.
+void removeUnavailableGridDependencyControl(llvm::Module &module, const GpuTarget &gpu);
+
 /// Compiles `module` (modified in place) to PTX text. Failures (invalid IR,
 /// missing libdevice, errors from the code generator) come back as errors.
 llvm::Expected<std::string> compileLLVMToPTX(llvm::Module &module,

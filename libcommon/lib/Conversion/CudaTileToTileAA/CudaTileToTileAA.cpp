@@ -13,6 +13,7 @@
 #include "tilepipe/Dialect/CudaTile/IR/CudaTile.h"
 #include "tilepipe/Dialect/TileAA/IR/TileAA.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/Transforms/StructuralTypeConversions.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -275,12 +276,13 @@ struct ConvertCudaTileToTileAAPass
     populateMatrixLoweringPatterns(converter, patterns);
     populateMemoryLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
+    populateSyncLoweringPatterns(converter, patterns);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<ct::CudaTileDialect>();
     target.addLegalDialect<tile_aa::TileAADialect, arith::ArithDialect,
                            math::MathDialect, func::FuncDialect,
-                           scf::SCFDialect>();
+                           scf::SCFDialect, NVVM::NVVMDialect>();
     // Branches built from cuda_tile.if/loop carry unconverted operands until
     // the structural patterns retype them.
     cf::populateCFStructuralTypeConversionsAndLegality(converter, patterns, target);

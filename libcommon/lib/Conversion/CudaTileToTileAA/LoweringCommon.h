@@ -51,6 +51,8 @@ void populateMemoryLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateReductionLoweringPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
+void populateSyncLoweringPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe
 

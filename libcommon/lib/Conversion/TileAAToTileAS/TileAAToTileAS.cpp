@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Conversion/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/ControlFlow/Transforms/StructuralTypeConversions.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -193,7 +194,8 @@ struct ConvertTileAAToTileASPass
 
     ConversionTarget target(*context);
     target.addIllegalDialect<tile_aa::TileAADialect>();
-    target.addLegalDialect<tile_as::TileASDialect>();
+    // NVVM operations (grid dependency control, fences) pass through.
+    target.addLegalDialect<tile_as::TileASDialect, NVVM::NVVMDialect>();
     target.addLegalOp<ModuleOp>();
     auto legalTypes = [&](Operation *op) { return converter.isLegal(op); };
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(legalTypes);
