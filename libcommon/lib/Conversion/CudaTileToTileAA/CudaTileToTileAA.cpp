@@ -273,6 +273,7 @@ struct ConvertCudaTileToTileAAPass
     populateControlFlowLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
     populateMatrixLoweringPatterns(converter, patterns);
+    populateScaledMatrixLoweringPatterns(converter, patterns);
     populateMemoryLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
 
