@@ -2,7 +2,8 @@
 # mmaf_scaled computed in tile-emu against numpy: D = (A * SA) x (B * SB) + C
 # with each scale repeated over its block of K/Ks consecutive k. f16, bf16 and
 # f32 operands; f32 scales and f8E8M0FNU scales (powers of two, passed as bit
-# patterns in i32 words); 2-D and batched 3-D; blocks of 1, 16 and 32. Kernels
+# patterns in i32 words); 2-D and batched 3-D; blocks of 1, 16 and 32; the
+# corpus kernel's 32x4x4-swizzled scale tiles. Kernels
 # come from kernel.py; emu-check.py compiles and runs them.
 
 setup() {
@@ -69,4 +70,18 @@ scaled_case() {
 @test "mmaf_scaled batched 3-D, one scale per k (block 1) and one per row (block K)" {
   scaled_case 16 16 16 16 f32 f32 2
   scaled_case 16 16 32 1 f16 f8E8M0FNU 2
+}
+
+@test "the corpus kernel's swizzled scale path: 32x4x4 e8m0 scales unswizzled by reshape/permute (128x16x128)" {
+  local swz="(lambda s: s.reshape(1, 4, 32, 1, 4).transpose(0, 3, 2, 1, 4).reshape(1, 1, 32, 16))"
+  run /usr/bin/python3 "$CHECK" "$BATS_TEST_DIRNAME/inputs/swizzled_scales.mlir" --entry k --bin "$TILEPIPE_BIN" \
+    --array "a=$RNG.standard_normal((128, 128)).astype(np.float16)" \
+    --array "b=$RNG.standard_normal((128, 16)).astype(np.float16)" \
+    --array "sa=np.ascontiguousarray($swz(rows := $RNG.integers(120, 135, (128, 4)).astype(np.int32)))" \
+    --array "sb=$RNG.integers(120, 135, (4, 16)).astype(np.int32)" \
+    --array "c=$RNG.standard_normal((128, 16)).astype(np.float32)" \
+    --array "d=np.zeros((128, 16), np.float32)" \
+    --expect "d = (a.astype(np.float32) * np.repeat($E8M0(rows), 32, axis=1)) @ (b.astype(np.float32) * np.repeat($E8M0(sb), 32, axis=0)) + c" \
+    --rtol 1e-4 --atol 1e-3
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
