@@ -37,7 +37,15 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, splat.getSrc());
       return success();
     }
-    rewriter.replaceOpWithNewOp<tile_aa::ReshapeOp>(op, type, source);
+    // Reshapes compose (each relabels the same row-major order): a chain
+    // moves the elements once, or not at all when it returns to the start.
+    // The inner reshape dies with its last user.
+    if (auto inner = source.getDefiningOp<tile_aa::ReshapeOp>())
+      source = inner.getSrc();
+    if (source.getType() == type)
+      rewriter.replaceOp(op, source);
+    else
+      rewriter.replaceOpWithNewOp<tile_aa::ReshapeOp>(op, type, source);
     return success();
   }
 };
