@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# Shape ops that fold while lowering (ShapeLowering.cpp): chains of reshapes
-# become one reshape or none, pinned with FileCheck and checked in tile-emu.
+# Shape ops that ShapeLowering.cpp rewrites into others: chains of reshapes
+# become one reshape or none, and insert (no tile_aa counterpart) a repeat of
+# the source and a select; pinned with FileCheck and checked in tile-emu.
 
 setup() {
   IN="$BATS_TEST_DIRNAME/inputs/reshape_chain.mlir"
@@ -16,5 +17,25 @@ setup() {
     --bin "$TILEPIPE_BIN" --array "a=np.random.default_rng(2).standard_normal((16, 32)).astype(np.float32)" \
     --array "same=np.zeros((16, 32), np.float32)" --array "flat=np.zeros((8, 64), np.float32)" \
     --expect "same = a" --expect "flat = a.reshape(8, 64)"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-lower: insert is the source repeated over the grid and a select" {
+  local in="$BATS_TEST_DIRNAME/inputs/insert.mlir"
+  run bash -c "set -o pipefail; tile-lower --gpu-name sm_80 '$in' | FileCheck --check-prefix=LOWER '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "insert writes one block (dynamic 2-D index, constant 3-D index) in tile-emu" {
+  local rng="np.random.default_rng(9)"
+  run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$BATS_TEST_DIRNAME/inputs/insert.mlir" \
+    --entry insert --bin "$TILEPIPE_BIN" \
+    --array "s=$rng.standard_normal((4, 16)).astype(np.float32)" \
+    --array "d=$rng.standard_normal((16, 64)).astype(np.float32)" \
+    --array "out=np.zeros((16, 64), np.float32)" --scalar i32:2 --scalar i32:1 \
+    --array "d3=np.arange(256, dtype=np.int32).reshape(2, 8, 16) + 1000" \
+    --array "out3=np.zeros((2, 8, 16), np.int32)" \
+    --expect "out = d.copy(); out[8:12, 16:32] = s" \
+    --expect "out3 = d3.copy(); out3[0:1, 6:8, 0:8] = np.arange(16, dtype=np.int32).reshape(1, 2, 8)"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

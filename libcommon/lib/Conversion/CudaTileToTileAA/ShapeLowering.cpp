@@ -4,11 +4,14 @@
 // down; what changes is that 0-d tiles are scalars in tile_aa, so shape ops
 // touching them become splats or disappear. Trivial ops (same type, identity
 // permutation) fold away here so no data movement is ever emitted for them.
+// insert has no tile_aa counterpart: it becomes a broadcast and a select.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
 
 #include "tilepipe/Dialect/TileAA/IR/TileAA.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 namespace ct = tilepipe::cuda_tile;
@@ -118,12 +121,65 @@ struct CatLowering : TilePattern<ct::CatOp> {
   }
 };
 
+/// insert: `destination` seen as a grid of source-shaped blocks with the
+/// source written over block `indices`. Built from ops that already lower:
+/// the source repeated over the whole grid (dimension d of shape S_d becomes
+/// B_d x S_d, B_d = N_d / S_d, by a reshape to [1, S_0, 1, S_1, ..], a
+/// broadcast and a reshape back, which keeps the row-major order), then a
+/// select between it and the destination on "the element's block is
+/// `indices`". Inside that block the repeated source is the source itself.
+struct InsertLowering : TilePattern<ct::InsertOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::InsertOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value source = adaptor.getSource();
+    Value destination = adaptor.getDestination();
+    if (source.getType() == destination.getType()) {
+      rewriter.replaceOp(op, source);
+      return success();
+    }
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    auto type = cast<RankedTensorType>(destination.getType());
+    Location loc = op.getLoc();
+    Type element = type.getElementType();
+    SmallVector<int64_t> interleaved, blocks;
+    for (auto [sourceDim, dim] : llvm::zip(sourceType.getShape(), type.getShape())) {
+      interleaved.append({1, sourceDim});
+      blocks.append({dim / sourceDim, sourceDim});
+    }
+    Value spread = tile_aa::ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get(interleaved, element), source);
+    Value grid = tile_aa::BroadcastOp::create(
+        rewriter, loc, RankedTensorType::get(blocks, element), spread);
+    Value repeated = tile_aa::ReshapeOp::create(rewriter, loc, type, grid);
+
+    auto i32 = type.clone(rewriter.getI32Type());
+    auto i1 = type.clone(rewriter.getI1Type());
+    Value inBlock;
+    for (auto [dim, index] : llvm::enumerate(adaptor.getIndices())) {
+      int64_t extent = sourceType.getDimSize(dim);
+      if (extent == type.getDimSize(dim))
+        continue;
+      Value coord = tile_aa::IotaOp::create(rewriter, loc, i32, int32_t(dim));
+      Value block = arith::DivUIOp::create(
+          rewriter, loc, coord,
+          arith::ConstantOp::create(
+              rewriter, loc, DenseElementsAttr::get(i32, rewriter.getI32IntegerAttr(extent))));
+      Value wanted = tile_aa::SplatOp::create(rewriter, loc, i32, index);
+      Value same = arith::CmpIOp::create(rewriter, loc, i1, arith::CmpIPredicate::eq, block, wanted);
+      inBlock = inBlock ? arith::AndIOp::create(rewriter, loc, inBlock, same).getResult() : same;
+    }
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, inBlock, repeated, destination);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateShapeLoweringPatterns(TileTypeConverter &converter,
                                    RewritePatternSet &patterns) {
   patterns.add<ReshapeLowering, BroadcastLowering, PermuteLowering,
-               ExtractLowering, CatLowering>(converter, patterns.getContext());
+               ExtractLowering, CatLowering, InsertLowering>(converter, patterns.getContext());
 }
 
 } // namespace tilepipe
