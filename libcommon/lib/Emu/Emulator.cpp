@@ -162,6 +162,9 @@ Expected<Emulator> Emulator::create(std::unique_ptr<Module> module,
   auto builder = orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
+  // Kernels are large straight-line functions run once: instruction
+  // selection and register allocation at -O0 cost far less than they lose.
+  builder->setCodeGenOptLevel(CodeGenOptLevel::None);
   auto layout = builder->getDefaultDataLayoutForTarget();
   if (!layout)
     return layout.takeError();

@@ -274,6 +274,7 @@ struct ConvertCudaTileToTileAAPass
     populateControlFlowLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
     populateMatrixLoweringPatterns(converter, patterns);
+    populateScaledMatrixLoweringPatterns(converter, patterns);
     populateMemoryLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateSyncLoweringPatterns(converter, patterns);

@@ -47,6 +47,8 @@ void populateShapeLoweringPatterns(TileTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateMatrixLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+void populateScaledMatrixLoweringPatterns(TileTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns);
 void populateMemoryLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateReductionLoweringPatterns(TileTypeConverter &converter,

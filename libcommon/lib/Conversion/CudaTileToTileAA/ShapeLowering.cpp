@@ -4,11 +4,15 @@
 // down; what changes is that 0-d tiles are scalars in tile_aa, so shape ops
 // touching them become splats or disappear. Trivial ops (same type, identity
 // permutation) fold away here so no data movement is ever emitted for them.
+// insert has no tile_aa counterpart: it becomes a broadcast and a select;
+// pack/unpack (numbers <-> their bytes) become shifts between reshapes.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
 
 #include "tilepipe/Dialect/TileAA/IR/TileAA.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 namespace ct = tilepipe::cuda_tile;
@@ -37,7 +41,15 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, splat.getSrc());
       return success();
     }
-    rewriter.replaceOpWithNewOp<tile_aa::ReshapeOp>(op, type, source);
+    // Reshapes compose (each relabels the same row-major order): a chain
+    // moves the elements once, or not at all when it returns to the start.
+    // The inner reshape dies with its last user.
+    if (auto inner = source.getDefiningOp<tile_aa::ReshapeOp>())
+      source = inner.getSrc();
+    if (source.getType() == type)
+      rewriter.replaceOp(op, source);
+    else
+      rewriter.replaceOpWithNewOp<tile_aa::ReshapeOp>(op, type, source);
     return success();
   }
 };
@@ -110,12 +122,173 @@ struct CatLowering : TilePattern<ct::CatOp> {
   }
 };
 
+/// insert: `destination` seen as a grid of source-shaped blocks with the
+/// source written over block `indices`. Built from ops that already lower:
+/// the source repeated over the whole grid (dimension d of shape S_d becomes
+/// B_d x S_d, B_d = N_d / S_d, by a reshape to [1, S_0, 1, S_1, ..], a
+/// broadcast and a reshape back, which keeps the row-major order), then a
+/// select between it and the destination on "the element's block is
+/// `indices`". Inside that block the repeated source is the source itself.
+struct InsertLowering : TilePattern<ct::InsertOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::InsertOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value source = adaptor.getSource();
+    Value destination = adaptor.getDestination();
+    if (source.getType() == destination.getType()) {
+      rewriter.replaceOp(op, source);
+      return success();
+    }
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    auto type = cast<RankedTensorType>(destination.getType());
+    Location loc = op.getLoc();
+    Type element = type.getElementType();
+    SmallVector<int64_t> interleaved, blocks;
+    for (auto [sourceDim, dim] : llvm::zip(sourceType.getShape(), type.getShape())) {
+      interleaved.append({1, sourceDim});
+      blocks.append({dim / sourceDim, sourceDim});
+    }
+    Value spread = tile_aa::ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get(interleaved, element), source);
+    Value grid = tile_aa::BroadcastOp::create(
+        rewriter, loc, RankedTensorType::get(blocks, element), spread);
+    Value repeated = tile_aa::ReshapeOp::create(rewriter, loc, type, grid);
+
+    auto i32 = type.clone(rewriter.getI32Type());
+    auto i1 = type.clone(rewriter.getI1Type());
+    Value inBlock;
+    for (auto [dim, index] : llvm::enumerate(adaptor.getIndices())) {
+      int64_t extent = sourceType.getDimSize(dim);
+      if (extent == type.getDimSize(dim))
+        continue;
+      Value coord = tile_aa::IotaOp::create(rewriter, loc, i32, int32_t(dim));
+      Value block = arith::DivUIOp::create(
+          rewriter, loc, coord,
+          arith::ConstantOp::create(
+              rewriter, loc, DenseElementsAttr::get(i32, rewriter.getI32IntegerAttr(extent))));
+      Value wanted = tile_aa::SplatOp::create(rewriter, loc, i32, index);
+      Value same = arith::CmpIOp::create(rewriter, loc, i1, arith::CmpIPredicate::eq, block, wanted);
+      inBlock = inBlock ? arith::AndIOp::create(rewriter, loc, inBlock, same).getResult() : same;
+    }
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, inBlock, repeated, destination);
+    return success();
+  }
+};
+
+/// Helpers for pack/unpack: tensors as flat rows of `bytes` little-endian
+/// bytes per element, the order in which the numbers lie in memory.
+struct ByteView {
+  OpBuilder &b;
+  Location loc;
+
+  RankedTensorType tensor(ArrayRef<int64_t> shape, Type element) const {
+    return RankedTensorType::get(shape, element);
+  }
+  Value reshape(Value value, ArrayRef<int64_t> shape) const {
+    auto type = tensor(shape, cast<RankedTensorType>(value.getType()).getElementType());
+    if (value.getType() == type)
+      return value;
+    return tile_aa::ReshapeOp::create(b, loc, type, value);
+  }
+  /// iota along dimension 1 of [n, bytes], times 8: each byte's bit offset.
+  Value bitOffsets(int64_t n, int64_t bytes, IntegerType type) const {
+    auto offsets = tensor({n, bytes}, type);
+    Value index = tile_aa::IotaOp::create(b, loc, tensor({n, bytes}, b.getI32Type()), 1);
+    if (type.getWidth() > 32)
+      index = arith::ExtUIOp::create(b, loc, offsets, index);
+    else if (type.getWidth() < 32)
+      index = arith::TruncIOp::create(b, loc, offsets, index);
+    Value eight = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(offsets, b.getIntegerAttr(type, 8)));
+    return arith::MulIOp::create(b, loc, index, eight);
+  }
+};
+
+/// Bytes per element of `type`, or failure for sub-byte and odd widths.
+FailureOr<int64_t> bytesPerElement(Operation *op, Type element) {
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (isa<FloatTF32Type>(element) || bits % 8 != 0)
+    return op->emitOpError("on ") << element << " elements (not whole bytes) is not lowered yet";
+  return bits / 8;
+}
+
+/// pack: each number's bits, low byte first, as i8.
+struct PackLowering : TilePattern<ct::PackOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::PackOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto sourceType = cast<RankedTensorType>(adaptor.getSource().getType());
+    auto type = cast<RankedTensorType>(convert(op.getType()));
+    FailureOr<int64_t> bytes = bytesPerElement(op, sourceType.getElementType());
+    if (failed(bytes))
+      return failure();
+    ByteView v{rewriter, op.getLoc()};
+    int64_t n = sourceType.getNumElements();
+    auto intType = rewriter.getIntegerType(*bytes * 8);
+    Value flat = v.reshape(adaptor.getSource(), {n});
+    if (!sourceType.getElementType().isInteger())
+      flat = arith::BitcastOp::create(rewriter, op.getLoc(), v.tensor({n}, intType), flat);
+    if (*bytes == 1) {
+      rewriter.replaceOp(op, v.reshape(flat, type.getShape()));
+      return success();
+    }
+    Value column = v.reshape(flat, {n, 1});
+    Value spread = tile_aa::BroadcastOp::create(rewriter, op.getLoc(),
+                                                v.tensor({n, *bytes}, intType), column);
+    Value shifted = arith::ShRUIOp::create(rewriter, op.getLoc(), spread,
+                                           v.bitOffsets(n, *bytes, intType));
+    Value byteValues = arith::TruncIOp::create(
+        rewriter, op.getLoc(), v.tensor({n, *bytes}, rewriter.getI8Type()), shifted);
+    rewriter.replaceOp(op, v.reshape(byteValues, type.getShape()));
+    return success();
+  }
+};
+
+/// unpack: every `bytes` consecutive i8, low byte first, make one number.
+struct UnpackLowering : TilePattern<ct::UnpackOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::UnpackOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(convert(op.getType()));
+    FailureOr<int64_t> bytes = bytesPerElement(op, type.getElementType());
+    if (failed(bytes))
+      return failure();
+    Location loc = op.getLoc();
+    ByteView v{rewriter, loc};
+    int64_t n = type.getNumElements();
+    auto intType = rewriter.getIntegerType(*bytes * 8);
+    Value number;
+    if (*bytes == 1) {
+      number = v.reshape(adaptor.getSource(), {n});
+    } else {
+      // Widen and shift every byte into place, then OR the columns.
+      Value rows = v.reshape(adaptor.getSource(), {n, *bytes});
+      Value wide = arith::ExtUIOp::create(rewriter, loc, v.tensor({n, *bytes}, intType), rows);
+      Value placed = arith::ShLIOp::create(rewriter, loc, wide, v.bitOffsets(n, *bytes, intType));
+      Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
+      for (int64_t k = 0; k < *bytes; ++k) {
+        Value index = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(k));
+        Value column = tile_aa::ExtractOp::create(rewriter, loc, v.tensor({n, 1}, intType),
+                                                  placed, ValueRange{zero, index});
+        Value part = v.reshape(column, {n});
+        number = number ? arith::OrIOp::create(rewriter, loc, number, part).getResult() : part;
+      }
+    }
+    Type element = type.getElementType();
+    if (!element.isInteger())
+      number = arith::BitcastOp::create(rewriter, loc, v.tensor({n}, element), number);
+    rewriter.replaceOp(op, v.reshape(number, type.getShape()));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateShapeLoweringPatterns(TileTypeConverter &converter,
                                    RewritePatternSet &patterns) {
   patterns.add<ReshapeLowering, BroadcastLowering, PermuteLowering,
-               ExtractLowering, CatLowering>(converter, patterns.getContext());
+               ExtractLowering, CatLowering, InsertLowering, PackLowering,
+               UnpackLowering>(converter, patterns.getContext());
 }
 
 } // namespace tilepipe
