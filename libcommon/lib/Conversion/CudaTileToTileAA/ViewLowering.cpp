@@ -168,9 +168,6 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
     return op->emitOpError("view rank and index count differ");
   if (view.getDefiningOp<ct::MakeStridedViewOp>())
     return op->emitOpError("strided views are not lowered yet");
-  for (auto [i, dim] : llvm::enumerate(dimMap))
-    if (int64_t(i) != dim)
-      return op->emitOpError("partition views with a permuted dim_map are not lowered yet");
 
   SmallVector<Extent> sizes = getExtents(
       traced->tensorType.getShape(), traced->tensorView.getDynamicShape(), rewriter);
