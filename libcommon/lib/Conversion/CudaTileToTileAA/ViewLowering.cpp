@@ -166,8 +166,6 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   unsigned rank = tileShape.size();
   if (rank == 0 || indices.size() != rank)
     return op->emitOpError("view rank and index count differ");
-  if (view.getDefiningOp<ct::MakeStridedViewOp>())
-    return op->emitOpError("strided views are not lowered yet");
 
   SmallVector<Extent> sizes = getExtents(
       traced->tensorType.getShape(), traced->tensorView.getDynamicShape(), rewriter);
