@@ -55,6 +55,8 @@ void populateReductionLoweringPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 void populateSyncLoweringPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateAtomicLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe
 
