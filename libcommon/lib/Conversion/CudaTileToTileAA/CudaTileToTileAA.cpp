@@ -135,19 +135,6 @@ struct MakeTokenLowering : TilePattern<ct::MakeTokenOp> {
   }
 };
 
-struct BlockIdLowering : TilePattern<ct::GetTileBlockIdOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::GetTileBlockIdOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> ids;
-    for (int32_t axis = 0; axis < 3; ++axis)
-      ids.push_back(tile_aa::BlockIdOp::create(rewriter, op.getLoc(),
-                                               rewriter.getI32Type(), axis));
-    rewriter.replaceOp(op, ids);
-    return success();
-  }
-};
-
 struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
@@ -157,8 +144,9 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
     if (failed(access))
       return failure();
     auto type = cast<RankedTensorType>(convert(op.getTile().getType()));
-    Value other = arith::ConstantOp::create(rewriter, op.getLoc(), type,
-                                            rewriter.getZeroAttr(type));
+    Value other = buildPaddingValue(rewriter, op, op.getView(), type);
+    if (!other)
+      return failure();
     auto load = tile_aa::LoadOp::create(
         rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
         access->ptrs, access->mask, other, adaptor.getToken(),
@@ -267,7 +255,9 @@ struct ConvertCudaTileToTileAAPass
     RewritePatternSet patterns(context);
     patterns.add<
         EntryLowering, ReturnLowering, AssumeLowering, ConstantLowering,
-        MakeTokenLowering, BlockIdLowering, LoadViewLowering, StoreViewLowering,
+        MakeTokenLowering,
+        GridQueryLowering<ct::GetTileBlockIdOp, tile_aa::BlockIdOp>,
+        LoadViewLowering, StoreViewLowering,
         LoadPtrLowering, StorePtrLowering, OffsetLowering, IotaLowering,
         ViewErasure<ct::MakeTensorViewOp>, ViewErasure<ct::MakePartitionViewOp>>(converter, context);
     populateArithmeticLoweringPatterns(converter, patterns);

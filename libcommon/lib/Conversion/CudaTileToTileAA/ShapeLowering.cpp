@@ -20,6 +20,43 @@ namespace ct = tilepipe::cuda_tile;
 namespace tilepipe {
 namespace {
 
+/// The one element of a single-element tensor as a scalar every thread
+/// holds: a splat gives its source; otherwise a tile_aa.reduce, which already
+/// brings a value from the thread that owns it to all threads. Its combiner is
+/// exact for one element: replicated copies enter as the identity, and
+/// x + -0.0 == x for every float (NaN and -0.0 included), x | 0 == x for
+/// every integer. Pointer elements have no such combiner: failure.
+static FailureOr<Value> scalarOfSingleElement(ConversionPatternRewriter &rewriter,
+                                              Location loc, Value tensor) {
+  if (auto splat = tensor.getDefiningOp<tile_aa::SplatOp>())
+    return splat.getSrc();
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type element = type.getElementType();
+  TypedAttr identity;
+  if (auto floatType = dyn_cast<FloatType>(element))
+    identity = rewriter.getFloatAttr(
+        floatType, APFloat::getZero(floatType.getFloatSemantics(), /*Negative=*/true));
+  else if (isa<IntegerType>(element))
+    identity = rewriter.getIntegerAttr(element, 0);
+  else
+    return failure();
+  if (type.getRank() != 1)
+    tensor = tile_aa::ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get({1}, element), tensor);
+  auto reduce = tile_aa::ReduceOp::create(rewriter, loc, TypeRange{element},
+                                          ValueRange{tensor}, /*axis=*/0,
+                                          rewriter.getArrayAttr({identity}));
+  OpBuilder::InsertionGuard guard(rewriter);
+  Block *body = rewriter.createBlock(&reduce.getCombiner(), {}, {element, element},
+                                     {loc, loc});
+  Value lhs = body->getArgument(0), rhs = body->getArgument(1);
+  Value combined = isa<FloatType>(element)
+                       ? arith::AddFOp::create(rewriter, loc, lhs, rhs).getResult()
+                       : arith::OrIOp::create(rewriter, loc, lhs, rhs).getResult();
+  tile_aa::CombineYieldOp::create(rewriter, loc, ValueRange{combined});
+  return reduce.getResult(0);
+}
+
 /// reshape: a scalar becomes a splat; a tensor a tile_aa.reshape.
 struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
   using TilePattern::TilePattern;
@@ -35,8 +72,13 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, source);
       return success();
     }
-    if (!isa<RankedTensorType>(type))
-      return op.emitOpError("reshape of a tile to a 0-d tile is not lowered yet");
+    if (!isa<RankedTensorType>(type)) {
+      FailureOr<Value> scalar = scalarOfSingleElement(rewriter, op.getLoc(), source);
+      if (failed(scalar))
+        return op.emitOpError("reshape of a pointer tile to a 0-d tile is not lowered yet");
+      rewriter.replaceOp(op, *scalar);
+      return success();
+    }
     if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {
       rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, splat.getSrc());
       return success();
