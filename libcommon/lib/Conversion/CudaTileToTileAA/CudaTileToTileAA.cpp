@@ -268,6 +268,7 @@ struct ConvertCudaTileToTileAAPass
     populateMemoryLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateSyncLoweringPatterns(converter, patterns);
+    populateAtomicLoweringPatterns(converter, patterns);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<ct::CudaTileDialect>();

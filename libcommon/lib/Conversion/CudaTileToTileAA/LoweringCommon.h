@@ -72,6 +72,8 @@ void populateReductionLoweringPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 void populateSyncLoweringPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateAtomicLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe
 

@@ -330,9 +330,15 @@ struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
 
     RegisterEmitter e(rewriter, loc);
     unsigned addressSpace = getAddressSpace(op.getPtrs().getType());
+    // Only the first copy of a replicated element is stored: a copy stored
+    // later by another warp could overwrite a newer value (a read-modify-
+    // write of a small tile under a lock).
+    SmallVector<Value> firsts = e.firstCopy(laid->layout, laid->shape);
     for (int64_t first = 0; first < type.getNumElements(); first += access->width) {
       auto [address, predicate] =
           groupAddress(e, adaptor.getPtrs(), adaptor.getMask(), first, addressSpace);
+      if (!firsts.empty())
+        predicate = LLVM::AndOp::create(rewriter, loc, predicate, firsts[first]);
       SmallVector<Value> elements;
       for (unsigned i = 0; i < access->width; ++i)
         elements.push_back(e.extract(adaptor.getValue(), first + i));
