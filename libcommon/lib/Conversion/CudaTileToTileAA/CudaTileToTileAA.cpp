@@ -278,6 +278,7 @@ struct ConvertCudaTileToTileAAPass
     populateMemoryLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateSyncLoweringPatterns(converter, patterns);
+    populateMiscLoweringPatterns(converter, patterns);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<ct::CudaTileDialect>();

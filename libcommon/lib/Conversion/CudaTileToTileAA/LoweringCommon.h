@@ -55,6 +55,8 @@ void populateReductionLoweringPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 void populateSyncLoweringPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateMiscLoweringPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe
 
