@@ -269,6 +269,7 @@ struct ConvertCudaTileToTileAAPass
     populateReductionLoweringPatterns(converter, patterns);
     populateSyncLoweringPatterns(converter, patterns);
     populateAtomicLoweringPatterns(converter, patterns);
+    populateMiscLoweringPatterns(converter, patterns);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<ct::CudaTileDialect>();

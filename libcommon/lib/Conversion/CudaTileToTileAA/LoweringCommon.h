@@ -74,6 +74,8 @@ void populateSyncLoweringPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateAtomicLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+void populateMiscLoweringPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe
 
