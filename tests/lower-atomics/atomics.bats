@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # atomics.mlir: scalar atomics (once per CTA, old value broadcast), a CAS spin
 # lock, masked atomics on a tile smaller than the CTA, compare-and-swap on
-# i32 and f32, reduction into a ragged view; orderings and scopes in PTX.
+# i32 and f32, reduction into a ragged view; orderings and scopes in PTX;
+# scalar pointer loads and stores (which go through one-element tiles).
 
 setup() {
   IN="$BATS_TEST_DIRNAME/atomics.mlir"
@@ -81,4 +82,10 @@ emu() {
   emu --entry red --grid 2 --array "p=np.ones(256, dtype=np.float32)" --scalar i32:200 \
     --array "v=np.arange(256, dtype=np.float32)" \
     --expect "p = p + np.where(np.arange(256) < 200, v, 0)"
+}
+
+@test "scalar load_ptr_tko/store_ptr_tko with offsets and masks (padding where masked off)" {
+  emu --entry scalar_mem --array "p=np.arange(8, dtype=np.float32) + 1" \
+    --array "o=np.full(4, -1, dtype=np.float32)" \
+    --expect "o = np.array([p[3] + 7, p[3], -1, -1], dtype=np.float32)"
 }

@@ -126,4 +126,25 @@ cuda_tile.module @m {
     %t1 = atomic_red_view_tko relaxed device %pv[%bx], addf, %x : tile<128xf32>, partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
     return
   }
+
+  // Scalar pointer loads and stores, with offsets and masks: o[0] = p[3] +
+  // 7 (a masked-off load reads its padding), o[1] = p[3], o[2] untouched.
+  entry @scalar_mem(%p: tile<ptr<f32>>, %o: tile<ptr<f32>>) {
+    %c1 = constant <i64: 1> : tile<i64>
+    %c2 = constant <i64: 2> : tile<i64>
+    %c3 = constant <i64: 3> : tile<i64>
+    %yes = constant <i1: true> : tile<i1>
+    %no = constant <i1: false> : tile<i1>
+    %pad = constant <f32: 7.0> : tile<f32>
+    %q = offset %p, %c3 : tile<ptr<f32>>, tile<i64> -> tile<ptr<f32>>
+    %x, %t0 = load_ptr_tko weak %q : tile<ptr<f32>> -> tile<f32>, token
+    %y, %t1 = load_ptr_tko weak %p, %no, %pad : tile<ptr<f32>>, tile<i1>, tile<f32> -> tile<f32>, token
+    %s = addf %x, %y : tile<f32>
+    %t2 = store_ptr_tko weak %o, %s : tile<ptr<f32>>, tile<f32> -> token
+    %o1 = offset %o, %c1 : tile<ptr<f32>>, tile<i64> -> tile<ptr<f32>>
+    %t3 = store_ptr_tko weak %o1, %x, %yes : tile<ptr<f32>>, tile<f32>, tile<i1> -> token
+    %o2 = offset %o, %c2 : tile<ptr<f32>>, tile<i64> -> tile<ptr<f32>>
+    %t4 = store_ptr_tko weak %o2, %x, %no : tile<ptr<f32>>, tile<f32>, tile<i1> -> token
+    return
+  }
 }

@@ -54,3 +54,14 @@ check() {
   check rmw_addf_f16 float16 'p + v' --rtol 1e-3
   check rmw_addf_f64 float64 'p + v'
 }
+
+@test "addf on bf16 at system scope (cmpxchg loop) on a 2-D tile" {
+  for sm in sm_80 sm_90; do
+    run /usr/bin/python3 "$CHECK" "$IN" --entry rmw_addf_bf16_sys --gpu-name $sm \
+      --array "p=bf16(np.arange(128) * 0.5)" --array "v=bf16(np.arange(128) % 7 - 3)" \
+      --array "o=np.zeros(128, dtype=np.uint16)" \
+      --expect "p = (p.astype(np.uint32) << 16).view(np.float32) + (v.astype(np.uint32) << 16).view(np.float32)" \
+      --expect "o = p" --rtol 1e-2
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}

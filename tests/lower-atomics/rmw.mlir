@@ -226,4 +226,22 @@ cuda_tile.module @m {
     %t2 = store_ptr_tko weak %op, %old : tile<128xptr<f32>>, tile<128xf32> -> token
     return
   }
+  // bf16 addf at system scope (a 16-bit cmpxchg loop) on a 2-D tile.
+  entry @rmw_addf_bf16_sys(%p: tile<ptr<bf16>>, %v: tile<ptr<bf16>>, %o: tile<ptr<bf16>>) {
+    %i0 = iota : tile<128xi32>
+    %i = reshape %i0 : tile<128xi32> -> tile<8x16xi32>
+    %pr = reshape %p : tile<ptr<bf16>> -> tile<1x1xptr<bf16>>
+    %pb = broadcast %pr : tile<1x1xptr<bf16>> -> tile<8x16xptr<bf16>>
+    %pp = offset %pb, %i : tile<8x16xptr<bf16>>, tile<8x16xi32> -> tile<8x16xptr<bf16>>
+    %vr = reshape %v : tile<ptr<bf16>> -> tile<1x1xptr<bf16>>
+    %vb = broadcast %vr : tile<1x1xptr<bf16>> -> tile<8x16xptr<bf16>>
+    %vp = offset %vb, %i : tile<8x16xptr<bf16>>, tile<8x16xi32> -> tile<8x16xptr<bf16>>
+    %or = reshape %o : tile<ptr<bf16>> -> tile<1x1xptr<bf16>>
+    %ob = broadcast %or : tile<1x1xptr<bf16>> -> tile<8x16xptr<bf16>>
+    %op = offset %ob, %i : tile<8x16xptr<bf16>>, tile<8x16xi32> -> tile<8x16xptr<bf16>>
+    %x, %t0 = load_ptr_tko weak %vp : tile<8x16xptr<bf16>> -> tile<8x16xbf16>, token
+    %old, %t1 = atomic_rmw_tko acq_rel sys %pp, addf, %x : tile<8x16xptr<bf16>>, tile<8x16xbf16> -> tile<8x16xbf16>, token
+    %t2 = store_ptr_tko weak %op, %old : tile<8x16xptr<bf16>>, tile<8x16xbf16> -> token
+    return
+  }
 }

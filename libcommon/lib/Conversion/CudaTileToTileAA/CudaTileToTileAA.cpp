@@ -171,18 +171,38 @@ struct StoreViewLowering : TilePattern<ct::StoreViewTkoOp> {
   }
 };
 
+/// A scalar pointer access goes through the tensor path as the one element
+/// of a tensor<1x...>: every thread loads it, the first copy alone stores.
+static Value asOneElement(ConversionPatternRewriter &rewriter, Location loc,
+                          Value scalar) {
+  if (!scalar || isa<RankedTensorType>(scalar.getType()))
+    return scalar;
+  return tile_aa::SplatOp::create(
+      rewriter, loc, RankedTensorType::get({1}, scalar.getType()), scalar);
+}
+
 struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::LoadPtrTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (!isa<RankedTensorType>(adaptor.getSource().getType()))
-      return op.emitOpError("scalar pointer loads are not lowered yet");
+    Location loc = op.getLoc();
+    Type type = convert(op.getResult().getType());
+    bool scalar = !isa<RankedTensorType>(type);
     auto load = tile_aa::LoadOp::create(
-        rewriter, op.getLoc(), convert(op.getResult().getType()),
-        tile_aa::TokenType::get(op.getContext()), adaptor.getSource(),
-        adaptor.getMask(), adaptor.getPaddingValue(), adaptor.getToken(),
+        rewriter, loc, scalar ? RankedTensorType::get({1}, type) : type,
+        tile_aa::TokenType::get(op.getContext()),
+        asOneElement(rewriter, loc, adaptor.getSource()),
+        asOneElement(rewriter, loc, adaptor.getMask()),
+        asOneElement(rewriter, loc, adaptor.getPaddingValue()), adaptor.getToken(),
         rewriter.getI64IntegerAttr(1));
-    rewriter.replaceOp(op, load.getResults());
+    Value result = load.getResult();
+    if (scalar) {
+      FailureOr<Value> element = scalarOfSingleElement(rewriter, loc, result);
+      if (failed(element))
+        return op.emitOpError("scalar loads of pointers are not lowered yet");
+      result = *element;
+    }
+    rewriter.replaceOp(op, {result, load.getResultToken()});
     return success();
   }
 };
@@ -191,11 +211,12 @@ struct StorePtrLowering : TilePattern<ct::StorePtrTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::StorePtrTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (!isa<RankedTensorType>(adaptor.getDestination().getType()))
-      return op.emitOpError("scalar pointer stores are not lowered yet");
+    Location loc = op.getLoc();
     rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
-        op, tokenType(op), adaptor.getDestination(), adaptor.getValue(),
-        adaptor.getMask(), adaptor.getToken(), rewriter.getI64IntegerAttr(1));
+        op, tokenType(op), asOneElement(rewriter, loc, adaptor.getDestination()),
+        asOneElement(rewriter, loc, adaptor.getValue()),
+        asOneElement(rewriter, loc, adaptor.getMask()), adaptor.getToken(),
+        rewriter.getI64IntegerAttr(1));
     return success();
   }
 };
@@ -269,6 +290,7 @@ struct ConvertCudaTileToTileAAPass
     populateReductionLoweringPatterns(converter, patterns);
     populateSyncLoweringPatterns(converter, patterns);
     populateAtomicLoweringPatterns(converter, patterns);
+    populateMiscLoweringPatterns(converter, patterns);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<ct::CudaTileDialect>();

@@ -54,6 +54,12 @@ struct GridQueryLowering : TilePattern<SourceOp> {
   }
 };
 
+/// The one element of a single-element tensor as a scalar every thread
+/// holds (ShapeLowering.cpp). Fails for pointer elements.
+mlir::FailureOr<mlir::Value>
+scalarOfSingleElement(mlir::ConversionPatternRewriter &rewriter,
+                      mlir::Location loc, mlir::Value tensor);
+
 // Each op family's patterns, defined in the file of the same name.
 // (One line per family in ConvertCudaTileToTileAAPass registers them.)
 void populateArithmeticLoweringPatterns(TileTypeConverter &converter,
@@ -74,6 +80,8 @@ void populateSyncLoweringPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateAtomicLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+void populateMiscLoweringPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe
 

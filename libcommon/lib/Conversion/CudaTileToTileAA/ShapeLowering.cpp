@@ -18,7 +18,6 @@ using namespace mlir;
 namespace ct = tilepipe::cuda_tile;
 
 namespace tilepipe {
-namespace {
 
 /// The one element of a single-element tensor as a scalar every thread
 /// holds: a splat gives its source; otherwise a tile_aa.reduce, which already
@@ -26,8 +25,8 @@ namespace {
 /// exact for one element: replicated copies enter as the identity, and
 /// x + -0.0 == x for every float (NaN and -0.0 included), x | 0 == x for
 /// every integer. Pointer elements have no such combiner: failure.
-static FailureOr<Value> scalarOfSingleElement(ConversionPatternRewriter &rewriter,
-                                              Location loc, Value tensor) {
+FailureOr<Value> scalarOfSingleElement(ConversionPatternRewriter &rewriter,
+                                       Location loc, Value tensor) {
   if (auto splat = tensor.getDefiningOp<tile_aa::SplatOp>())
     return splat.getSrc();
   auto type = cast<RankedTensorType>(tensor.getType());
@@ -56,6 +55,8 @@ static FailureOr<Value> scalarOfSingleElement(ConversionPatternRewriter &rewrite
   tile_aa::CombineYieldOp::create(rewriter, loc, ValueRange{combined});
   return reduce.getResult(0);
 }
+
+namespace {
 
 /// reshape: a scalar becomes a splat; a tensor a tile_aa.reshape.
 struct ReshapeLowering : TilePattern<ct::ReshapeOp> {

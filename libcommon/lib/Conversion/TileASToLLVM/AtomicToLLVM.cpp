@@ -192,7 +192,7 @@ Value emitSystemRMW(ConversionPatternRewriter &rewriter, Location loc,
   return done->getArgument(0);
 }
 
-/// One element's atomic: its address, operands and the old value's type.
+/// One element's atomic: from its address and operands, the old value.
 using ElementAtomic =
     function_ref<Value(OpBuilder &, Location, Value address, ArrayRef<Value> operands)>;
 

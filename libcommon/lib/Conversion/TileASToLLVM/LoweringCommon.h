@@ -47,6 +47,8 @@ void populateControlFlowToLLVMPatterns(TileLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 void populateArithmeticToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe::tile_as
 

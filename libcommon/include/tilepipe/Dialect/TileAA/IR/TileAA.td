@@ -146,5 +146,6 @@ include "tilepipe/Dialect/TileAA/IR/TileAAArithOps.td"
 include "tilepipe/Dialect/TileAA/IR/TileAAControlOps.td"
 include "tilepipe/Dialect/TileAA/IR/TileAAMemoryOps.td"
 include "tilepipe/Dialect/TileAA/IR/TileAAMatrixOps.td"
+include "tilepipe/Dialect/TileAA/IR/TileAAMiscOps.td"
 
 #endif // TILEPIPE_TILEAA_TD

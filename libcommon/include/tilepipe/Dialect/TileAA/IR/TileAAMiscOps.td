@@ -1,0 +1,62 @@
+//===- TileAAMiscOps.td - pointer casts, globals, print and assert -------===//
+//
+// Included from TileAA.td. The ops carry no tokens: each keeps its place in
+// program order, which is what orders it against the memory ops around it.
+// tile-lower's tile_aa -> tile_as step mirrors each onto the tile_as op of
+// the same name.
+//
+//===----------------------------------------------------------------------===//
+
+class TileAA_CastOp<string mnemonic, Type sourceType, Type resultType>
+    : TileAA_Op<mnemonic, [Pure]> {
+  let arguments = (ins sourceType:$src);
+  let results = (outs resultType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TileAA_IntToPtrOp : TileAA_CastOp<"int_to_ptr", TileAA_IntLike, TileAA_PtrLike> {
+  let summary = "i64 addresses as pointers";
+}
+def TileAA_PtrToIntOp : TileAA_CastOp<"ptr_to_int", TileAA_PtrLike, TileAA_IntLike> {
+  let summary = "pointers as i64 addresses";
+}
+def TileAA_PtrToPtrOp : TileAA_CastOp<"ptr_to_ptr", TileAA_PtrLike, TileAA_PtrLike> {
+  let summary = "the same addresses as pointers to another element type";
+}
+
+def TileAA_GlobalOp : TileAA_Op<"global"> {
+  let summary = "a module-level array in global memory with its initializer";
+  let description = [{
+    `value` holds the elements in row-major order; `constant` globals are
+    never written; `internal` ones are not visible outside the module.
+  }];
+  let arguments = (ins StrAttr:$sym_name, ElementsAttr:$value,
+                       OptionalAttr<I64Attr>:$alignment, UnitAttr:$constant,
+                       UnitAttr:$internal);
+  let assemblyFormat = "$sym_name attr-dict `=` $value";
+}
+
+def TileAA_GetGlobalOp : TileAA_Op<"get_global", [Pure]> {
+  let summary = "the address of a global";
+  let arguments = (ins FlatSymbolRefAttr:$name);
+  let results = (outs TileAA_PtrType:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+}
+
+def TileAA_PrintOp : TileAA_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "printf once per tile block; a tensor prints as a nested list";
+  let description = [{
+    Each conversion of `format` takes one argument. A tensor argument prints
+    as `[e0, e1, ...]` (nested per dimension), the conversion applied to each
+    element.
+  }];
+  let arguments = (ins StrAttr:$format, Variadic<AnyType>:$args);
+  let assemblyFormat = "$format (`,` $args^ `:` type($args))? attr-dict";
+}
+
+def TileAA_AssertOp : TileAA_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "traps with `message` when any element of the condition is false";
+  let arguments = (ins AnyTypeOf<[I1, TileAA_MaskTensor]>:$condition,
+                       StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}

@@ -1,0 +1,60 @@
+//===- TileASMiscOps.td - pointer casts, globals, print and assert -------===//
+//
+// Included from TileAS.td. The tile_aa ops of the same names, mirrored; they
+// lower to LLVM in tile-llvm (TileASToLLVM/MiscToLLVM.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+class TileAS_CastOp<string mnemonic, Type sourceType, Type resultType>
+    : TileAS_Op<mnemonic, [Pure]> {
+  let arguments = (ins sourceType:$src);
+  let results = (outs resultType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def TileAS_IntToPtrOp : TileAS_CastOp<"int_to_ptr", TileAS_IntLike, TileAS_PtrLike> {
+  let summary = "i64 addresses as pointers";
+}
+def TileAS_PtrToIntOp : TileAS_CastOp<"ptr_to_int", TileAS_PtrLike, TileAS_IntLike> {
+  let summary = "pointers as i64 addresses";
+}
+def TileAS_PtrToPtrOp : TileAS_CastOp<"ptr_to_ptr", TileAS_PtrLike, TileAS_PtrLike> {
+  let summary = "the same addresses as pointers to another element type";
+}
+
+def TileAS_GlobalOp : TileAS_Op<"global"> {
+  let summary = "a module-level array in global memory with its initializer";
+  let description = [{
+    `value` holds the elements in row-major order; `constant` globals are
+    never written; `internal` ones are not visible outside the module.
+  }];
+  let arguments = (ins StrAttr:$sym_name, ElementsAttr:$value,
+                       OptionalAttr<I64Attr>:$alignment, UnitAttr:$constant,
+                       UnitAttr:$internal);
+  let assemblyFormat = "$sym_name attr-dict `=` $value";
+}
+
+def TileAS_GetGlobalOp : TileAS_Op<"get_global", [Pure]> {
+  let summary = "the address of a global";
+  let arguments = (ins FlatSymbolRefAttr:$name);
+  let results = (outs TileAS_PtrType:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+}
+
+def TileAS_PrintOp : TileAS_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "printf once per tile block; a tensor prints as a nested list";
+  let description = [{
+    Each conversion of `format` takes one argument. A tensor argument prints
+    as `[e0, e1, ...]` (nested per dimension), the conversion applied to each
+    element.
+  }];
+  let arguments = (ins StrAttr:$format, Variadic<AnyType>:$args);
+  let assemblyFormat = "$format (`,` $args^ `:` type($args))? attr-dict";
+}
+
+def TileAS_AssertOp : TileAS_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "traps with `message` when any element of the condition is false";
+  let arguments = (ins AnyTypeOf<[I1, TileAS_MaskTensor]>:$condition,
+                       StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}

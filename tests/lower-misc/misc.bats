@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# Pointer casts, globals, join_tokens, get_tensor_shape, print_tko and
+# assert: lowered (FileCheck of tile-lower and LLVM IR), compiled to cubins
+# for every target from 13.3 bytecode, and run in tile-emu.
+
+setup() {
+  DIR="$BATS_TEST_DIRNAME"
+  EMU_CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
+  TMP="$(mktemp -d)"
+}
+
+teardown() {
+  rm -rf "$TMP"
+}
+
+# check FILE PREFIX STAGE: FileCheck FILE's PREFIX lines against a stage's output.
+check() {
+  local emit=lowered
+  [ "$3" = llvm ] && emit=llvm
+  [ "$3" = sched ] && emit=scheduled
+  run bash -c "tileiras '$DIR/$1' --gpu-name sm_90 --emit=$emit -o - | FileCheck --check-prefix=$2 '$DIR/$1'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "the kernels lower to the tile_as ops and LLVM IR the checks expect" {
+  check pointers.mlir LOWER lowered
+  check pointers.mlir LLVM llvm
+  check globals.mlir LOWER lowered
+  check globals.mlir LLVM llvm
+  check shape.mlir LOWER lowered
+  check print.mlir LOWER sched
+  check print.mlir LLVM llvm
+  check assert.mlir LOWER sched
+  check assert.mlir LLVM llvm
+}
+
+@test "13.3 bytecode of each kernel compiles to cubins for sm_80, sm_90, sm_100 and sm_120" {
+  for kernel in pointers globals shape print assert; do
+    tile-read "$DIR/$kernel.mlir" --emit=tileirbc --bytecode-version=13.3 -o "$TMP/$kernel.tileirbc"
+    for sm in sm_80 sm_90 sm_100 sm_120; do
+      run tileiras "$TMP/$kernel.tileirbc" --gpu-name $sm -o "$TMP/$kernel.$sm.cubin"
+      [ "$status" -eq 0 ] || { echo "$kernel $sm: $output"; false; }
+      [ -s "$TMP/$kernel.$sm.cubin" ]
+    done
+  done
+}
+
+@test "tile-emu: data reached through the pointer casts, and the pointers' byte offsets" {
+  for sm in sm_80 sm_90; do
+    run /usr/bin/python3 "$EMU_CHECK" "$DIR/pointers.mlir" --entry k --gpu-name $sm \
+      --array "p=np.arange(128, dtype=np.float32)" --array "d=np.zeros(128, np.int64)" \
+      --expect "p = 2 * p" --expect "d = 4 * np.arange(128)"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
+@test "tile-emu: globals keep their initializers and take writes" {
+  for sm in sm_80 sm_90; do
+    run /usr/bin/python3 "$EMU_CHECK" "$DIR/globals.mlir" --entry k --gpu-name $sm \
+      --array "out=np.zeros(4, np.float32)" \
+      --expect "out = np.array([0.1, 0.2, 0.3, 0.4], np.float32) + np.array([11, 22, 33, 44])"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
+@test "tile-emu: get_tensor_shape and stores ordered by join_tokens" {
+  run /usr/bin/python3 "$EMU_CHECK" "$DIR/shape.mlir" --entry k \
+    --array "p=np.zeros(4, np.int64)" --scalar i32:5 --expect "p = np.array([5, 8, 10, 16])"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-emu: print_tko prints once per tile block with tiles as nested lists" {
+  tileiras "$DIR/print.mlir" --gpu-name sm_80 --emit=llvm -o "$TMP/print.ll"
+  run tile-emu "$TMP/print.ll" --kernel k --grid 2
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  echo "$output"
+  [ "$(grep -c '^block 0: ' <<<"$output")" -eq 1 ]
+  [ "$(grep -c '^block 1: ' <<<"$output")" -eq 1 ]
+  grep -qxF 'block 1: [0, 1, 2, 3, 4, 5, 6, 7] [0.00, 1.00, 2.00, 3.00, 4.00, 5.00, 6.00, 7.00]' <<<"$output"
+  grep -qxF '[[0, 1, 2, 3], [4, 5, 6, 7]] [1, 0]   2.5 -7' <<<"$output"
+  [ "$(grep -cxF 'done 100%' <<<"$output")" -eq 2 ]
+}
+
+@test "tile-emu: a failing assert stops the kernel with its message (exit 5)" {
+  tileiras "$DIR/assert.mlir" --gpu-name sm_80 --emit=llvm -o "$TMP/assert.ll"
+  /usr/bin/python3 -c "import numpy as np; np.save('$TMP/ok.npy', np.arange(128, dtype=np.int32) % 100)"
+  /usr/bin/python3 -c "import numpy as np; a = np.arange(128, dtype=np.int32) % 100; a[77] = 100; np.save('$TMP/bad.npy', a)"
+  run tile-emu "$TMP/assert.ll" --kernel k --grid 1 --param "ptr:$TMP/ok.npy" --param i32:3
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run tile-emu "$TMP/assert.ll" --kernel k --grid 1 --param "ptr:$TMP/bad.npy" --param i32:3
+  echo "$output"
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"assertion \`value out of range' failed at "*"assert.mlir:"*" in k"* ]]
+  run tile-emu "$TMP/assert.ll" --kernel k --grid 1 --param "ptr:$TMP/ok.npy" --param i32:-1
+  echo "$output"
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"assertion \`n is negative' failed"* ]]
+}
