@@ -20,7 +20,8 @@ namespace ct = tilepipe::cuda_tile;
 namespace tilepipe {
 namespace {
 
-/// reshape: a scalar becomes a splat; a tensor a tile_aa.reshape.
+/// reshape: a scalar becomes a splat, a one-element tensor to a 0-d tile
+/// tile_aa.to_scalar; a tensor a tile_aa.reshape.
 struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::ReshapeOp op, OpAdaptor adaptor,
@@ -35,8 +36,15 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, source);
       return success();
     }
-    if (!isa<RankedTensorType>(type))
-      return op.emitOpError("reshape of a tile to a 0-d tile is not lowered yet");
+    if (auto splat = source.getDefiningOp<tile_aa::SplatOp>();
+        splat && !isa<RankedTensorType>(type)) {
+      rewriter.replaceOp(op, splat.getSrc());
+      return success();
+    }
+    if (!isa<RankedTensorType>(type)) {
+      rewriter.replaceOpWithNewOp<tile_aa::ToScalarOp>(op, type, source);
+      return success();
+    }
     if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {
       rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, splat.getSrc());
       return success();
