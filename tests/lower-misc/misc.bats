@@ -107,3 +107,19 @@ check() {
   [ "$status" -eq 5 ]
   [[ "$output" == *"assertion \`n is negative' failed"* ]]
 }
+
+@test "a print whose format takes its width from an argument fails with a located diagnostic" {
+  cat > "$TMP/star.mlir" <<'MLIR'
+cuda_tile.module @m {
+  entry @k() {
+    %c = constant <i32: 4> : tile<i32>
+    %t = print_tko "%*d\n", %c : tile<i32> -> token
+    return
+  }
+}
+MLIR
+  run tileiras "$TMP/star.mlir" --gpu-name sm_80 -o "$TMP/star.cubin"
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  [[ "$output" == *"star.mlir:4:"*"'*' widths and precisions are not supported"* ]] || { echo "$output"; false; }
+  [ ! -e "$TMP/star.cubin" ]
+}
