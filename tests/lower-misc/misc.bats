@@ -28,6 +28,7 @@ check() {
   check globals.mlir LOWER lowered
   check globals.mlir LLVM llvm
   check shape.mlir LOWER lowered
+  check table.mlir LOWER sched
   check print.mlir LOWER sched
   check print.mlir LLVM llvm
   check assert.mlir LOWER sched
@@ -35,7 +36,7 @@ check() {
 }
 
 @test "13.3 bytecode of each kernel compiles to cubins for sm_80, sm_90, sm_100 and sm_120" {
-  for kernel in pointers globals shape print assert; do
+  for kernel in pointers table globals shape print assert; do
     tile-read "$DIR/$kernel.mlir" --emit=tileirbc --bytecode-version=13.3 -o "$TMP/$kernel.tileirbc"
     for sm in sm_80 sm_90 sm_100 sm_120; do
       run tileiras "$TMP/$kernel.tileirbc" --gpu-name $sm -o "$TMP/$kernel.$sm.cubin"
@@ -52,6 +53,16 @@ check() {
       --expect "p = 2 * p" --expect "d = 4 * np.arange(128)"
     [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
   done
+}
+
+@test "tile-emu: a pointer taken from a table of addresses (reshape to 0-d, int_to_ptr)" {
+  tileiras "$DIR/table.mlir" --gpu-name sm_80 --emit=llvm -o "$TMP/table.ll"
+  /usr/bin/python3 -c "import numpy as np; np.save('$TMP/table.npy', np.zeros(2, np.int64)); np.save('$TMP/data.npy', np.arange(64, dtype=np.float32) - 10); np.save('$TMP/out.npy', np.zeros(64, np.float32))"
+  run tile-emu "$TMP/table.ll" --kernel k --grid 1 --out-dir "$TMP/res" \
+    --param "ptr:$TMP/table.npy" --param "ptr:$TMP/out.npy" --pointer-into "$TMP/table.npy@1=$TMP/data.npy"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run /usr/bin/python3 -c "import numpy as np; got = np.load('$TMP/res/out.npy'); want = 2 * (np.arange(64, dtype=np.float32) - 10); print(got); assert (got == want).all()"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
 @test "tile-emu: globals keep their initializers and take writes" {
@@ -95,4 +106,20 @@ check() {
   echo "$output"
   [ "$status" -eq 5 ]
   [[ "$output" == *"assertion \`n is negative' failed"* ]]
+}
+
+@test "a print whose format takes its width from an argument fails with a located diagnostic" {
+  cat > "$TMP/star.mlir" <<'MLIR'
+cuda_tile.module @m {
+  entry @k() {
+    %c = constant <i32: 4> : tile<i32>
+    %t = print_tko "%*d\n", %c : tile<i32> -> token
+    return
+  }
+}
+MLIR
+  run tileiras "$TMP/star.mlir" --gpu-name sm_80 -o "$TMP/star.cubin"
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  [[ "$output" == *"star.mlir:4:"*"'*' widths and precisions are not supported"* ]] || { echo "$output"; false; }
+  [ ! -e "$TMP/star.cubin" ]
 }

@@ -59,7 +59,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tile-lower: a single-element tile reshaped to 0-d is a one-element reduce" {
+@test "tile-lower: a single-element tile reshaped to 0-d is tile_as.to_scalar" {
   local in="$BATS_TEST_DIRNAME/inputs/reshape_to_scalar.mlir"
   run bash -c "set -o pipefail; tile-lower --gpu-name sm_80 '$in' | FileCheck --check-prefix=LOWER '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }

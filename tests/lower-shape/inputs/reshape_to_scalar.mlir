@@ -32,6 +32,6 @@ cuda_tile.module @kernels {
 }
 
 // LOWER-LABEL: func.func @to_scalar
-// LOWER: %[[F:.*]] = tile_as.reduce %{{.*}} axis = 0 identities = [-0.000000e+00 : f32]
+// LOWER: %[[F:.*]] = tile_as.to_scalar %{{.*}} : tensor<1x1xf32>
 // LOWER: tile_as.splat %[[F]]
-// LOWER: tile_as.reduce %{{.*}} axis = 0 identities = [0 : i32]
+// LOWER: tile_as.to_scalar %{{.*}} : tensor<1xi32>

@@ -19,46 +19,22 @@ namespace ct = tilepipe::cuda_tile;
 
 namespace tilepipe {
 
-/// The one element of a single-element tensor as a scalar every thread
-/// holds: a splat gives its source; otherwise a tile_aa.reduce, which already
-/// brings a value from the thread that owns it to all threads. Its combiner is
-/// exact for one element: replicated copies enter as the identity, and
-/// x + -0.0 == x for every float (NaN and -0.0 included), x | 0 == x for
-/// every integer. Pointer elements have no such combiner: failure.
+/// The one element of a single-element tensor as a scalar: a splat gives its
+/// source; otherwise tile_aa.to_scalar, since a blocked layout replicates a
+/// one-element tensor over every thread (register 0 everywhere).
 FailureOr<Value> scalarOfSingleElement(ConversionPatternRewriter &rewriter,
                                        Location loc, Value tensor) {
   if (auto splat = tensor.getDefiningOp<tile_aa::SplatOp>())
     return splat.getSrc();
   auto type = cast<RankedTensorType>(tensor.getType());
-  Type element = type.getElementType();
-  TypedAttr identity;
-  if (auto floatType = dyn_cast<FloatType>(element))
-    identity = rewriter.getFloatAttr(
-        floatType, APFloat::getZero(floatType.getFloatSemantics(), /*Negative=*/true));
-  else if (isa<IntegerType>(element))
-    identity = rewriter.getIntegerAttr(element, 0);
-  else
-    return failure();
-  if (type.getRank() != 1)
-    tensor = tile_aa::ReshapeOp::create(
-        rewriter, loc, RankedTensorType::get({1}, element), tensor);
-  auto reduce = tile_aa::ReduceOp::create(rewriter, loc, TypeRange{element},
-                                          ValueRange{tensor}, /*axis=*/0,
-                                          rewriter.getArrayAttr({identity}));
-  OpBuilder::InsertionGuard guard(rewriter);
-  Block *body = rewriter.createBlock(&reduce.getCombiner(), {}, {element, element},
-                                     {loc, loc});
-  Value lhs = body->getArgument(0), rhs = body->getArgument(1);
-  Value combined = isa<FloatType>(element)
-                       ? arith::AddFOp::create(rewriter, loc, lhs, rhs).getResult()
-                       : arith::OrIOp::create(rewriter, loc, lhs, rhs).getResult();
-  tile_aa::CombineYieldOp::create(rewriter, loc, ValueRange{combined});
-  return reduce.getResult(0);
+  return tile_aa::ToScalarOp::create(rewriter, loc, type.getElementType(), tensor)
+      .getResult();
 }
 
 namespace {
 
-/// reshape: a scalar becomes a splat; a tensor a tile_aa.reshape.
+/// reshape: a scalar becomes a splat, a one-element tensor to a 0-d tile
+/// a scalar (scalarOfSingleElement); a tensor a tile_aa.reshape.
 struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::ReshapeOp op, OpAdaptor adaptor,
@@ -74,10 +50,7 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       return success();
     }
     if (!isa<RankedTensorType>(type)) {
-      FailureOr<Value> scalar = scalarOfSingleElement(rewriter, op.getLoc(), source);
-      if (failed(scalar))
-        return op.emitOpError("reshape of a pointer tile to a 0-d tile is not lowered yet");
-      rewriter.replaceOp(op, *scalar);
+      rewriter.replaceOp(op, *scalarOfSingleElement(rewriter, op.getLoc(), source));
       return success();
     }
     if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {

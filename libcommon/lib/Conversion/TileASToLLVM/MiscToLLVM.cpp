@@ -49,6 +49,24 @@ struct PointerCastLowering : ConvertOpToLLVMPattern<SourceOp> {
   }
 };
 
+/// to_scalar: a one-element tensor is one register in every thread (the
+/// layout wraps around it).
+struct ToScalarLowering : ConvertOpToLLVMPattern<ToScalarOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ToScalarOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type || !isa<VectorType>(adaptor.getSrc().getType()))
+      return op.emitOpError("tensor without a blocked layout (run tile-sched)");
+    RegisterEmitter e(rewriter, op.getLoc());
+    Value element = e.extract(adaptor.getSrc(), 0);
+    if (isa<LLVM::LLVMPointerType>(type)) // pointer tensors hold i64 addresses
+      element = LLVM::IntToPtrOp::create(rewriter, op.getLoc(), type, element);
+    rewriter.replaceOp(op, element);
+    return success();
+  }
+};
+
 /// The outermost module: where globals and function declarations live.
 static ModuleOp getTopModule(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
@@ -400,7 +418,7 @@ void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
   patterns.add<PointerCastLowering<IntToPtrOp, LLVM::IntToPtrOp>,
                PointerCastLowering<PtrToIntOp, LLVM::PtrToIntOp>,
                PointerCastLowering<PtrToPtrOp, LLVM::AddrSpaceCastOp>, GlobalLowering,
-               GetGlobalLowering, PrintLowering, AssertLowering>(converter);
+               GetGlobalLowering, PrintLowering, AssertLowering, ToScalarLowering>(converter);
 }
 
 } // namespace tilepipe::tile_as

@@ -420,17 +420,18 @@ struct ConvertTileASToLLVMPass
   /// cubin. `.blocksareclusters` (with `.reqntid` and `.reqnctapercluster`)
   /// makes the launch's block dimensions count CTAs of a cluster rather than
   /// threads, so blockDim (1,1,1) launches one CTA of reqntid threads. Before
-  /// sm_90 PTX has no such directive (see docs/launch.md).
+  /// sm_90 PTX has no such directive (see docs/launch-and-packaging.md).
   static void setKernelLaunchAttributes(ModuleOp module) {
     unsigned numWarps = 4;
     if (auto attr = module->getAttrOfType<IntegerAttr>(TileASDialect::kNumWarpsAttrName))
       numWarps = attr.getInt();
     unsigned sm = 0;
-    if (auto target = module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName))
+    if (auto target = module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName)) {
       if (auto gpu = parseGpuTarget(target.getValue()))
         sm = gpu->sm;
       else
         llvm::consumeError(gpu.takeError());
+    }
     Builder builder(module.getContext());
     for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
       if (func.isExternal())

@@ -24,6 +24,23 @@ def TileAA_PtrToPtrOp : TileAA_CastOp<"ptr_to_ptr", TileAA_PtrLike, TileAA_PtrLi
   let summary = "the same addresses as pointers to another element type";
 }
 
+def TileAA_ToScalarOp : TileAA_Op<"to_scalar", [Pure,
+    TypesMatchWith<"result is the element type", "src", "result",
+                   "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "the element of a one-element tensor as a scalar";
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      if (getSrc().getType().getNumElements() != 1)
+        return emitOpError("source must have exactly one element");
+      return ::mlir::success();
+    }
+  }];
+}
+
 def TileAA_GlobalOp : TileAA_Op<"global"> {
   let summary = "a module-level array in global memory with its initializer";
   let description = [{

@@ -1,0 +1,41 @@
+#!/usr/bin/env bats
+# cuTile's all-gather matmul sample: its first argument is a list of arrays,
+# passed as a device table of int64 words (base, shape..., stride... per
+# item) that the kernel loads through a partition view, takes one word of
+# (extract, reshape to 0-d) and turns into a pointer with int_to_ptr; then a
+# tf32 matmul through zero-padded partition views. run-case.py builds the
+# table (tile-emu --pointer-into). The emulator runs a reduced shape: one
+# 128x128 tile per list item, so each of the two blocks reads its own item.
+
+setup() {
+  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
+  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
+  RUN="$BATS_TEST_DIRNAME/run-case.py"
+  CASE=samples-AllGatherMatmul-gather_matmul_kernel.f32
+  TMP="$(mktemp -d)"
+}
+
+teardown() {
+  rm -rf "$TMP"
+}
+
+@test "all-gather matmul compiles to cubins for every target and bytecode version" {
+  for sm in sm_80 sm_90 sm_100 sm_120; do
+    for v in 13.1 13.2 13.3 13.4; do
+      run tileiras "$BYTECODE/$CASE.$sm.$v.tileirbc" --gpu-name "$sm" -o "$TMP/k.cubin"
+      [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$sm $v: $output"; false; }
+      rm -f "$TMP/k.cubin"
+    done
+  done
+}
+
+@test "all-gather matmul matches numpy in tile-emu (two list items, sm_80 and sm_90)" {
+  for target in sm_80:13.3 sm_90:13.4; do
+    sm=${target%:*} v=${target#*:}
+    run "$RUN" --manifest "$MANIFEST" --case "$CASE" --bytecode "$BYTECODE/$CASE.$sm.$v.tileirbc" \
+      --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$sm" \
+      --shape 'inp_list[0]=128,128' --shape 'inp_list[1]=128,128' --shape w=128,128 \
+      --shape out=256,128 --grid 2,1,1
+    [ "$status" -eq 0 ] || { echo "$sm $v: $output"; false; }
+  done
+}
