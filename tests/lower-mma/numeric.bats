@@ -93,3 +93,12 @@ mma_case() {
     --expect "d_out = a.view(np.uint8).astype(np.int32) @ b.astype(np.int32) + c"
   [ "$status" -eq 0 ] || { echo "unsigned mmai: $output"; false; }
 }
+
+@test "mmaf 128x64 by 64x256 (the MatMul tile): k stays a loop, runs in seconds" {
+  # 256 accumulators per thread; unrolled over k this was 16K FMAs (minutes
+  # in ptxas and the emulator). One loop body per K chunk (two chunks here).
+  "$KERNEL" --m 128 --n 256 --k 64 --a f16 --acc f32 > "$TMP/big.mlir"
+  run bash -c "tileiras --gpu-name sm_80 --emit=llvm -o - '$TMP/big.mlir' | grep -c 'call float @llvm.fma.f32'"
+  [ "$status" -eq 0 ] && [ "$output" -le 512 ] || { echo "FMAs in the IR: $output"; false; }
+  mma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3
+}

@@ -3,8 +3,9 @@
 // The simple, layout-agnostic matrix multiply: A and B are staged through the
 // CTA's shared-memory scratch buffer, a chunk of K at a time (so each chunk
 // fits the static shared-memory limit), and every thread computes the
-// accumulator elements it holds with FMAs (f32) or multiply-adds (i32).
-// Barriers separate the writes of a chunk from its reads and from the next
+// accumulator elements it holds with FMAs (f32, or f64 for an f64
+// accumulator) or multiply-adds (i32), in a loop over the chunk's k (not
+// unrolled: a 128x64 by 64x256 multiply would be 16K FMAs). Barriers separate the writes of a chunk from its reads and from the next
 // chunk's writes. Tensor-core paths are separate lowerings.
 // ConvertTileASToLLVMPass registers these through populateMatrixToLLVMPatterns.
 //
@@ -128,6 +129,61 @@ struct Arithmetic {
   }
 };
 
+/// Loads element `index` of `type` from shared `base` and widens it to the
+/// compute type.
+static Value loadWidened(RegisterEmitter &e, Value base, Type type, Value index,
+                         const Arithmetic &arith, bool isSigned) {
+  Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type, base,
+                                      ArrayRef<LLVM::GEPArg>{index});
+  return arith.widen(e, LLVM::LoadOp::create(e.builder, e.loc, type, address), isSigned);
+}
+
+/// Emits `for (k = 0; k < count; ++k) carried = body(k, carried)` at the
+/// insertion point as a loop of LLVM blocks rather than unrolled, so the code
+/// (and its compile and emulation time) does not grow with K. Returns the
+/// carried values after the loop; the insertion point is then after it.
+static SmallVector<Value>
+emitCountedLoop(ConversionPatternRewriter &rewriter, Location loc, int64_t count,
+                ValueRange init,
+                llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+  Type i32 = rewriter.getI32Type();
+  auto constant = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(rewriter, loc, i32, rewriter.getI32IntegerAttr(value));
+  };
+  if (count == 1)
+    return body(constant(0), init);
+  // before -> loop(k, carried...) -> loop | exit(carried...) -> after. The
+  // loop runs at least once, so it tests at the bottom.
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  SmallVector<Type> carriedTypes(init.getTypes());
+  SmallVector<Type> loopTypes{i32};
+  loopTypes.append(carriedTypes);
+  Block *loop = rewriter.createBlock(after, loopTypes,
+                                     SmallVector<Location>(loopTypes.size(), loc));
+  Block *exit = rewriter.createBlock(after, carriedTypes,
+                                     SmallVector<Location>(carriedTypes.size(), loc));
+
+  rewriter.setInsertionPointToEnd(before);
+  SmallVector<Value> entry{constant(0)};
+  entry.append(init.begin(), init.end());
+  LLVM::BrOp::create(rewriter, loc, entry, loop);
+
+  rewriter.setInsertionPointToStart(loop);
+  SmallVector<Value> next = body(loop->getArgument(0), loop->getArguments().drop_front());
+  Value k = LLVM::AddOp::create(rewriter, loc, loop->getArgument(0), constant(1));
+  Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, k,
+                                    constant(count));
+  SmallVector<Value> backedge{k};
+  backedge.append(next);
+  LLVM::CondBrOp::create(rewriter, loc, more, loop, backedge, exit, next);
+
+  rewriter.setInsertionPointToEnd(exit);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  rewriter.setInsertionPointToStart(after);
+  return SmallVector<Value>(exit->getArguments());
+}
+
 /// Lowers one multiply-accumulate op (mmaf or mmai).
 static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
                               Value accValue, Value lhs, Value rhs, Value acc,
@@ -218,24 +274,24 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
                    return add(e, mul(e, row, s.n), b.coords[nDim][i]);
                  });
     emitCTABarrier(rewriter, loc); // the chunk is complete
-    for (int64_t k = 0; k < len; ++k) {
+    sums = emitCountedLoop(rewriter, loc, len, sums, [&](Value k, ValueRange carried) {
+      // Registers sharing a row of A (column of B) share its load.
       std::map<RegKey, Value> aLoaded, bLoaded;
-      for (size_t i = 0; i < sums.size(); ++i) {
+      Value kTimesN = mul(e, k, s.n);
+      SmallVector<Value> next;
+      for (auto [i, sum] : llvm::enumerate(carried)) {
         Value &av = aLoaded[rowKey[i]];
-        if (!av) {
-          Value address = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), aType, aBase,
-                                              ArrayRef<LLVM::GEPArg>{add(e, rowBase[rowKey[i]], e.i32(k))});
-          av = arith.widen(e, LLVM::LoadOp::create(rewriter, loc, aType, address), arith.lhsSigned);
-        }
+        if (!av)
+          av = loadWidened(e, aBase, aType, add(e, rowBase[rowKey[i]], k), arith,
+                           arith.lhsSigned);
         Value &bv = bLoaded[colKey[i]];
-        if (!bv) {
-          Value address = LLVM::GEPOp::create(rewriter, loc, bBase.getType(), bType, bBase,
-                                              ArrayRef<LLVM::GEPArg>{add(e, colBase[colKey[i]], e.i32(k * s.n))});
-          bv = arith.widen(e, LLVM::LoadOp::create(rewriter, loc, bType, address), arith.rhsSigned);
-        }
-        sums[i] = arith.multiplyAdd(e, av, bv, sums[i]);
+        if (!bv)
+          bv = loadWidened(e, bBase, bType, add(e, colBase[colKey[i]], kTimesN), arith,
+                           arith.rhsSigned);
+        next.push_back(arith.multiplyAdd(e, av, bv, sum));
       }
-    }
+      return next;
+    });
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
 
@@ -254,7 +310,10 @@ struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {
   LogicalResult matchAndRewrite(MmaFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Arithmetic arith{/*isFloat=*/true};
-    arith.computeType = rewriter.getF32Type();
+    // f64 accumulates in f64; every narrower accumulator in f32.
+    Type accElement = getElementTypeOrSelf(op.getAcc().getType());
+    arith.computeType = accElement.isF64() ? Type(rewriter.getF64Type())
+                                           : Type(rewriter.getF32Type());
     return lowerMma(op, op.getLhs(), op.getRhs(), op.getAcc(), adaptor.getLhs(),
                     adaptor.getRhs(), adaptor.getAcc(), arith,
                     *getTypeConverter(), rewriter);
