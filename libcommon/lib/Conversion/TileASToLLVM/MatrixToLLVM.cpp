@@ -5,7 +5,8 @@
 // fits the static shared-memory limit), and every thread computes the
 // accumulator elements it holds with FMAs (f32, or f64 for an f64
 // accumulator) or multiply-adds (i32), in a loop over the chunk's k (not
-// unrolled: a 128x64 by 64x256 multiply would be 16K FMAs). Barriers separate the writes of a chunk from its reads and from the next
+// unrolled: a 128x64 by 64x256 multiply would be 16K FMAs). fp8 operands are
+// staged as their bytes and decoded after each load. Barriers separate the writes of a chunk from its reads and from the next
 // chunk's writes. Tensor-core paths are separate lowerings.
 // ConvertTileASToLLVMPass registers these through populateMatrixToLLVMPatterns.
 //
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -99,13 +101,47 @@ static void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base
   }
 }
 
+/// The f16 value of fp8 bits `bits` (i8) of `type` (f8E4M3FN or f8E5M2);
+/// every fp8 value is exact in f16. E5M2 is the high byte of f16. E4M3FN's
+/// exponent and mantissa, shifted into f16's fields, read 2^-8 times their
+/// value (normals and subnormals alike, since both formats put the implicit
+/// bit at the same place), so one multiply by 256 scales them back; its only
+/// NaN (S.1111.111) would read as a finite f16 and is selected.
+static Value decodeFloat8(RegisterEmitter &e, Value bits, Type type) {
+  OpBuilder &b = e.builder;
+  Type i16 = b.getI16Type(), f16 = b.getF16Type();
+  auto i16Const = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, e.loc, i16, b.getI16IntegerAttr(v));
+  };
+  Value wide = LLVM::ZExtOp::create(b, e.loc, i16, bits);
+  if (isa<Float8E5M2Type>(type)) {
+    Value high = LLVM::ShlOp::create(b, e.loc, wide, i16Const(8));
+    return LLVM::BitcastOp::create(b, e.loc, f16, high);
+  }
+  Value sign = LLVM::AndOp::create(b, e.loc, wide, i16Const(0x80));
+  Value magnitude = LLVM::AndOp::create(b, e.loc, wide, i16Const(0x7F));
+  Value f16Bits = LLVM::OrOp::create(b, e.loc,
+                                     LLVM::ShlOp::create(b, e.loc, sign, i16Const(8)),
+                                     LLVM::ShlOp::create(b, e.loc, magnitude, i16Const(7)));
+  Value scaled = LLVM::FMulOp::create(
+      b, e.loc, LLVM::BitcastOp::create(b, e.loc, f16, f16Bits),
+      LLVM::ConstantOp::create(b, e.loc, f16, b.getF16FloatAttr(256.0)));
+  Value isNaN = LLVM::ICmpOp::create(b, e.loc, LLVM::ICmpPredicate::eq, magnitude,
+                                     i16Const(0x7F));
+  Value nan = LLVM::ConstantOp::create(b, e.loc, f16, b.getF16FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+  return LLVM::SelectOp::create(b, e.loc, isNaN, nan, scaled);
+}
+
 /// How the element values enter and leave the accumulation.
 struct Arithmetic {
   bool isFloat;
   bool lhsSigned = true, rhsSigned = true;
   Type computeType;
 
-  Value widen(RegisterEmitter &e, Value v, bool isSigned) const {
+  /// `v` (an element of tile element type `element`) in the compute type.
+  Value widen(RegisterEmitter &e, Value v, Type element, bool isSigned) const {
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
+      v = decodeFloat8(e, v, element);
     if (v.getType() == computeType)
       return v;
     if (isFloat)
@@ -131,11 +167,12 @@ struct Arithmetic {
 
 /// Loads element `index` of `type` from shared `base` and widens it to the
 /// compute type.
-static Value loadWidened(RegisterEmitter &e, Value base, Type type, Value index,
-                         const Arithmetic &arith, bool isSigned) {
+static Value loadWidened(RegisterEmitter &e, Value base, Type type, Type element,
+                         Value index, const Arithmetic &arith, bool isSigned) {
   Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type, base,
                                       ArrayRef<LLVM::GEPArg>{index});
-  return arith.widen(e, LLVM::LoadOp::create(e.builder, e.loc, type, address), isSigned);
+  return arith.widen(e, LLVM::LoadOp::create(e.builder, e.loc, type, address), element,
+                     isSigned);
 }
 
 /// Emits `for (k = 0; k < count; ++k) carried = body(k, carried)` at the
@@ -231,7 +268,7 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
   OperandRegs c = unpack(e, acc, *accLaid);
   SmallVector<Value> sums;
   for (Value v : c.values)
-    sums.push_back(arith.widen(e, v, /*isSigned=*/true));
+    sums.push_back(arith.widen(e, v, elementOf(accValue), /*isSigned=*/true));
 
   FailureOr<Value> scratch = getSharedScratch(rewriter, loc, op, bytes);
   if (failed(scratch))
@@ -282,12 +319,12 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
       for (auto [i, sum] : llvm::enumerate(carried)) {
         Value &av = aLoaded[rowKey[i]];
         if (!av)
-          av = loadWidened(e, aBase, aType, add(e, rowBase[rowKey[i]], k), arith,
-                           arith.lhsSigned);
+          av = loadWidened(e, aBase, aType, elementOf(lhsValue),
+                           add(e, rowBase[rowKey[i]], k), arith, arith.lhsSigned);
         Value &bv = bLoaded[colKey[i]];
         if (!bv)
-          bv = loadWidened(e, bBase, bType, add(e, colBase[colKey[i]], kTimesN), arith,
-                           arith.rhsSigned);
+          bv = loadWidened(e, bBase, bType, elementOf(rhsValue),
+                           add(e, colBase[colKey[i]], kTimesN), arith, arith.rhsSigned);
         next.push_back(arith.multiplyAdd(e, av, bv, sum));
       }
       return next;
