@@ -157,8 +157,9 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
     if (failed(access))
       return failure();
     auto type = cast<RankedTensorType>(convert(op.getTile().getType()));
-    Value other = arith::ConstantOp::create(rewriter, op.getLoc(), type,
-                                            rewriter.getZeroAttr(type));
+    Value other = buildPaddingValue(rewriter, op, op.getView(), type);
+    if (!other)
+      return failure();
     auto load = tile_aa::LoadOp::create(
         rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
         access->ptrs, access->mask, other, adaptor.getToken(),

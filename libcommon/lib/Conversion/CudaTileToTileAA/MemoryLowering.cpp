@@ -33,11 +33,23 @@ struct IndexSpaceShapeLowering : TilePattern<ct::GetIndexSpaceShapeOp> {
   }
 };
 
+/// make_strided_view: like the other views it only feeds memory ops, which
+/// read it from the original IR (ViewLowering.cpp).
+struct StridedViewErasure : TilePattern<ct::MakeStridedViewOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::MakeStridedViewOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMemoryLoweringPatterns(TileTypeConverter &converter,
                                     RewritePatternSet &patterns) {
-  patterns.add<IndexSpaceShapeLowering>(converter, patterns.getContext());
+  patterns.add<IndexSpaceShapeLowering, StridedViewErasure>(converter,
+                                                            patterns.getContext());
 }
 
 } // namespace tilepipe

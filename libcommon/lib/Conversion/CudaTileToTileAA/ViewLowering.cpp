@@ -106,24 +106,53 @@ static SmallVector<Extent> getExtents(ArrayRef<int64_t> statics,
 }
 
 namespace {
-/// A partition view traced back to the ops that made it.
+/// A tiled view (partition or strided) traced back to the ops that made it.
+/// Tile dimension d covers tensor dimension dimMap[d]; tile i along d starts
+/// at element i * step[d] of that dimension (the tile size for partition
+/// views, the traversal stride for strided views).
 struct TracedView {
-  ct::PartitionViewType type;
+  ArrayRef<int32_t> tileShape;
+  ArrayRef<int32_t> dimMap;
+  SmallVector<int64_t> step;
+  ct::PaddingValueAttr padding;
+  ct::TensorViewType tensorType;
   ct::MakeTensorViewOp tensorView;
 };
 } // namespace
 
-/// The make_partition_view / make_tensor_view pair behind `view`; the lowering
-/// reads sizes, strides and the base pointer from them.
+/// The make_{partition,strided}_view / make_tensor_view pair behind `view`;
+/// the lowering reads sizes, strides and the base pointer from them.
 static FailureOr<TracedView> traceView(Operation *op, Value view) {
-  auto partition = view.getDefiningOp<ct::MakePartitionViewOp>();
-  auto viewType = dyn_cast<ct::PartitionViewType>(view.getType());
-  if (!partition || !viewType)
-    return op->emitOpError("only views made by make_partition_view are lowered");
-  auto tensorView = partition.getTensorView().getDefiningOp<ct::MakeTensorViewOp>();
-  if (!tensorView)
+  TracedView traced;
+  Value tensorView;
+  if (auto partition = view.getDefiningOp<ct::MakePartitionViewOp>()) {
+    auto type = cast<ct::PartitionViewType>(view.getType());
+    traced.tileShape = type.getTileShape();
+    traced.dimMap = type.getDimMap();
+    traced.step.assign(traced.tileShape.begin(), traced.tileShape.end());
+    traced.padding = type.getPaddingValue();
+    traced.tensorType = type.getTensorView();
+    tensorView = partition.getTensorView();
+  } else if (auto strided = view.getDefiningOp<ct::MakeStridedViewOp>()) {
+    auto type = cast<ct::StridedViewType>(view.getType());
+    traced.tileShape = type.getTileShape();
+    traced.dimMap = type.getDimMap();
+    traced.step.assign(type.getTraversalStrides().begin(),
+                       type.getTraversalStrides().end());
+    traced.padding = type.getPaddingValue();
+    traced.tensorType = type.getTensorView();
+    tensorView = strided.getTensorView();
+  } else {
+    return op->emitOpError(
+        "only views made by make_partition_view or make_strided_view are lowered");
+  }
+  traced.tensorView = tensorView.getDefiningOp<ct::MakeTensorViewOp>();
+  if (!traced.tensorView)
     return op->emitOpError("only tensor_views made by make_tensor_view are lowered");
-  return TracedView{viewType, tensorView};
+  if (traced.dimMap.size() != traced.tileShape.size() ||
+      int64_t(traced.tileShape.size()) != traced.tensorType.getRank())
+    return op->emitOpError("view rank and tensor_view rank differ");
+  return traced;
 }
 
 FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewriter,
@@ -132,70 +161,116 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   FailureOr<TracedView> traced = traceView(op, view);
   if (failed(traced))
     return failure();
-  ct::PartitionViewType viewType = traced->type;
-  ct::MakeTensorViewOp tensorView = traced->tensorView;
-  if (viewType.getPaddingValue())
-    return op->emitOpError("padded partition views are not lowered yet");
-  ArrayRef<int32_t> dimMap = viewType.getDimMap();
-  for (auto [i, dim] : llvm::enumerate(dimMap))
-    if (int64_t(i) != dim)
-      return op->emitOpError("partition views with a permuted dim_map are not lowered yet");
-
-  ct::TensorViewType tensorType = viewType.getTensorView();
-  ArrayRef<int32_t> tileShape32 = viewType.getTileShape();
-  SmallVector<int64_t> tileShape(tileShape32.begin(), tileShape32.end());
+  ArrayRef<int32_t> dimMap = traced->dimMap;
+  SmallVector<int64_t> tileShape(traced->tileShape.begin(), traced->tileShape.end());
   unsigned rank = tileShape.size();
-  if (indices.size() != rank || tensorType.getRank() != rank)
+  if (rank == 0 || indices.size() != rank)
     return op->emitOpError("view rank and index count differ");
 
   SmallVector<Extent> sizes = getExtents(
-      tensorType.getShape(), tensorView.getDynamicShape(), rewriter);
+      traced->tensorType.getShape(), traced->tensorView.getDynamicShape(), rewriter);
   SmallVector<Extent> strides = getExtents(
-      tensorType.getStrides(), tensorView.getDynamicStrides(), rewriter);
+      traced->tensorType.getStrides(), traced->tensorView.getDynamicStrides(), rewriter);
 
+  // Element t of the tile sits at coordinate index[d] * step[d] + t[d] of
+  // tensor dimension dimMap[d]. It is in bounds when every such coordinate
+  // is below its size; the unsigned compare also masks negative indices.
   auto indexType = cast<IntegerType>(indices.front().getType());
   IndexBuilder b(rewriter, op->getLoc(), indexType, tileShape);
   Value offsets, mask;
   for (unsigned dim = 0; dim < rank; ++dim) {
+    unsigned tensorDim = dimMap[dim];
     Value start = arith::MulIOp::create(rewriter, b.loc, b.toIndexType(indices[dim]),
-                                        b.constant(tileShape[dim]));
+                                        b.constant(traced->step[dim]));
     Value coord = arith::AddIOp::create(rewriter, b.loc, b.splat(start), b.iota(dim));
-    Value inBounds = arith::CmpIOp::create(rewriter, b.loc, arith::CmpIPredicate::slt,
-                                           coord, b.splat(b.scalar(sizes[dim])));
+    Value inBounds = arith::CmpIOp::create(rewriter, b.loc, arith::CmpIPredicate::ult,
+                                           coord, b.splat(b.scalar(sizes[tensorDim])));
     mask = mask ? arith::AndIOp::create(rewriter, b.loc, mask, inBounds).getResult()
                 : inBounds;
     Value term = coord;
-    if (strides[dim].constant != 1)
+    if (strides[tensorDim].constant != 1)
       term = arith::MulIOp::create(rewriter, b.loc, coord,
-                                   b.splat(b.scalar(strides[dim])));
+                                   b.splat(b.scalar(strides[tensorDim])));
     offsets = offsets ? arith::AddIOp::create(rewriter, b.loc, offsets, term).getResult()
                       : term;
   }
 
-  Value base = rewriter.getRemappedValue(tensorView.getBase());
+  Value base = rewriter.getRemappedValue(traced->tensorView.getBase());
   auto ptrType = cast<tile_aa::PtrType>(base.getType());
   auto ptrTensorType = RankedTensorType::get(tileShape, ptrType);
   Value ptrs = tile_aa::AddPtrOp::create(
       rewriter, b.loc, ptrTensorType, tile_aa::SplatOp::create(rewriter, b.loc, ptrTensorType, base),
       offsets);
 
-  // Contiguity: innermost elements are adjacent when its stride is 1; a
-  // group stays aligned and under one mask bit while the base address, the
-  // innermost size and every outer stride are multiples of it.
+  // Contiguity: the tile's innermost elements are adjacent when the tensor
+  // dimension it covers has stride 1; a group stays aligned and under one
+  // mask bit while the base address, that dimension's size, the tile's start
+  // along it and every other covered stride are multiples of it.
   int64_t contiguity = 1;
-  if (strides[rank - 1].constant == 1) {
+  unsigned inner = dimMap[rank - 1];
+  if (strides[inner].constant == 1) {
     Type pointee = ptrType.getPointeeType();
     unsigned elementBytes = isa<FloatTF32Type>(pointee) // stored as 32-bit f32
                                 ? 4
                                 : std::max<unsigned>(1, pointee.getIntOrFloatBitWidth() / 8);
     uint64_t group = tileShape[rank - 1];
-    group = std::min(group, sizes[rank - 1].divisor());
-    group = std::min<uint64_t>(group, getKnownDivisor(tensorView.getBase()) / elementBytes);
+    group = std::min(group, sizes[inner].divisor());
+    group = std::min(group, powerOfTwoFactor(traced->step[rank - 1]));
+    group = std::min<uint64_t>(group, getKnownDivisor(traced->tensorView.getBase()) / elementBytes);
     for (unsigned dim = 0; dim + 1 < rank; ++dim)
-      group = std::min(group, strides[dim].divisor());
+      group = std::min(group, strides[dimMap[dim]].divisor());
     contiguity = group ? int64_t(llvm::bit_floor(group)) : 1;
   }
   return TileAccess{ptrs, mask, contiguity};
+}
+
+Value tilepipe::buildPaddingValue(ConversionPatternRewriter &rewriter,
+                                  Operation *op, Value view,
+                                  RankedTensorType type) {
+  FailureOr<TracedView> traced = traceView(op, view);
+  if (failed(traced))
+    return {};
+  Location loc = op->getLoc();
+  ct::PaddingValueAttr padding = traced->padding;
+  // Views without a padding value leave out-of-bounds elements undefined;
+  // zero is as good as any.
+  if (!padding || padding.getValue() == ct::PaddingValue::zero)
+    return arith::ConstantOp::create(rewriter, loc, type, rewriter.getZeroAttr(type));
+  // The verifier allows the other paddings on float elements only.
+  auto floatType = dyn_cast<FloatType>(type.getElementType());
+  if (!floatType) {
+    op->emitOpError("padding_value ")
+        << ct::stringifyPaddingValue(padding.getValue())
+        << " needs a floating-point element type";
+    return {};
+  }
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  std::optional<APFloat> value;
+  switch (padding.getValue()) {
+  case ct::PaddingValue::zero:
+    value = APFloat::getZero(semantics);
+    break;
+  case ct::PaddingValue::neg_zero:
+    value = APFloat::getZero(semantics, /*Negative=*/true);
+    break;
+  case ct::PaddingValue::nan:
+    value = APFloat::getQNaN(semantics);
+    break;
+  case ct::PaddingValue::pos_inf:
+  case ct::PaddingValue::neg_inf:
+    // Formats such as f8E4M3FN have no infinity.
+    if (APFloat::semanticsHasInf(semantics))
+      value = APFloat::getInf(semantics, padding.getValue() == ct::PaddingValue::neg_inf);
+    break;
+  }
+  if (!value) {
+    op->emitOpError("padding_value ")
+        << ct::stringifyPaddingValue(padding.getValue()) << " has no "
+        << floatType << " encoding";
+    return {};
+  }
+  return arith::ConstantOp::create(
+      rewriter, loc, type, DenseElementsAttr::get(type, *value));
 }
 
 FailureOr<SmallVector<Value>>
@@ -204,25 +279,24 @@ tilepipe::buildIndexSpaceShape(ConversionPatternRewriter &rewriter, Operation *o
   FailureOr<TracedView> traced = traceView(op, view);
   if (failed(traced))
     return failure();
-  ct::PartitionViewType viewType = traced->type;
-  ct::MakeTensorViewOp tensorView = traced->tensorView;
 
-  SmallVector<Extent> sizes = getExtents(viewType.getTensorView().getShape(),
-                                         tensorView.getDynamicShape(), rewriter);
+  SmallVector<Extent> sizes = getExtents(traced->tensorType.getShape(),
+                                         traced->tensorView.getDynamicShape(), rewriter);
   IndexBuilder b(rewriter, op->getLoc(), type, {});
   SmallVector<Value> counts;
-  for (auto [indexDim, tensorDim] : llvm::enumerate(viewType.getDimMap())) {
-    int64_t tile = viewType.getTileShape()[indexDim];
+  // A tile exists wherever one starts inside the tensor: ceil(size / step).
+  for (auto [indexDim, tensorDim] : llvm::enumerate(traced->dimMap)) {
+    int64_t step = traced->step[indexDim];
     const Extent &size = sizes[tensorDim];
     if (size.constant != ShapedType::kDynamic) {
-      counts.push_back(b.constant(llvm::divideCeil(size.constant, tile)));
+      counts.push_back(b.constant(llvm::divideCeil(size.constant, step)));
       continue;
     }
     // Sizes are non-negative, so the unsigned ceiling division is exact.
     Value rounded = arith::AddIOp::create(rewriter, b.loc, b.scalar(size),
-                                          b.constant(tile - 1));
+                                          b.constant(step - 1));
     counts.push_back(
-        arith::DivUIOp::create(rewriter, b.loc, rounded, b.constant(tile)));
+        arith::DivUIOp::create(rewriter, b.loc, rounded, b.constant(step)));
   }
   return counts;
 }

@@ -1,8 +1,9 @@
 //===- ViewLowering.h - cuda_tile views -> tile_aa pointer tensors --------===//
 //
-// load_view_tko / store_view_tko address one tile of a partition_view. Here
-// that becomes what the hardware needs: a tensor of pointers, an in-bounds
-// mask, and the proven contiguity of the access (from the `assume` facts on
+// load_view_tko / store_view_tko address one tile of a partition_view or
+// strided_view. Here that becomes what the hardware needs: a tensor of
+// pointers, an in-bounds mask, the value a load reads outside the tensor,
+// and the proven contiguity of the access (from the `assume` facts on
 // the base pointer, shape and strides).
 //
 //===----------------------------------------------------------------------===//
@@ -23,15 +24,24 @@ struct TileAccess {
 };
 
 /// Builds the access for tile `indices` (already converted scalars) of the
-/// partition view `view` (an original cuda_tile value, made by
-/// make_partition_view of make_tensor_view). Fails with a diagnostic on views
-/// this slice does not lower.
+/// view `view` (an original cuda_tile value, made by make_partition_view or
+/// make_strided_view of make_tensor_view). The mask is false exactly for the
+/// elements outside the tensor. Fails with a diagnostic on views this slice
+/// does not lower.
 mlir::FailureOr<TileAccess>
 buildTileAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
                 mlir::Value view, mlir::ValueRange indices);
 
-/// The number of tiles of partition view `view` along each index dimension:
-/// ceil(tensor size / tile size), the tensor dimension picked by dim_map.
+/// What a load of `view` reads outside the tensor: its padding_value splat
+/// to `type` (zero when it has none). Null, after a diagnostic, when the
+/// element type cannot encode it.
+mlir::Value buildPaddingValue(mlir::ConversionPatternRewriter &rewriter,
+                              mlir::Operation *op, mlir::Value view,
+                              mlir::RankedTensorType type);
+
+/// The number of tiles of view `view` along each index dimension:
+/// ceil(tensor size / step), the tensor dimension picked by dim_map, the step
+/// the tile size (partition views) or traversal stride (strided views).
 /// Each count is a scalar of `type`. Fails with a diagnostic on views this
 /// slice does not lower.
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>

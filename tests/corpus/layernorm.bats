@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# cuTile's LayerNorm sample: the forward pass (row mean and variance over
+# 1024-wide tiles of a padded partition view, then the normalized output) and
+# the dW/dB column sums of the backward pass, in bf16 and f16. Each runs at
+# its corpus shape and at a reduced ragged shape whose last tile overlaps the
+# tensor's edge (the padding_value = zero loads must read zeros there and the
+# stores must not write past it).
+
+setup() {
+  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
+  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
+  RUN="$BATS_TEST_DIRNAME/run-case.py"
+  FWD=samples-LayerNorm-layer_norm_fwd
+  DWDB=samples-LayerNorm-layer_norm_bwd_dwdb
+  TMP="$(mktemp -d)"
+}
+
+teardown() {
+  rm -rf "$TMP"
+}
+
+check() { # case sm version [run-case args]
+  local case=$1 sm=$2 v=$3
+  shift 3
+  "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.$sm.$v.tileirbc" \
+    --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$case.$sm.$v" "$@"
+}
+
+# 4 rows of 1040 (one full tile and a 16-wide ragged one).
+FWD_RAGGED=(--shape X=4,1040 --shape W=1040 --shape B=1040 --shape Y=4,1040
+            --shape Mean=4 --shape Rstd=4 --grid 4,1,1)
+# 48 rows of 1040: ragged along both the 32-row and the 1024-column tiles.
+DWDB_RAGGED=(--shape DW=48,1040 --shape DB=48,1040 --shape FINAL_DW=1040
+             --shape FINAL_DB=1040 --grid 2,1,1)
+
+@test "layer_norm_fwd and layer_norm_bwd_dwdb compile to cubins for every target and bytecode version" {
+  for case in $FWD $DWDB; do
+    for dtype in bf16 f16; do
+      for sm in sm_80 sm_90 sm_100 sm_120; do
+        for v in 13.1 13.2 13.3 13.4; do
+          run tileiras "$BYTECODE/$case.$dtype.$sm.$v.tileirbc" --gpu-name "$sm" -o "$TMP/k.cubin"
+          [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$case.$dtype $sm $v: $output"; false; }
+          rm -f "$TMP/k.cubin"
+        done
+      done
+    done
+  done
+}
+
+@test "layer_norm_fwd matches numpy in tile-emu at its corpus shape (bf16, f16; sm_80, sm_90)" {
+  for dtype in bf16 f16; do
+    for sm in sm_80 sm_90; do
+      run check "$FWD.$dtype" "$sm" 13.4
+      [ "$status" -eq 0 ] || { echo "$dtype $sm: $output"; false; }
+    done
+  done
+}
+
+@test "layer_norm_fwd matches numpy in tile-emu on ragged 4x1040 rows (bf16, f16; sm_80, sm_90)" {
+  for dtype in bf16 f16; do
+    for sm in sm_80 sm_90; do
+      run check "$FWD.$dtype" "$sm" 13.1 "${FWD_RAGGED[@]}"
+      [ "$status" -eq 0 ] || { echo "$dtype $sm: $output"; false; }
+    done
+  done
+}
+
+@test "layer_norm_bwd_dwdb matches numpy in tile-emu at its corpus shape and ragged 48x1040 (bf16, f16; sm_80, sm_90)" {
+  for dtype in bf16 f16; do
+    for sm in sm_80 sm_90; do
+      run check "$DWDB.$dtype" "$sm" 13.3
+      [ "$status" -eq 0 ] || { echo "$dtype $sm: $output"; false; }
+      run check "$DWDB.$dtype" "$sm" 13.2 "${DWDB_RAGGED[@]}"
+      [ "$status" -eq 0 ] || { echo "$dtype $sm ragged: $output"; false; }
+    done
+  done
+}
