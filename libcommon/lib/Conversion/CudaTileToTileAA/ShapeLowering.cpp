@@ -20,7 +20,39 @@ namespace ct = tilepipe::cuda_tile;
 namespace tilepipe {
 namespace {
 
-/// reshape: a scalar becomes a splat; a tensor a tile_aa.reshape.
+/// The one element of a single-element tensor as a scalar. tile_aa has no
+/// element read; a rank-1 reduce yields a scalar. Its combiner is `ori` on
+/// the element's bits with identity 0: idempotent, so replicated copies of
+/// the element (or identity-filled slots) combine back to the element.
+static FailureOr<Value> readSingleElement(ConversionPatternRewriter &rewriter,
+                                          Location loc, Value source, Type type) {
+  auto tensor = cast<RankedTensorType>(source.getType());
+  if (!type.isIntOrFloat())
+    return failure();
+  auto bitsType = rewriter.getIntegerType(type.getIntOrFloatBitWidth());
+  auto flat = RankedTensorType::get({1}, tensor.getElementType());
+  if (tensor != flat)
+    source = tile_aa::ReshapeOp::create(rewriter, loc, flat, source);
+  auto bitsTensor = flat.clone(bitsType);
+  if (!type.isInteger())
+    source = arith::BitcastOp::create(rewriter, loc, bitsTensor, source);
+  auto reduce = tile_aa::ReduceOp::create(
+      rewriter, loc, TypeRange{bitsType}, ValueRange{source}, /*axis=*/0,
+      rewriter.getArrayAttr({rewriter.getIntegerAttr(bitsType, 0)}));
+  Block *combiner = rewriter.createBlock(&reduce.getCombiner(), {},
+                                         {bitsType, bitsType}, {loc, loc});
+  Value merged = arith::OrIOp::create(rewriter, loc, combiner->getArgument(0),
+                                      combiner->getArgument(1));
+  tile_aa::CombineYieldOp::create(rewriter, loc, ValueRange{merged});
+  rewriter.setInsertionPointAfter(reduce);
+  Value scalar = reduce.getResult(0);
+  if (!type.isInteger())
+    scalar = arith::BitcastOp::create(rewriter, loc, type, scalar);
+  return scalar;
+}
+
+/// reshape: a scalar becomes a splat; a tensor a tile_aa.reshape (or, to a
+/// 0-d tile, its single element).
 struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::ReshapeOp op, OpAdaptor adaptor,
@@ -35,8 +67,17 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, source);
       return success();
     }
-    if (!isa<RankedTensorType>(type))
-      return op.emitOpError("reshape of a tile to a 0-d tile is not lowered yet");
+    if (!isa<RankedTensorType>(type)) {
+      if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {
+        rewriter.replaceOp(op, splat.getSrc());
+        return success();
+      }
+      FailureOr<Value> element = readSingleElement(rewriter, op.getLoc(), source, type);
+      if (failed(element))
+        return op.emitOpError("reshape to a 0-d tile of ") << type << " is not lowered";
+      rewriter.replaceOp(op, *element);
+      return success();
+    }
     if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {
       rewriter.replaceOpWithNewOp<tile_aa::SplatOp>(op, type, splat.getSrc());
       return success();
