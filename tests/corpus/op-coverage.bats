@@ -6,7 +6,7 @@
 # corpus suite runs); every op outside UNLOWERED must have a lowering, so
 # one cannot disappear unnoticed. Shrink UNLOWERED as ops get lowered.
 
-UNLOWERED=alloca,assert,atomic_cas_tko,atomic_red_view_tko,atomic_rmw_tko,gdc_launch_dependents_tko,gdc_wait_tko,get_global,get_tensor_shape,global,int_to_ptr,join_tokens,make_gather_scatter_view,memory_fence_alias_tko,print_tko,ptr_to_int,ptr_to_ptr
+UNLOWERED=alloca,assert,get_global,get_tensor_shape,global,int_to_ptr,join_tokens,make_gather_scatter_view,print_tko,ptr_to_int,ptr_to_ptr
 
 setup() {
   COVERAGE="$BATS_TEST_DIRNAME/op-coverage.py"

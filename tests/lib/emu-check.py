@@ -4,6 +4,7 @@
   emu-check.py KERNEL.mlir --entry NAME [--grid X[,Y,Z]] [--gpu-name sm_80]
       [--array NAME=NUMPY_EXPR | --scalar TYPE:VALUE]...   (kernel params, in order)
       --expect 'NAME = NUMPY_EXPR' [--expect ...] [--rtol R] [--atol A]
+      [--helpers FILE.py]
 
 Each --array makes an input buffer from a numpy expression (np is numpy; earlier
 arrays are in scope) and passes its pointer; each --scalar passes a scalar as
@@ -11,7 +12,8 @@ tile-emu's --param does (i32:5, f32:1.5). Dtype bfloat16 arrays are written as
 `bf16(EXPR)` (stored as uint16 bit patterns). Each --expect evaluates a numpy
 statement over the *input* values of the arrays and compares the named array
 as the kernel left it. Exit 0 when all match, 1 otherwise (with a diff), 2 on
-a tool failure (its stderr is shown).
+a tool failure (its stderr is shown). --helpers runs a Python file first and
+puts what it defines in scope of every expression (reference implementations).
 """
 import argparse, os, subprocess, sys, tempfile
 import numpy as np
@@ -39,6 +41,7 @@ def main():
     p.add_argument("--rtol", type=float, default=1e-5)
     p.add_argument("--atol", type=float, default=1e-6)
     p.add_argument("--bin", default=os.environ.get("TILEPIPE_BIN", ""))
+    p.add_argument("--helpers", action="append", default=[])
     p.set_defaults(params=[])
     o = p.parse_args()
     tool = lambda name: os.path.join(o.bin, name) if o.bin else name
@@ -52,6 +55,8 @@ def main():
         return 2
 
     env = {"np": np, "bf16": bf16}
+    for helpers in o.helpers:
+        exec(compile(open(helpers).read(), helpers, "exec"), env)
     inputs, args = {}, []
     for kind, value in o.params:
         if kind == "scalar":

@@ -30,6 +30,6 @@ teardown() {
 @test "scale tiles that do not split K evenly fail cleanly (exit 5, located, no output)" {
   run tile-lower --gpu-name sm_80 "$BAD" -o "$TMP/bad.mlir"
   [ "$status" -eq 5 ]
-  [[ "$output" == *"bad_scale.mlir\":10:10): error: 'cuda_tile.mmaf_scaled' op scale tiles must be"* ]]
+  [[ "$output" == *"bad_scale.mlir:10:10: error: 'cuda_tile.mmaf_scaled' op scale tiles must be"* ]]
   [ ! -e "$TMP/bad.mlir" ]
 }

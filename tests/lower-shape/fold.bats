@@ -58,3 +58,21 @@ setup() {
     --expect "half = raw.astype(np.uint8).view(np.float16)" --rtol 0 --atol 0
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+@test "tile-lower: a single-element tile reshaped to 0-d is a one-element reduce" {
+  local in="$BATS_TEST_DIRNAME/inputs/reshape_to_scalar.mlir"
+  run bash -c "set -o pipefail; tile-lower --gpu-name sm_80 '$in' | FileCheck --check-prefix=LOWER '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "a single-element tile reshaped to 0-d reaches every thread (f32, i32) in tile-emu" {
+  for value in 2.5 -0.0 np.nan; do
+    run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" \
+      "$BATS_TEST_DIRNAME/inputs/reshape_to_scalar.mlir" --entry to_scalar --bin "$TILEPIPE_BIN" \
+      --array "a=np.array([[$value]], np.float32)" --array "k=np.array([-7], np.int32)" \
+      --array "out=np.zeros(8, np.float32)" --array "iout=np.zeros(8, np.int32)" \
+      --expect "out = np.arange(8, dtype=np.float32) * np.float32($value)" \
+      --expect "iout = np.arange(8, dtype=np.int32) - 7"
+    [ "$status" -eq 0 ] || { echo "$value: $output"; false; }
+  done
+}

@@ -45,3 +45,16 @@ transpose() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"full differs"* ]]
 }
+
+@test "tile-emu: rank-3 dim_map [0, 2, 1] with zero padding on i32 (2x37x45)" {
+  local b=2 m=37 n=45
+  local gy=$(( (n + 15) / 16 )) gz=$(( (m + 31) / 32 ))
+  local rows=$((gy * 16)) cols=$((gz * 32))
+  run /usr/bin/python3 "$EMU_CHECK" --bin "$TILEPIPE_BIN" "$IN/dim_map.mlir" --entry transpose3 --grid "$b,$gy,$gz" \
+    --array "a=np.arange($b * $m * $n).astype(np.int32) + 1" --scalar "i32:$m" --scalar "i32:$n" --scalar "i32:$((m * n))" \
+    --array "full=np.full($b * $rows * $cols, -1, np.int32)" \
+    --array "back=np.full($b * $m * $n, -1, np.int32)" \
+    --expect "full = np.pad(a.reshape($b, $m, $n).transpose(0, 2, 1), ((0, 0), (0, $rows - $n), (0, $cols - $m))).ravel()" \
+    --expect "back = a"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

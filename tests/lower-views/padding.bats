@@ -77,3 +77,10 @@ run_pad() {
     [ "$status" -eq 0 ] || { echo "$p: $output"; false; }
   done
 }
+
+@test "tile-lower: a padding value the element type cannot encode is a diagnostic at the load (exit 5)" {
+  run tile-lower --gpu-name sm_80 "$IN/invalid_padding.mlir" -o "$TMP/out.mlir"
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"invalid_padding.mlir:10:15: error: 'cuda_tile.load_view_tko' op padding_value pos_inf has no 'f8E4M3FN' encoding"* ]]
+  [ ! -e "$TMP/out.mlir" ]
+}

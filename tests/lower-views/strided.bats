@@ -49,3 +49,13 @@ strided() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"full differs"* ]]
 }
+
+@test "tile-emu: get_index_space_shape of a strided view counts tile origins inside the tensor" {
+  for mn in "37 45 8 3" "40 40 8 2" "1 1 1 1"; do
+    set -- $mn
+    run /usr/bin/python3 "$EMU_CHECK" --bin "$TILEPIPE_BIN" "$IN/strided.mlir" --entry count \
+      --array 'a=np.zeros(1, np.float32)' --scalar "i32:$1" --scalar "i32:$2" \
+      --array 'counts=np.full(2, -1, np.int32)' --expect "counts = np.array([$3, $4], np.int32)"
+    [ "$status" -eq 0 ] || { echo "$mn: $output"; false; }
+  done
+}

@@ -66,9 +66,9 @@ setup() {
 }
 
 @test "unsupported ops fail cleanly in tile-lower (exit 5, diagnostic)" {
-  run tile-lower --gpu-name sm_80 "$IN/unsupported_atomic.mlir"
+  run tile-lower --gpu-name sm_80 "$IN/unsupported_op.mlir"
   [ "$status" -eq 5 ]
-  [[ "$output" == *"failed to legalize operation 'cuda_tile.atomic_rmw_tko'"* ]]
+  [[ "$output" == *"failed to legalize operation 'cuda_tile.make_gather_scatter_view'"* ]]
 }
 
 @test "PTX of the 1-D vector add: two v4 loads per input, v4 stores" {

@@ -135,12 +135,18 @@ static bool lowerOne(CallInst *call, const PredicatedAccess &access) {
     }
     elementType = stored.front()->getType();
   }
-  if (!(elementType->isIntegerTy() || elementType->isFloatingPointTy()) ||
-      elementType->getPrimitiveSizeInBits() != access.width)
+  if (!(elementType->isIntegerTy() || elementType->isFloatingPointTy()))
     return false;
   for (Value *value : stored)
     if (value->getType() != elementType)
       return false;
+  // A .b8 access moves a byte through a 16-bit register: the low byte is
+  // stored; a load zero-extends.
+  Type *registerType = elementType;
+  if (access.width == 8 && elementType->isIntegerTy(16))
+    elementType = Type::getInt8Ty(call->getContext());
+  if (elementType->getPrimitiveSizeInBits() != access.width)
+    return false;
 
   // Split: head -> (then) -> tail, branching on the predicate.
   Instruction *thenTerm =
@@ -152,7 +158,8 @@ static bool lowerOne(CallInst *call, const PredicatedAccess &access) {
   if (!access.isLoad) {
     Value *vector = PoisonValue::get(vectorType);
     for (unsigned i = 0; i < lanes; ++i)
-      vector = thenBuilder.CreateInsertElement(vector, stored[i], i);
+      vector = thenBuilder.CreateInsertElement(
+          vector, thenBuilder.CreateTrunc(stored[i], elementType), i);
     thenBuilder.CreateAlignedStore(vector, address, align);
     call->eraseFromParent();
     return true;
@@ -164,12 +171,15 @@ static bool lowerOne(CallInst *call, const PredicatedAccess &access) {
   phi->addIncoming(loaded, thenBlock);
   phi->addIncoming(Constant::getNullValue(vectorType), headBlock);
   Value *result = PoisonValue::get(resultType);
+  auto lane = [&](unsigned i) {
+    return tailBuilder.CreateZExt(tailBuilder.CreateExtractElement(phi, uint64_t(i)),
+                                  registerType);
+  };
   if (numOutputs == 1) {
-    result = tailBuilder.CreateExtractElement(phi, uint64_t(0));
+    result = lane(0);
   } else {
     for (unsigned i = 0; i < lanes; ++i)
-      result = tailBuilder.CreateInsertValue(
-          result, tailBuilder.CreateExtractElement(phi, uint64_t(i)), {i});
+      result = tailBuilder.CreateInsertValue(result, lane(i), {i});
   }
   call->replaceAllUsesWith(result);
   call->eraseFromParent();

@@ -46,6 +46,33 @@ cuda_tile.module @kernels {
     %t2 = store_view_tko weak %s, %po[%c0, %c0] token = %tok : tile<16x32xf32>, partition_view<tile=(16x32), tensor_view<16x32xf32, strides=[32,1]>>, tile<i32> -> token
     return
   }
+
+  // Rank 3 with dim_map = [0, 2, 1] (as cuTile's MoE kernel loads its
+  // weights) on i32 elements: a BxMxN tensor (strides [M*N, N, 1]) in
+  // 1x16x32 tiles whose dimension 1 runs along N and dimension 2 along M;
+  // grid B x ceil(N/16) x ceil(M/32). `full` ((B)x(16*gy)x(32*gz)) gets each
+  // batch transposed, zero-padded; `back` (BxMxN) gets the tensor again.
+  entry @transpose3(%a: tile<ptr<i32>>, %m: tile<i32>, %n: tile<i32>, %mn: tile<i32>,
+                    %full: tile<ptr<i32>>, %back: tile<ptr<i32>>) {
+    %tok = make_token : token
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %gx, %gy, %gz = get_num_tile_blocks : tile<i32>
+    %c16 = constant <i32: 16> : tile<i32>
+    %c32 = constant <i32: 32> : tile<i32>
+    %rows = muli %gy, %c16 : tile<i32>
+    %cols = muli %gz, %c32 : tile<i32>
+    %plane = muli %rows, %cols : tile<i32>
+    %src = make_tensor_view %a, shape = [%gx, %m, %n], strides = [%mn, %n, 1] : tile<i32> -> tensor_view<?x?x?xi32, strides=[?,?,1]>
+    %psrc = make_partition_view %src : partition_view<tile=(1x16x32), padding_value = zero, tensor_view<?x?x?xi32, strides=[?,?,1]>, dim_map=[0, 2, 1]>
+    %t, %t1 = load_view_tko weak %psrc[%bx, %by, %bz] token = %tok : partition_view<tile=(1x16x32), padding_value = zero, tensor_view<?x?x?xi32, strides=[?,?,1]>, dim_map=[0, 2, 1]>, tile<i32> -> tile<1x16x32xi32>, token
+    %dst = make_tensor_view %full, shape = [%gx, %rows, %cols], strides = [%plane, %cols, 1] : tile<i32> -> tensor_view<?x?x?xi32, strides=[?,?,1]>
+    %pdst = make_partition_view %dst : partition_view<tile=(1x16x32), tensor_view<?x?x?xi32, strides=[?,?,1]>>
+    %t2 = store_view_tko weak %t, %pdst[%bx, %by, %bz] token = %t1 : tile<1x16x32xi32>, partition_view<tile=(1x16x32), tensor_view<?x?x?xi32, strides=[?,?,1]>>, tile<i32> -> token
+    %bv = make_tensor_view %back, shape = [%gx, %m, %n], strides = [%mn, %n, 1] : tile<i32> -> tensor_view<?x?x?xi32, strides=[?,?,1]>
+    %pbv = make_partition_view %bv : partition_view<tile=(1x16x32), tensor_view<?x?x?xi32, strides=[?,?,1]>, dim_map=[0, 2, 1]>
+    %t3 = store_view_tko weak %t, %pbv[%bx, %by, %bz] token = %t1 : tile<1x16x32xi32>, partition_view<tile=(1x16x32), tensor_view<?x?x?xi32, strides=[?,?,1]>, dim_map=[0, 2, 1]>, tile<i32> -> token
+    return
+  }
 }
 
 // Index dimension 0 scales by 16 and is compared with N (%arg2), dimension 1

@@ -28,6 +28,24 @@ cuda_tile.module @kernels {
     %t3 = store_view_tko weak %t, %sov[%bx, %by] token = %t1 : tile<8x16xf32>, strided_view<tile=(8x16), traversal_strides=[10,20], tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
     return
   }
+
+  // get_index_space_shape of an 8x16 strided view with traversal strides
+  // [5, 20] over an MxN tensor: one tile per origin inside the tensor,
+  // ceil(M/5) x ceil(N/20), stored to counts[0..1].
+  entry @count(%a: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %counts: tile<ptr<i32>>) {
+    %src = make_tensor_view %a, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %ssrc = make_strided_view %src : strided_view<tile=(8x16), traversal_strides=[5,20], tensor_view<?x?xf32, strides=[?,1]>>
+    %d0, %d1 = get_index_space_shape %ssrc : strided_view<tile=(8x16), traversal_strides=[5,20], tensor_view<?x?xf32, strides=[?,1]>> -> tile<i32>
+    %v0 = reshape %d0 : tile<i32> -> tile<1xi32>
+    %v1 = reshape %d1 : tile<i32> -> tile<1xi32>
+    %v = cat %v0, %v1 dim = 0 : tile<1xi32>, tile<1xi32> -> tile<2xi32>
+    %base = reshape %counts : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %ptrs = broadcast %base : tile<1xptr<i32>> -> tile<2xptr<i32>>
+    %idx = iota : tile<2xi32>
+    %p = offset %ptrs, %idx : tile<2xptr<i32>>, tile<2xi32> -> tile<2xptr<i32>>
+    %t = store_ptr_tko weak %p, %v : tile<2xptr<i32>>, tile<2xi32> -> token
+    return
+  }
 }
 
 // Tile starts scale by the traversal strides, not the tile shape (the

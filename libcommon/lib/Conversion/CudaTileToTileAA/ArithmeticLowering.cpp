@@ -428,19 +428,6 @@ struct FToILowering : TilePattern<ct::FToIOp> {
   }
 };
 
-struct NumTileBlocksLowering : TilePattern<ct::GetNumTileBlocksOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::GetNumTileBlocksOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> sizes;
-    for (int32_t axis = 0; axis < 3; ++axis)
-      sizes.push_back(tile_aa::NumBlocksOp::create(rewriter, op.getLoc(),
-                                                   rewriter.getI32Type(), axis));
-    rewriter.replaceOp(op, sizes);
-    return success();
-  }
-};
-
 } // namespace
 
 void populateArithmeticLoweringPatterns(TileTypeConverter &converter,
@@ -491,7 +478,8 @@ void populateArithmeticLoweringPatterns(TileTypeConverter &converter,
       ExtILowering, TruncILowering, BitcastLowering, FToFLowering,
       IToFLowering, FToILowering,
       // Grid queries.
-      NumTileBlocksLowering>(converter, context);
+      GridQueryLowering<ct::GetNumTileBlocksOp, tile_aa::NumBlocksOp>>(
+      converter, context);
 }
 
 } // namespace tilepipe

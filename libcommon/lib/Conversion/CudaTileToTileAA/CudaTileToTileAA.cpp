@@ -135,19 +135,6 @@ struct MakeTokenLowering : TilePattern<ct::MakeTokenOp> {
   }
 };
 
-struct BlockIdLowering : TilePattern<ct::GetTileBlockIdOp> {
-  using TilePattern::TilePattern;
-  LogicalResult matchAndRewrite(ct::GetTileBlockIdOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> ids;
-    for (int32_t axis = 0; axis < 3; ++axis)
-      ids.push_back(tile_aa::BlockIdOp::create(rewriter, op.getLoc(),
-                                               rewriter.getI32Type(), axis));
-    rewriter.replaceOp(op, ids);
-    return success();
-  }
-};
-
 struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
@@ -268,7 +255,9 @@ struct ConvertCudaTileToTileAAPass
     RewritePatternSet patterns(context);
     patterns.add<
         EntryLowering, ReturnLowering, AssumeLowering, ConstantLowering,
-        MakeTokenLowering, BlockIdLowering, LoadViewLowering, StoreViewLowering,
+        MakeTokenLowering,
+        GridQueryLowering<ct::GetTileBlockIdOp, tile_aa::BlockIdOp>,
+        LoadViewLowering, StoreViewLowering,
         LoadPtrLowering, StorePtrLowering, OffsetLowering, IotaLowering,
         ViewErasure<ct::MakeTensorViewOp>, ViewErasure<ct::MakePartitionViewOp>>(converter, context);
     populateArithmeticLoweringPatterns(converter, patterns);
@@ -279,6 +268,7 @@ struct ConvertCudaTileToTileAAPass
     populateMemoryLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateSyncLoweringPatterns(converter, patterns);
+    populateAtomicLoweringPatterns(converter, patterns);
 
     ConversionTarget target(*context);
     target.addIllegalDialect<ct::CudaTileDialect>();

@@ -37,6 +37,23 @@ protected:
   }
 };
 
+/// get_tile_block_id / get_num_tile_blocks: one i32 per grid axis, each read
+/// with the tile_aa query op `GridQueryOp` (block id or block count).
+template <typename SourceOp, typename GridQueryOp>
+struct GridQueryLowering : TilePattern<SourceOp> {
+  using TilePattern<SourceOp>::TilePattern;
+  mlir::LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const override {
+    llvm::SmallVector<mlir::Value, 3> axes;
+    for (int32_t axis = 0; axis < 3; ++axis)
+      axes.push_back(GridQueryOp::create(rewriter, op.getLoc(),
+                                         rewriter.getI32Type(), axis));
+    rewriter.replaceOp(op, axes);
+    return mlir::success();
+  }
+};
+
 // Each op family's patterns, defined in the file of the same name.
 // (One line per family in ConvertCudaTileToTileAAPass registers them.)
 void populateArithmeticLoweringPatterns(TileTypeConverter &converter,
@@ -55,6 +72,8 @@ void populateReductionLoweringPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 void populateSyncLoweringPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateAtomicLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe
 

@@ -20,39 +20,44 @@ namespace ct = tilepipe::cuda_tile;
 namespace tilepipe {
 namespace {
 
-/// The one element of a single-element tensor as a scalar. tile_aa has no
-/// element read; a rank-1 reduce yields a scalar. Its combiner is `ori` on
-/// the element's bits with identity 0: idempotent, so replicated copies of
-/// the element (or identity-filled slots) combine back to the element.
-static FailureOr<Value> readSingleElement(ConversionPatternRewriter &rewriter,
-                                          Location loc, Value source, Type type) {
-  auto tensor = cast<RankedTensorType>(source.getType());
-  if (!type.isIntOrFloat())
+/// The one element of a single-element tensor as a scalar every thread
+/// holds: a splat gives its source; otherwise a tile_aa.reduce, which already
+/// brings a value from the thread that owns it to all threads. Its combiner is
+/// exact for one element: replicated copies enter as the identity, and
+/// x + -0.0 == x for every float (NaN and -0.0 included), x | 0 == x for
+/// every integer. Pointer elements have no such combiner: failure.
+static FailureOr<Value> scalarOfSingleElement(ConversionPatternRewriter &rewriter,
+                                              Location loc, Value tensor) {
+  if (auto splat = tensor.getDefiningOp<tile_aa::SplatOp>())
+    return splat.getSrc();
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type element = type.getElementType();
+  TypedAttr identity;
+  if (auto floatType = dyn_cast<FloatType>(element))
+    identity = rewriter.getFloatAttr(
+        floatType, APFloat::getZero(floatType.getFloatSemantics(), /*Negative=*/true));
+  else if (isa<IntegerType>(element))
+    identity = rewriter.getIntegerAttr(element, 0);
+  else
     return failure();
-  auto bitsType = rewriter.getIntegerType(type.getIntOrFloatBitWidth());
-  auto flat = RankedTensorType::get({1}, tensor.getElementType());
-  if (tensor != flat)
-    source = tile_aa::ReshapeOp::create(rewriter, loc, flat, source);
-  auto bitsTensor = flat.clone(bitsType);
-  if (!type.isInteger())
-    source = arith::BitcastOp::create(rewriter, loc, bitsTensor, source);
-  auto reduce = tile_aa::ReduceOp::create(
-      rewriter, loc, TypeRange{bitsType}, ValueRange{source}, /*axis=*/0,
-      rewriter.getArrayAttr({rewriter.getIntegerAttr(bitsType, 0)}));
-  Block *combiner = rewriter.createBlock(&reduce.getCombiner(), {},
-                                         {bitsType, bitsType}, {loc, loc});
-  Value merged = arith::OrIOp::create(rewriter, loc, combiner->getArgument(0),
-                                      combiner->getArgument(1));
-  tile_aa::CombineYieldOp::create(rewriter, loc, ValueRange{merged});
-  rewriter.setInsertionPointAfter(reduce);
-  Value scalar = reduce.getResult(0);
-  if (!type.isInteger())
-    scalar = arith::BitcastOp::create(rewriter, loc, type, scalar);
-  return scalar;
+  if (type.getRank() != 1)
+    tensor = tile_aa::ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get({1}, element), tensor);
+  auto reduce = tile_aa::ReduceOp::create(rewriter, loc, TypeRange{element},
+                                          ValueRange{tensor}, /*axis=*/0,
+                                          rewriter.getArrayAttr({identity}));
+  OpBuilder::InsertionGuard guard(rewriter);
+  Block *body = rewriter.createBlock(&reduce.getCombiner(), {}, {element, element},
+                                     {loc, loc});
+  Value lhs = body->getArgument(0), rhs = body->getArgument(1);
+  Value combined = isa<FloatType>(element)
+                       ? arith::AddFOp::create(rewriter, loc, lhs, rhs).getResult()
+                       : arith::OrIOp::create(rewriter, loc, lhs, rhs).getResult();
+  tile_aa::CombineYieldOp::create(rewriter, loc, ValueRange{combined});
+  return reduce.getResult(0);
 }
 
-/// reshape: a scalar becomes a splat; a tensor a tile_aa.reshape (or, to a
-/// 0-d tile, its single element).
+/// reshape: a scalar becomes a splat; a tensor a tile_aa.reshape.
 struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::ReshapeOp op, OpAdaptor adaptor,
@@ -68,14 +73,10 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       return success();
     }
     if (!isa<RankedTensorType>(type)) {
-      if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {
-        rewriter.replaceOp(op, splat.getSrc());
-        return success();
-      }
-      FailureOr<Value> element = readSingleElement(rewriter, op.getLoc(), source, type);
-      if (failed(element))
-        return op.emitOpError("reshape to a 0-d tile of ") << type << " is not lowered";
-      rewriter.replaceOp(op, *element);
+      FailureOr<Value> scalar = scalarOfSingleElement(rewriter, op.getLoc(), source);
+      if (failed(scalar))
+        return op.emitOpError("reshape of a pointer tile to a 0-d tile is not lowered yet");
+      rewriter.replaceOp(op, *scalar);
       return success();
     }
     if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {

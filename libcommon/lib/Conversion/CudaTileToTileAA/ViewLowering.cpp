@@ -120,27 +120,30 @@ struct TracedView {
 };
 } // namespace
 
+/// The parameters partition and strided view types share.
+template <typename ViewType>
+static TracedView readViewType(ViewType type) {
+  TracedView traced;
+  traced.tileShape = type.getTileShape();
+  traced.dimMap = type.getDimMap();
+  traced.padding = type.getPaddingValue();
+  traced.tensorType = type.getTensorView();
+  return traced;
+}
+
 /// The make_{partition,strided}_view / make_tensor_view pair behind `view`;
 /// the lowering reads sizes, strides and the base pointer from them.
 static FailureOr<TracedView> traceView(Operation *op, Value view) {
   TracedView traced;
   Value tensorView;
   if (auto partition = view.getDefiningOp<ct::MakePartitionViewOp>()) {
-    auto type = cast<ct::PartitionViewType>(view.getType());
-    traced.tileShape = type.getTileShape();
-    traced.dimMap = type.getDimMap();
+    traced = readViewType(partition.getType());
     traced.step.assign(traced.tileShape.begin(), traced.tileShape.end());
-    traced.padding = type.getPaddingValue();
-    traced.tensorType = type.getTensorView();
     tensorView = partition.getTensorView();
   } else if (auto strided = view.getDefiningOp<ct::MakeStridedViewOp>()) {
-    auto type = cast<ct::StridedViewType>(view.getType());
-    traced.tileShape = type.getTileShape();
-    traced.dimMap = type.getDimMap();
-    traced.step.assign(type.getTraversalStrides().begin(),
-                       type.getTraversalStrides().end());
-    traced.padding = type.getPaddingValue();
-    traced.tensorType = type.getTensorView();
+    traced = readViewType(strided.getType());
+    ArrayRef<int64_t> strides = strided.getType().getTraversalStrides();
+    traced.step.assign(strides.begin(), strides.end());
     tensorView = strided.getTensorView();
   } else {
     return op->emitOpError(
@@ -164,7 +167,9 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   ArrayRef<int32_t> dimMap = traced->dimMap;
   SmallVector<int64_t> tileShape(traced->tileShape.begin(), traced->tileShape.end());
   unsigned rank = tileShape.size();
-  if (rank == 0 || indices.size() != rank)
+  if (rank == 0)
+    return op->emitOpError("rank-0 views are not lowered yet");
+  if (indices.size() != rank)
     return op->emitOpError("view rank and index count differ");
 
   SmallVector<Extent> sizes = getExtents(

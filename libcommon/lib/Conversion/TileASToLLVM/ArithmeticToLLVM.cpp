@@ -1,19 +1,211 @@
 //===- ArithmeticToLLVM.cpp - tile_as arithmetic ops -> LLVM/NVVM -------------===//
 //
-// The patterns of this op family; ConvertTileASToLLVMPass registers them
-// through populateArithmeticToLLVMPatterns.
+// Arithmetic that upstream's arith-to-llvm patterns cannot lower. So far: the
+// conversions to and from the 8-bit floats f8E4M3FN and f8E5M2, which LLVM
+// has no type for (they live in i8). They are computed with integer and f32
+// operations, the same on every target, with the semantics of PTX's
+// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` (the only fp8 conversion PTX
+// offers): round to nearest even, anything beyond the largest finite value
+// (infinities included) saturates to it, NaN stays NaN. Decoding is exact.
+// Scalars and vectors (a thread's registers) alike: every op is elementwise.
+// ConvertTileASToLLVMPass registers these through
+// populateArithmeticToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
 
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace mlir;
 
 namespace tilepipe::tile_as {
+namespace {
+
+/// An 8-bit float format with 1 sign bit.
+struct F8Format {
+  unsigned mantissaBits;
+  int bias;
+  /// Largest finite value (both formats: 1.75 * 2^emax).
+  float maxFinite;
+  /// e5m2 has IEEE infinities and NaNs (exponent all ones); e4m3fn only the
+  /// NaN S.1111.111 and no infinity.
+  bool ieeeSpecials;
+  unsigned exponentBits() const { return 7 - mantissaBits; }
+};
+
+static std::optional<F8Format> getF8Format(Type type) {
+  type = getElementTypeOrSelf(type);
+  if (isa<Float8E4M3FNType>(type))
+    return F8Format{3, 7, 448.0f, false};
+  if (isa<Float8E5M2Type>(type))
+    return F8Format{2, 15, 57344.0f, true};
+  return std::nullopt;
+}
+
+/// Builds elementwise LLVM ops on scalars or vectors of one register count.
+class ElementwiseBuilder {
+public:
+  ElementwiseBuilder(OpBuilder &b, Location loc, Type shapeOf)
+      : b(b), loc(loc), shape(dyn_cast<VectorType>(shapeOf)) {}
+
+  Type like(Type element) const {
+    return shape ? Type(VectorType::get(shape.getShape(), element)) : element;
+  }
+  Value i32(int64_t value) {
+    Type type = like(b.getI32Type());
+    Attribute attr = b.getI32IntegerAttr(value);
+    if (shape)
+      attr = SplatElementsAttr::get(cast<ShapedType>(type), attr);
+    return LLVM::ConstantOp::create(b, loc, type, cast<TypedAttr>(attr));
+  }
+  Value f32(float value) {
+    Type type = like(b.getF32Type());
+    Attribute attr = b.getF32FloatAttr(value);
+    if (shape)
+      attr = SplatElementsAttr::get(cast<ShapedType>(type), attr);
+    return LLVM::ConstantOp::create(b, loc, type, cast<TypedAttr>(attr));
+  }
+  Value bitcast(Value v, Type element) {
+    return LLVM::BitcastOp::create(b, loc, like(element), v);
+  }
+  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return LLVM::SubOp::create(b, loc, x, y); }
+  Value band(Value x, Value y) { return LLVM::AndOp::create(b, loc, x, y); }
+  Value bor(Value x, Value y) { return LLVM::OrOp::create(b, loc, x, y); }
+  Value shl(Value x, Value y) { return LLVM::ShlOp::create(b, loc, x, y); }
+  Value lshr(Value x, Value y) { return LLVM::LShrOp::create(b, loc, x, y); }
+  Value icmp(LLVM::ICmpPredicate p, Value x, Value y) {
+    return LLVM::ICmpOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) { return LLVM::SelectOp::create(b, loc, c, x, y); }
+
+  OpBuilder &b;
+  Location loc;
+  VectorType shape;
+};
+
+/// f32 -> 8-bit float bits (i8), PTX cvt.rn.satfinite semantics.
+static Value encodeF8(ElementwiseBuilder &e, Value value, const F8Format &f) {
+  using P = LLVM::ICmpPredicate;
+  Type i32 = e.b.getI32Type(), f32 = e.b.getF32Type();
+  Value bits = e.bitcast(value, i32);
+  Value sign = e.shl(e.lshr(bits, e.i32(31)), e.i32(7));
+  Value magnitude = e.band(bits, e.i32(0x7fffffff));
+  Value isNaN = e.icmp(P::ugt, magnitude, e.i32(0x7f800000));
+  // Saturate first: no value at or below the largest finite one rounds past it.
+  Value maxBits = e.bitcast(e.f32(f.maxFinite), i32);
+  Value clamped = LLVM::UMinOp::create(e.b, e.loc, magnitude, maxBits);
+
+  // Normal results: drop the low mantissa bits rounding to nearest even (a
+  // carry into the exponent is the right answer), then rebias the exponent.
+  unsigned shift = 23 - f.mantissaBits;
+  Value odd = e.band(e.lshr(clamped, e.i32(shift)), e.i32(1));
+  Value rounded = e.add(e.add(clamped, e.i32((1 << (shift - 1)) - 1)), odd);
+  Value normal = e.sub(e.lshr(rounded, e.i32(shift)),
+                       e.i32(int64_t(127 - f.bias) << f.mantissaBits));
+
+  // Subnormal results are multiples of 2^(1 - bias - mantissaBits): scale by
+  // its inverse (exact) and round to an integer; 2^mantissaBits is the
+  // smallest normal's encoding, so rounding up into it needs nothing more.
+  Value scaled = LLVM::FMulOp::create(
+      e.b, e.loc, e.bitcast(clamped, f32),
+      e.f32(std::ldexp(1.0f, f.bias + int(f.mantissaBits) - 1)));
+  Value subnormal = LLVM::FPToUIOp::create(
+      e.b, e.loc, e.like(i32), LLVM::RoundEvenOp::create(e.b, e.loc, scaled));
+  Value minNormalBits = e.bitcast(e.f32(std::ldexp(1.0f, 1 - f.bias)), i32);
+  Value isSubnormal = e.icmp(P::ult, clamped, minNormalBits);
+
+  Value result = e.bor(e.select(isSubnormal, subnormal, normal), sign);
+  result = e.select(isNaN, e.i32(0x7f), result); // the canonical NaN
+  return LLVM::TruncOp::create(e.b, e.loc, e.like(e.b.getI8Type()), result);
+}
+
+/// 8-bit float bits (i8) -> f32, exactly.
+static Value decodeF8(ElementwiseBuilder &e, Value byte, const F8Format &f) {
+  using P = LLVM::ICmpPredicate;
+  Type i32 = e.b.getI32Type(), f32 = e.b.getF32Type();
+  unsigned m = f.mantissaBits;
+  Value word = LLVM::ZExtOp::create(e.b, e.loc, e.like(i32), byte);
+  Value sign = e.shl(e.band(word, e.i32(0x80)), e.i32(24));
+  Value exponent = e.band(e.lshr(word, e.i32(m)), e.i32((1 << f.exponentBits()) - 1));
+  Value mantissa = e.band(word, e.i32((1 << m) - 1));
+  // value = significand * 2^(exponent - bias - m), subnormals with exponent 1
+  // and no implicit bit; the power of two is built from its f32 bits.
+  Value isSubnormal = e.icmp(P::eq, exponent, e.i32(0));
+  Value significand = e.select(isSubnormal, mantissa, e.bor(mantissa, e.i32(1 << m)));
+  Value scale = e.select(isSubnormal, e.i32(1), exponent);
+  Value power = e.bitcast(
+      e.shl(e.add(scale, e.i32(127 - f.bias - int(m))), e.i32(23)), f32);
+  Value magnitude = LLVM::FMulOp::create(
+      e.b, e.loc, LLVM::UIToFPOp::create(e.b, e.loc, e.like(f32), significand), power);
+  Value result = e.bor(e.bitcast(magnitude, i32), sign);
+
+  Value nan = e.bor(e.i32(0x7fc00000), sign);
+  if (f.ieeeSpecials) {
+    Value allOnes = e.icmp(P::eq, exponent, e.i32((1 << f.exponentBits()) - 1));
+    Value isInf = e.icmp(P::eq, mantissa, e.i32(0));
+    Value special = e.select(isInf, e.bor(e.i32(0x7f800000), sign), nan);
+    result = e.select(allOnes, special, result);
+  } else {
+    Value isNaN = e.icmp(P::eq, e.band(word, e.i32(0x7f)), e.i32(0x7f));
+    result = e.select(isNaN, nan, result);
+  }
+  return e.bitcast(result, f32);
+}
+
+/// f32 <-> the float type `to` (same register count), exact for the types
+/// fp8 values meet (f16, bf16, f64 hold every fp8 value).
+static Value castFloat(ElementwiseBuilder &e, Value value, Type to) {
+  Type from = getElementTypeOrSelf(value.getType());
+  if (from == to)
+    return value;
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return LLVM::FPExtOp::create(e.b, e.loc, e.like(to), value);
+  return LLVM::FPTruncOp::create(e.b, e.loc, e.like(to), value);
+}
+
+/// arith.truncf to an 8-bit float. An f64 source is rounded to f32 first
+/// (PTX converts from f32 only; the double rounding can differ from a direct
+/// one in the last fp8 bit for f64 values within 2^-29 of a tie).
+struct TruncFToF8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
+  TruncFToF8(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<F8Format> format = getF8Format(op.getType());
+    if (!format)
+      return rewriter.notifyMatchFailure(op, "not a conversion to fp8");
+    ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
+    Value wide = castFloat(e, adaptor.getIn(), rewriter.getF32Type());
+    rewriter.replaceOp(op, encodeF8(e, wide, *format));
+    return success();
+  }
+};
+
+/// arith.extf from an 8-bit float.
+struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
+  ExtFFromF8(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<F8Format> format = getF8Format(op.getIn().getType());
+    if (!format)
+      return rewriter.notifyMatchFailure(op, "not a conversion from fp8");
+    Type to = getElementTypeOrSelf(typeConverter->convertType(op.getType()));
+    ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
+    Value value = decodeF8(e, adaptor.getIn(), *format);
+    rewriter.replaceOp(op, castFloat(e, value, to));
+    return success();
+  }
+};
+
+} // namespace
 
 void populateArithmeticToLLVMPatterns(TileLLVMTypeConverter &converter,
-                                  RewritePatternSet &patterns) {
-  (void)converter;
-  (void)patterns;
+                                      RewritePatternSet &patterns) {
+  patterns.add<TruncFToF8, ExtFFromF8>(converter);
 }
 
 } // namespace tilepipe::tile_as

@@ -81,3 +81,27 @@ SmallVector<Value> RegisterEmitter::coordinates(BlockedAttr layout,
   }
   return coords;
 }
+
+SmallVector<Value> RegisterEmitter::firstCopy(BlockedAttr layout,
+                                              ArrayRef<int64_t> shape) {
+  int64_t count = getElemsPerThread(layout, shape);
+  SmallVector<Value> first;
+  for (unsigned dim = 0; dim < shape.size(); ++dim) {
+    if (getLayoutExtent(layout, dim) <= shape[dim])
+      continue;
+    // The coordinate before wrapping: below the extent only in the first copy.
+    Value base = threadBase(layout, dim);
+    for (int64_t reg = 0; reg < count; ++reg) {
+      int64_t regInDim = delinearizeRegister(layout, shape, reg)[dim];
+      Value coord = LLVM::AddOp::create(
+          builder, loc, base, i32(getRegisterCoordinate(layout, dim, regInDim)));
+      Value inside = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
+                                          coord, i32(shape[dim]));
+      if (first.size() <= size_t(reg))
+        first.push_back(inside);
+      else
+        first[reg] = LLVM::AndOp::create(builder, loc, first[reg], inside);
+    }
+  }
+  return first;
+}

@@ -32,6 +32,13 @@ public:
                                              llvm::ArrayRef<int64_t> shape,
                                              unsigned dim);
 
+  /// Per register, whether this thread holds the first copy of its element
+  /// (i1): a layout larger than `shape` replicates elements over threads and
+  /// registers, and an op with side effects runs in one copy only. Empty
+  /// when nothing is replicated.
+  llvm::SmallVector<mlir::Value> firstCopy(BlockedAttr layout,
+                                           llvm::ArrayRef<int64_t> shape);
+
   mlir::OpBuilder &builder;
   mlir::Location loc;
 

@@ -30,8 +30,10 @@ FailureOr<Value> tilepipe::tile_as::getSharedScratch(OpBuilder &builder,
   if (!global) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(module.getBody());
+    // The module's location, not the op's: LLVM's global translation does
+    // not accept the call-site locations inlined code carries.
     global = LLVM::GlobalOp::create(
-        builder, loc, arrayType(std::max<uint64_t>(bytes, 16)),
+        builder, module.getLoc(), arrayType(std::max<uint64_t>(bytes, 16)),
         /*isConstant=*/false, LLVM::Linkage::Internal, kScratchName,
         /*value=*/Attribute(), /*alignment=*/16, kSharedAddressSpace);
   } else if (cast<LLVM::LLVMArrayType>(global.getGlobalType()).getNumElements() < bytes) {

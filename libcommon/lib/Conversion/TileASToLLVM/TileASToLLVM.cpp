@@ -166,22 +166,27 @@ struct AddPtrLowering : ConvertOpToLLVMPattern<AddPtrOp> {
 };
 
 /// One vector access: `width` adjacent registers moved as `words` PTX words.
+/// A single byte (i8, fp8, i1 stored as a byte) is one .b8 word, which PTX
+/// moves through a 16-bit register.
 struct AccessShape {
   unsigned width;
   unsigned words;
   unsigned wordBits;
 
-  static FailureOr<AccessShape> get(Operation *op, BlockedAttr layout,
-                                    int64_t contiguity, Type element) {
+  static AccessShape get(BlockedAttr layout, int64_t contiguity, Type element) {
     unsigned bytes = getByteSize(element);
     unsigned width = std::min<int64_t>(getContiguousRegisters(layout), contiguity);
     width = std::min(width, std::max(1u, kMaxAccessBytes / bytes));
+    if (element.isInteger(1))
+      width = 1; // i1 registers are widened to a byte one at a time
     unsigned total = width * bytes;
-    if (total < 2 || element.isInteger(1))
-      return op->emitOpError("memory access of less than 2 bytes is not lowered yet");
+    if (total == 1)
+      return AccessShape{1, 1, 8};
     unsigned wordBytes = total >= 4 ? 4 : 2;
     return AccessShape{width, total / wordBytes, wordBytes * 8};
   }
+  /// Bits of the register a word travels in.
+  unsigned registerBits() const { return std::max(wordBits, 16u); }
   std::string operandList(unsigned first) const {
     std::string list;
     for (unsigned i = 0; i < words; ++i)
@@ -193,6 +198,36 @@ struct AccessShape {
            std::to_string(wordBits);
   }
   std::string wordConstraint() const { return wordBits == 32 ? "r" : "h"; }
+
+  /// The registers of a group (vector<width x element>) as PTX words
+  /// (vector<words x iN>, N = wordBits); i1 becomes a byte.
+  Value toWords(RegisterEmitter &e, Value group) const {
+    auto type = VectorType::get({words}, e.builder.getIntegerType(wordBits));
+    if (cast<VectorType>(group.getType()).getElementType().isInteger(1))
+      return LLVM::ZExtOp::create(e.builder, e.loc, type, group);
+    return LLVM::BitcastOp::create(e.builder, e.loc, type, group);
+  }
+  /// The inverse of toWords.
+  Value fromWords(RegisterEmitter &e, Value wordVector, VectorType groupType) const {
+    if (groupType.getElementType().isInteger(1)) {
+      Value zero = LLVM::ConstantOp::create(
+          e.builder, e.loc, wordVector.getType(),
+          e.builder.getZeroAttr(wordVector.getType()));
+      return LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ne, wordVector, zero);
+    }
+    return LLVM::BitcastOp::create(e.builder, e.loc, groupType, wordVector);
+  }
+  /// A word as the register it travels in, and back.
+  Value toRegister(RegisterEmitter &e, Value word) const {
+    if (registerBits() == wordBits)
+      return word;
+    return LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getIntegerType(registerBits()), word);
+  }
+  Value fromRegister(RegisterEmitter &e, Value reg) const {
+    if (registerBits() == wordBits)
+      return reg;
+    return LLVM::TruncOp::create(e.builder, e.loc, e.builder.getIntegerType(wordBits), reg);
+  }
 };
 
 /// Address and predicate of the group starting at register `first`.
@@ -223,14 +258,12 @@ struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
     if (failed(laid))
       return failure();
     Type element = op.getType().getElementType();
-    FailureOr<AccessShape> access =
-        AccessShape::get(op, laid->layout, op.getContiguity(), element);
-    if (failed(access))
-      return failure();
+    std::optional<AccessShape> access =
+        AccessShape::get(laid->layout, op.getContiguity(), element);
     Location loc = op.getLoc();
     auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
-    Type wordType = rewriter.getIntegerType(access->wordBits);
-    auto wordsType = VectorType::get({access->words}, wordType);
+    Type wordType = rewriter.getIntegerType(access->registerBits());
+    auto wordsType = VectorType::get({access->words}, rewriter.getIntegerType(access->wordBits));
     auto groupType = VectorType::get({access->width}, type.getElementType());
     std::string asmString = "@$" + std::to_string(access->words + 1) +
                             " ld.global" + access->suffix() + " " +
@@ -258,12 +291,11 @@ struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
           ArrayAttr());
       SmallVector<Value> words;
       if (access->words == 1)
-        words.push_back(asmOp.getResult(0));
+        words.push_back(access->fromRegister(e, asmOp.getResult(0)));
       else
         for (unsigned i = 0; i < access->words; ++i)
           words.push_back(LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i));
-      Value group = LLVM::BitcastOp::create(rewriter, loc, groupType,
-                                            e.buildVector(wordsType, words));
+      Value group = access->fromWords(e, e.buildVector(wordsType, words), groupType);
       for (unsigned i = 0; i < access->width; ++i)
         result = e.insert(result, e.extract(group, i), first + i);
     }
@@ -283,14 +315,10 @@ struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
     if (failed(laid))
       return failure();
     Type element = op.getValue().getType().getElementType();
-    FailureOr<AccessShape> access =
-        AccessShape::get(op, laid->layout, op.getContiguity(), element);
-    if (failed(access))
-      return failure();
+    std::optional<AccessShape> access =
+        AccessShape::get(laid->layout, op.getContiguity(), element);
     Location loc = op.getLoc();
     auto type = cast<VectorType>(adaptor.getValue().getType());
-    Type wordType = rewriter.getIntegerType(access->wordBits);
-    auto wordsType = VectorType::get({access->words}, wordType);
     auto groupType = VectorType::get({access->width}, type.getElementType());
     std::string asmString = "@$" + std::to_string(access->words + 1) +
                             " st.global" + access->suffix() + " [$0], " +
@@ -302,17 +330,22 @@ struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
 
     RegisterEmitter e(rewriter, loc);
     unsigned addressSpace = getAddressSpace(op.getPtrs().getType());
+    // Only the first copy of a replicated element is stored: a copy stored
+    // later by another warp could overwrite a newer value (a read-modify-
+    // write of a small tile under a lock).
+    SmallVector<Value> firsts = e.firstCopy(laid->layout, laid->shape);
     for (int64_t first = 0; first < type.getNumElements(); first += access->width) {
       auto [address, predicate] =
           groupAddress(e, adaptor.getPtrs(), adaptor.getMask(), first, addressSpace);
+      if (!firsts.empty())
+        predicate = LLVM::AndOp::create(rewriter, loc, predicate, firsts[first]);
       SmallVector<Value> elements;
       for (unsigned i = 0; i < access->width; ++i)
         elements.push_back(e.extract(adaptor.getValue(), first + i));
-      Value words = LLVM::BitcastOp::create(rewriter, loc, wordsType,
-                                            e.buildVector(groupType, elements));
+      Value words = access->toWords(e, e.buildVector(groupType, elements));
       SmallVector<Value> operands{address};
       for (unsigned i = 0; i < access->words; ++i)
-        operands.push_back(e.extract(words, i));
+        operands.push_back(access->toRegister(e, e.extract(words, i)));
       operands.push_back(predicate);
       LLVM::InlineAsmOp::create(rewriter, loc, TypeRange(), operands, asmString,
                                 constraints, /*has_side_effects=*/true,

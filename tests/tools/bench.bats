@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# The benchmark scripts under bench/ run and report what they promise (their
+# numbers are not checked: benchmarks are not timed tests).
+
+setup() {
+  BENCH="$TILEPIPE_SOURCE_DIR/bench"
+}
+
+@test "kernel-report: timing ratio, ptxas usage and instruction mix per kernel" {
+  run /usr/bin/python3 "$BENCH/kernel-report.py" --cases 'vec_add_kernel_1d\.f32' --gpu-name sm_80
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  echo "$output" | grep -q $'^case\tsm\tours_s\tptxas_s\tratio\tregs\tspill\tsmem\ttotal\tmma'
+  # One row for sm_80: registers used, no spills, vectorized global loads counted.
+  row=$(echo "$output" | grep $'^samples-VectorAddition-vec_add_kernel_1d.f32\tsm_80\t')
+  regs=$(echo "$row" | cut -f6); spill=$(echo "$row" | cut -f7); ldg=$(echo "$row" | cut -f13)
+  [ "$regs" -gt 0 ] && [ "$spill" -eq 0 ] && [ "$ldg" -gt 0 ] || { echo "$row"; false; }
+  echo "$output" | grep -qE '^all 1 compiles: ours [0-9.]+ s, ptxas [0-9.]+ s, ratio [0-9.]+$'
+}
+
+@test "kernel-report: cases that do not compile are named with their diagnostic" {
+  shared="$BATS_TEST_TMPDIR/shared"
+  mkdir -p "$shared/corpus/cutile/bytecode"
+  echo '{"cases": {"broken": {}}}' > "$shared/corpus/cutile/manifest.json"
+  printf '\x7fTileIR\0\x0d' > "$shared/corpus/cutile/bytecode/broken.sm_80.13.4.tileirbc"
+  run /usr/bin/python3 "$BENCH/kernel-report.py" --shared "$shared" --gpu-name sm_80
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  echo "$output" | grep -q '^not compiled: broken sm_80: .*error' || { echo "$output"; false; }
+}
+
+@test "kernel-report: markdown table for the README" {
+  run /usr/bin/python3 "$BENCH/kernel-report.py" --cases 'vec_add_kernel_1d\.f16' --gpu-name sm_90 --markdown
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  echo "$output" | grep -q '^| case | sm | ours_s |'
+  echo "$output" | grep -q '^| samples-VectorAddition-vec_add_kernel_1d.f16 | sm_90 |'
+}
+
+@test "gpu-matmul: the GPU benchmark parses its plan and matmul shapes" {
+  run /usr/bin/python3 -c "
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location('g', '$BENCH/gpu-matmul.py')
+g = importlib.util.module_from_spec(spec); spec.loader.exec_module(g)
+m = json.load(open('$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json'))
+print(g.matmul_shape(m['cases']['samples-MatMul-matmul_kernel.f16']))
+print(g.matmul_shape(m['cases']['samples-BatchMatMul-batch_matmul_kernel.f16']))"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "${lines[0]}" = "(1, 512, 512, 768, 'float16')" ] || { echo "$output"; false; }
+  [[ "${lines[1]}" == "("[1-9]*", "*", 'float16')" ]] || { echo "$output"; false; }
+}
