@@ -6,8 +6,9 @@
 // accumulator elements it holds with FMAs (f32, or f64 for an f64
 // accumulator) or multiply-adds (i32), in a loop over the chunk's k (not
 // unrolled: a 128x64 by 64x256 multiply would be 16K FMAs). fp8 operands are
-// staged as their bytes and decoded after each load. Barriers separate the writes of a chunk from its reads and from the next
-// chunk's writes. Tensor-core paths are separate lowerings.
+// staged as their bytes and decoded after each load. Barriers separate the
+// writes of a chunk from its reads and from the next chunk's writes.
+// Tensor-core paths are separate lowerings.
 // ConvertTileASToLLVMPass registers these through populateMatrixToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
@@ -128,7 +129,8 @@ static Value decodeFloat8(RegisterEmitter &e, Value bits, Type type) {
       LLVM::ConstantOp::create(b, e.loc, f16, b.getF16FloatAttr(256.0)));
   Value isNaN = LLVM::ICmpOp::create(b, e.loc, LLVM::ICmpPredicate::eq, magnitude,
                                      i16Const(0x7F));
-  Value nan = LLVM::ConstantOp::create(b, e.loc, f16, b.getF16FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+  Value nan = LLVM::ConstantOp::create(
+      b, e.loc, f16, b.getF16FloatAttr(std::numeric_limits<float>::quiet_NaN()));
   return LLVM::SelectOp::create(b, e.loc, isNaN, nan, scaled);
 }
 
