@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # One small mmaf through the middle stages, the lowered shape pinned with
 # FileCheck (tile_as.mmaf, A and B staged through the shared scratch between
-# CTA barriers, f16 widened to f32 and FMAs), and a malformed case.
+# CTA barriers, f16 widened to f32 and FMAs in a loop over k), and a malformed case.
 
 setup() {
   IN="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_small.mlir"

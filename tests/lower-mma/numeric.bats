@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # mmaf/mmai computed in tile-emu against numpy: f16/bf16/f32/tf32 inputs with
-# f32 (and f16) accumulators, i8 x i8 -> i32 (signed and unsigned), square,
-# non-square, batched 3-D, and K split into several shared-memory chunks.
+# f32 (and f16) accumulators, fp8 (e4m3, e5m2) inputs, f64, i8 x i8 -> i32
+# (signed and unsigned), square, non-square, batched 3-D, K split into several
+# shared-memory chunks, and a MatMul-sized tile whose k loop stays a loop.
 # Every accumulator is random (non-zero). Kernels come from kernel.py;
 # emu-check.py compiles and runs them.
 
@@ -92,4 +93,54 @@ mma_case() {
     --array "d_out=np.zeros((16, 16), np.int32)" \
     --expect "d_out = a.view(np.uint8).astype(np.int32) @ b.astype(np.int32) + c"
   [ "$status" -eq 0 ] || { echo "unsigned mmai: $output"; false; }
+}
+
+@test "mmaf 128x64 by 64x256 (the MatMul tile): k stays a loop, runs in seconds" {
+  # 256 accumulators per thread; unrolled over k this was 16K FMAs (minutes
+  # in ptxas and the emulator). One loop body per K chunk (two chunks here).
+  "$KERNEL" --m 128 --n 256 --k 64 --a f16 --acc f32 > "$TMP/big.mlir"
+  run bash -c "tileiras --gpu-name sm_80 --emit=llvm -o - '$TMP/big.mlir' | grep -c 'call float @llvm.fma.f32'"
+  [ "$status" -eq 0 ] && [ "$output" -le 512 ] || { echo "FMAs in the IR: $output"; false; }
+  mma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3
+}
+
+# fp8 bit patterns (uint8 arrays) as numpy float64 values.
+E4M3="(lambda u: np.where((u & 0x7F) == 0x7F, np.nan, np.where(u & 0x80, -1, 1) * np.where((u >> 3) & 15, (8 + (u & 7)) * 2.0 ** (((u >> 3) & 15).astype(np.int32) - 10), (u & 7) * 2.0 ** -9)))"
+E5M2="(lambda u: (u.astype(np.uint16) << 8).view(np.float16).astype(np.float64))"
+
+@test "mmaf fp8 e4m3 operands decode exactly (every bit pattern, NaN, subnormals)" {
+  "$KERNEL" --m 32 --n 32 --k 64 --a f8E4M3FN --acc f32 > "$TMP/k.mlir"
+  # Every pattern in A (rows 0-3; the NaNs 0x7F and 0xFF in rows 1 and 3),
+  # every finite one in B.
+  local finite="np.setdiff1d(np.arange(256), [0x7F, 0xFF])"
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
+    --array "a=np.concatenate([np.arange(256), $finite[$RNG.integers(0, 254, 32 * 64 - 256)]]).astype(np.uint8).reshape(32, 64)" \
+    --array "b=$finite[$RNG.permutation(np.arange(64 * 32) % 254)].astype(np.uint8).reshape(64, 32)" \
+    --array "c=$RNG.standard_normal((32, 32)).astype(np.float32)" \
+    --array "d_out=np.zeros((32, 32), np.float32)" \
+    --expect "d_out = $E4M3(a) @ $E4M3(b) + c" --rtol 1e-4 --atol 1e-3
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "mmaf fp8 e5m2 operands into an f16 accumulator (subnormals, inf, NaN)" {
+  "$KERNEL" --m 32 --n 32 --k 64 --a f8E5M2 --acc f16 > "$TMP/k.mlir"
+  # Small finite values (|x| < 2^-3, subnormals included) so f16 sums stay
+  # exact enough; A[0, 0] is +inf and A[1, 0] NaN.
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
+    --array "a=(np.array([0x7C] + [0x7E] + [0] * (32 * 64 - 2)) + np.concatenate([[0, 0], $RNG.integers(0, 0x30, 32 * 64 - 2) | ($RNG.integers(0, 2, 32 * 64 - 2) << 7)])).astype(np.uint8).reshape(32, 64)" \
+    --array "b=($RNG.integers(0x01, 0x30, (64, 32)) | ($RNG.integers(0, 2, (64, 32)) << 7)).astype(np.uint8)" \
+    --array "c=$RNG.standard_normal((32, 32)).astype(np.float16)" \
+    --array "d_out=np.zeros((32, 32), np.float16)" \
+    --expect "d_out = ($E5M2(a) @ $E5M2(b) + c.astype(np.float64)).astype(np.float16)" --rtol 2e-3 --atol 2e-3
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "mmaf f64 accumulates in f64" {
+  "$KERNEL" --m 32 --n 16 --k 64 --a f64 --acc f64 > "$TMP/k.mlir"
+  # 1e-12 fails if any step rounds to f32.
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
+    --array "a=$RNG.standard_normal((32, 64))" --array "b=$RNG.standard_normal((64, 16))" \
+    --array "c=$RNG.standard_normal((32, 16))" --array "d_out=np.zeros((32, 16))" \
+    --expect "d_out = a @ b + c" --rtol 1e-12 --atol 1e-12
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

@@ -42,23 +42,32 @@ cuda_tile.module @kernels {
 
 // tile-llvm: a scratch of A (16x8 f16 + trash slot = 258 bytes, padded to
 // 272) then B (8x16 f16 + trash); a barrier, this thread's A and B element
-// stored to shared memory, a barrier, then per k (8) the A/B elements loaded,
-// widened to f32 and FMA'd into the thread's 2 accumulators; a final barrier
-// before the scratch is reused.
+// stored to shared memory, a barrier, then a loop over k (not unrolled) whose
+// block carries k and the thread's 2 accumulators: the A/B elements loaded,
+// widened to f32 and FMA'd, k + 1 < 8 branching back; a final barrier before
+// the scratch is reused.
 // LLVM: llvm.mlir.global internal @__tile_scratch() {addr_space = 3 : i32{{.*}}!llvm.array<530 x i8>
 // LLVM-LABEL: llvm.func @k
 // LLVM: nvvm.barrier0
 // LLVM: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
 // LLVM: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
 // LLVM-NEXT: nvvm.barrier0
+// LLVM: llvm.br ^[[LOOP:bb[0-9]+]](%{{.*}}, %{{.*}}, %{{.*}} : i32, f32, f32)
+// LLVM: ^[[LOOP]](%[[K:.*]]: i32, %{{.*}}: f32, %{{.*}}: f32):
 // LLVM: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
 // LLVM-NEXT: llvm.fpext %{{.*}} : f16 to f32
-// LLVM-COUNT-16: llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+// LLVM-COUNT-2: llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+// LLVM-NOT: llvm.intr.fma
+// LLVM: %[[NEXT:.*]] = llvm.add %[[K]], %{{.*}} : i32
+// LLVM: %[[MORE:.*]] = llvm.icmp "slt" %[[NEXT]], %{{.*}} : i32
+// LLVM-NEXT: llvm.cond_br %[[MORE]], ^[[LOOP]](%[[NEXT]], {{.*}}), ^[[EXIT:bb[0-9]+]](
+// LLVM: ^[[EXIT]](
 // LLVM-NOT: llvm.intr.fma
 // LLVM: nvvm.barrier0
 // LLVM-NOT: tile_as.
 
-// tileiras (PTX) emits 16 FMAs (2 accumulators x 8) after the staging barriers.
+// tileiras (PTX): LLVM's -O3 unrolls this short loop again: 16 FMAs
+// (2 accumulators x 8) after the staging barriers.
 // PTX: bar.sync 0;
 // PTX: st.shared.b16
 // PTX: bar.sync 0;

@@ -3,9 +3,12 @@
 // The simple, layout-agnostic matrix multiply: A and B are staged through the
 // CTA's shared-memory scratch buffer, a chunk of K at a time (so each chunk
 // fits the static shared-memory limit), and every thread computes the
-// accumulator elements it holds with FMAs (f32) or multiply-adds (i32).
-// Barriers separate the writes of a chunk from its reads and from the next
-// chunk's writes. Tensor-core paths are separate lowerings.
+// accumulator elements it holds with FMAs (f32, or f64 for an f64
+// accumulator) or multiply-adds (i32), in a loop over the chunk's k (not
+// unrolled: a 128x64 by 64x256 multiply would be 16K FMAs). fp8 operands are
+// staged as their bytes and decoded after each load. Barriers separate the
+// writes of a chunk from its reads and from the next chunk's writes.
+// Tensor-core paths are separate lowerings.
 // ConvertTileASToLLVMPass registers these through populateMatrixToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +20,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -98,13 +102,48 @@ static void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base
   }
 }
 
+/// The f16 value of fp8 bits `bits` (i8) of `type` (f8E4M3FN or f8E5M2);
+/// every fp8 value is exact in f16. E5M2 is the high byte of f16. E4M3FN's
+/// exponent and mantissa, shifted into f16's fields, read 2^-8 times their
+/// value (normals and subnormals alike, since both formats put the implicit
+/// bit at the same place), so one multiply by 256 scales them back; its only
+/// NaN (S.1111.111) would read as a finite f16 and is selected.
+static Value decodeFloat8(RegisterEmitter &e, Value bits, Type type) {
+  OpBuilder &b = e.builder;
+  Type i16 = b.getI16Type(), f16 = b.getF16Type();
+  auto i16Const = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, e.loc, i16, b.getI16IntegerAttr(v));
+  };
+  Value wide = LLVM::ZExtOp::create(b, e.loc, i16, bits);
+  if (isa<Float8E5M2Type>(type)) {
+    Value high = LLVM::ShlOp::create(b, e.loc, wide, i16Const(8));
+    return LLVM::BitcastOp::create(b, e.loc, f16, high);
+  }
+  Value sign = LLVM::AndOp::create(b, e.loc, wide, i16Const(0x80));
+  Value magnitude = LLVM::AndOp::create(b, e.loc, wide, i16Const(0x7F));
+  Value f16Bits = LLVM::OrOp::create(b, e.loc,
+                                     LLVM::ShlOp::create(b, e.loc, sign, i16Const(8)),
+                                     LLVM::ShlOp::create(b, e.loc, magnitude, i16Const(7)));
+  Value scaled = LLVM::FMulOp::create(
+      b, e.loc, LLVM::BitcastOp::create(b, e.loc, f16, f16Bits),
+      LLVM::ConstantOp::create(b, e.loc, f16, b.getF16FloatAttr(256.0)));
+  Value isNaN = LLVM::ICmpOp::create(b, e.loc, LLVM::ICmpPredicate::eq, magnitude,
+                                     i16Const(0x7F));
+  Value nan = LLVM::ConstantOp::create(
+      b, e.loc, f16, b.getF16FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+  return LLVM::SelectOp::create(b, e.loc, isNaN, nan, scaled);
+}
+
 /// How the element values enter and leave the accumulation.
 struct Arithmetic {
   bool isFloat;
   bool lhsSigned = true, rhsSigned = true;
   Type computeType;
 
-  Value widen(RegisterEmitter &e, Value v, bool isSigned) const {
+  /// `v` (an element of tile element type `element`) in the compute type.
+  Value widen(RegisterEmitter &e, Value v, Type element, bool isSigned) const {
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
+      v = decodeFloat8(e, v, element);
     if (v.getType() == computeType)
       return v;
     if (isFloat)
@@ -127,6 +166,62 @@ struct Arithmetic {
     return LLVM::AddOp::create(e.builder, e.loc, product, acc);
   }
 };
+
+/// Loads element `index` of `type` from shared `base` and widens it to the
+/// compute type.
+static Value loadWidened(RegisterEmitter &e, Value base, Type type, Type element,
+                         Value index, const Arithmetic &arith, bool isSigned) {
+  Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type, base,
+                                      ArrayRef<LLVM::GEPArg>{index});
+  return arith.widen(e, LLVM::LoadOp::create(e.builder, e.loc, type, address), element,
+                     isSigned);
+}
+
+/// Emits `for (k = 0; k < count; ++k) carried = body(k, carried)` at the
+/// insertion point as a loop of LLVM blocks rather than unrolled, so the code
+/// (and its compile and emulation time) does not grow with K. Returns the
+/// carried values after the loop; the insertion point is then after it.
+static SmallVector<Value>
+emitCountedLoop(ConversionPatternRewriter &rewriter, Location loc, int64_t count,
+                ValueRange init,
+                llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+  Type i32 = rewriter.getI32Type();
+  auto constant = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(rewriter, loc, i32, rewriter.getI32IntegerAttr(value));
+  };
+  if (count == 1)
+    return body(constant(0), init);
+  // before -> loop(k, carried...) -> loop | exit(carried...) -> after. The
+  // loop runs at least once, so it tests at the bottom.
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  SmallVector<Type> carriedTypes(init.getTypes());
+  SmallVector<Type> loopTypes{i32};
+  loopTypes.append(carriedTypes);
+  Block *loop = rewriter.createBlock(after, loopTypes,
+                                     SmallVector<Location>(loopTypes.size(), loc));
+  Block *exit = rewriter.createBlock(after, carriedTypes,
+                                     SmallVector<Location>(carriedTypes.size(), loc));
+
+  rewriter.setInsertionPointToEnd(before);
+  SmallVector<Value> entry{constant(0)};
+  entry.append(init.begin(), init.end());
+  LLVM::BrOp::create(rewriter, loc, entry, loop);
+
+  rewriter.setInsertionPointToStart(loop);
+  SmallVector<Value> next = body(loop->getArgument(0), loop->getArguments().drop_front());
+  Value k = LLVM::AddOp::create(rewriter, loc, loop->getArgument(0), constant(1));
+  Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, k,
+                                    constant(count));
+  SmallVector<Value> backedge{k};
+  backedge.append(next);
+  LLVM::CondBrOp::create(rewriter, loc, more, loop, backedge, exit, next);
+
+  rewriter.setInsertionPointToEnd(exit);
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  rewriter.setInsertionPointToStart(after);
+  return SmallVector<Value>(exit->getArguments());
+}
 
 /// Lowers one multiply-accumulate op (mmaf or mmai).
 static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
@@ -175,7 +270,7 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
   OperandRegs c = unpack(e, acc, *accLaid);
   SmallVector<Value> sums;
   for (Value v : c.values)
-    sums.push_back(arith.widen(e, v, /*isSigned=*/true));
+    sums.push_back(arith.widen(e, v, elementOf(accValue), /*isSigned=*/true));
 
   FailureOr<Value> scratch = getSharedScratch(rewriter, loc, op, bytes);
   if (failed(scratch))
@@ -218,24 +313,24 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
                    return add(e, mul(e, row, s.n), b.coords[nDim][i]);
                  });
     emitCTABarrier(rewriter, loc); // the chunk is complete
-    for (int64_t k = 0; k < len; ++k) {
+    sums = emitCountedLoop(rewriter, loc, len, sums, [&](Value k, ValueRange carried) {
+      // Registers sharing a row of A (column of B) share its load.
       std::map<RegKey, Value> aLoaded, bLoaded;
-      for (size_t i = 0; i < sums.size(); ++i) {
+      Value kTimesN = mul(e, k, s.n);
+      SmallVector<Value> next;
+      for (auto [i, sum] : llvm::enumerate(carried)) {
         Value &av = aLoaded[rowKey[i]];
-        if (!av) {
-          Value address = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), aType, aBase,
-                                              ArrayRef<LLVM::GEPArg>{add(e, rowBase[rowKey[i]], e.i32(k))});
-          av = arith.widen(e, LLVM::LoadOp::create(rewriter, loc, aType, address), arith.lhsSigned);
-        }
+        if (!av)
+          av = loadWidened(e, aBase, aType, elementOf(lhsValue),
+                           add(e, rowBase[rowKey[i]], k), arith, arith.lhsSigned);
         Value &bv = bLoaded[colKey[i]];
-        if (!bv) {
-          Value address = LLVM::GEPOp::create(rewriter, loc, bBase.getType(), bType, bBase,
-                                              ArrayRef<LLVM::GEPArg>{add(e, colBase[colKey[i]], e.i32(k * s.n))});
-          bv = arith.widen(e, LLVM::LoadOp::create(rewriter, loc, bType, address), arith.rhsSigned);
-        }
-        sums[i] = arith.multiplyAdd(e, av, bv, sums[i]);
+        if (!bv)
+          bv = loadWidened(e, bBase, bType, elementOf(rhsValue),
+                           add(e, colBase[colKey[i]], kTimesN), arith, arith.rhsSigned);
+        next.push_back(arith.multiplyAdd(e, av, bv, sum));
       }
-    }
+      return next;
+    });
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
 
@@ -254,7 +349,10 @@ struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {
   LogicalResult matchAndRewrite(MmaFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Arithmetic arith{/*isFloat=*/true};
-    arith.computeType = rewriter.getF32Type();
+    // f64 accumulates in f64; every narrower accumulator in f32.
+    Type accElement = getElementTypeOrSelf(op.getAcc().getType());
+    arith.computeType = accElement.isF64() ? Type(rewriter.getF64Type())
+                                           : Type(rewriter.getF32Type());
     return lowerMma(op, op.getLhs(), op.getRhs(), op.getAcc(), adaptor.getLhs(),
                     adaptor.getRhs(), adaptor.getAcc(), arith,
                     *getTypeConverter(), rewriter);

@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# cuTile's matmul-family samples: MatMul (f16, bf16, f32 as tf32, and the
+# non-multiple f32 shape), persistent matmul (f16, f32), BatchMatMul (f16,
+# fp8 e4m3), AttentionFMHA (causal and not, f16 and bf16) and the fused MoE
+# kernels (w1, w2). Each compiles for every target and bytecode version and
+# matches numpy in tile-emu on sm_80 and sm_90 (fp8 has no sm_80 bytecode).
+# All load through zero-padded partition views and run mmaf inside their
+# K loops. MatMul, persistent matmul and FMHA run at their corpus shapes;
+# the others at reduced shapes of the same bytecode (ragged edges included),
+# since the emulator takes minutes at full size.
+
+setup() {
+  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
+  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
+  RUN="$BATS_TEST_DIRNAME/run-case.py"
+  TMP="$(mktemp -d)"
+}
+
+teardown() {
+  rm -rf "$TMP"
+}
+
+check() { # case sm version [run-case args]
+  local case=$1 sm=$2 v=$3
+  shift 3
+  "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.$sm.$v.tileirbc" \
+    --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$case.$sm.$v" "$@"
+}
+
+# compile_all CUBIN_VERSIONS CASE...: for every target a case has bytecode
+# for, a cubin from each version in CUBIN_VERSIONS ("all" for every one) and
+# the scheduled tile IR (everything but LLVM and ptxas) from the others.
+compile_all() {
+  local cubin=$1 case sm v f
+  shift
+  for case in "$@"; do
+    for sm in sm_80 sm_90 sm_100 sm_120; do
+      for v in 13.1 13.2 13.3 13.4; do
+        f="$BYTECODE/$case.$sm.$v.tileirbc"
+        [ -e "$f" ] || continue
+        if [ "$cubin" = all ] || [ "$cubin" = "$v" ]; then
+          tileiras "$f" --gpu-name "$sm" -o "$TMP/k.cubin" && [ -s "$TMP/k.cubin" ] ||
+            { echo "$case $sm $v: no cubin"; return 1; }
+          rm -f "$TMP/k.cubin"
+        else
+          tileiras "$f" --gpu-name "$sm" --emit=scheduled -o "$TMP/k.mlir" ||
+            { echo "$case $sm $v: does not lower"; return 1; }
+        fi
+      done
+    done
+  done
+}
+
+@test "MatMul and persistent matmul compile to cubins for every target and bytecode version" {
+  run compile_all all samples-MatMul-matmul_kernel.f16 samples-MatMul-matmul_kernel.bf16 \
+    samples-MatMul-matmul_kernel.f32 samples-MatMul-matmul_kernel-nonmult.f32 \
+    samples-MatMul-persistent_matmul_kernel.f16 samples-MatMul-persistent_matmul_kernel.f32
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "BatchMatMul and fused MoE: cubins for every target (13.4), every version lowers" {
+  run compile_all 13.4 samples-BatchMatMul-batch_matmul_kernel.f16 \
+    samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 \
+    samples-MoE-fused_moe_kernel-w1.bf16 samples-MoE-fused_moe_kernel-w2.bf16
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "AttentionFMHA: causal f16 cubins for every target (13.4), every case and version lowers" {
+  run compile_all 13.4 samples-AttentionFMHA-fmha_kernel-causal.f16
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run compile_all none samples-AttentionFMHA-fmha_kernel-noncausal.f16 \
+    samples-AttentionFMHA-fmha_kernel-causal.bf16 samples-AttentionFMHA-fmha_kernel-noncausal.bf16
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "MatMul f16, bf16 and f32 (tf32) match numpy in tile-emu at the corpus shape (sm_80, sm_90)" {
+  for dtype in f16 bf16 f32; do
+    for sm in sm_80 sm_90; do
+      run check samples-MatMul-matmul_kernel.$dtype "$sm" 13.4
+      [ "$status" -eq 0 ] || { echo "$dtype $sm: $output"; false; }
+    done
+  done
+}
+
+@test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {
+  for sm in sm_80 sm_90; do
+    run check samples-MatMul-matmul_kernel-nonmult.f32 "$sm" 13.4 \
+      --shape A=100,68 --shape B=68,52 --shape C=100,52 --grid 8,1,1
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
+@test "persistent matmul f16 and f32 match numpy in tile-emu at the corpus shape (sm_80, sm_90)" {
+  for dtype in f16 f32; do
+    for sm in sm_80 sm_90; do
+      run check samples-MatMul-persistent_matmul_kernel.$dtype "$sm" 13.4
+      [ "$status" -eq 0 ] || { echo "$dtype $sm: $output"; false; }
+    done
+  done
+}
+
+@test "BatchMatMul f16 matches numpy in tile-emu (2 x 144x208 by 208x272; sm_80, sm_90)" {
+  for sm in sm_80 sm_90; do
+    run check samples-BatchMatMul-batch_matmul_kernel.f16 "$sm" 13.4 \
+      --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
+@test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90)" {
+  run check samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm_90 13.4 \
+    --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "AttentionFMHA (causal and not, f16 and bf16) matches numpy in tile-emu at the corpus shape (sm_80, sm_90)" {
+  for case in causal.f16 noncausal.f16 causal.bf16 noncausal.bf16; do
+    for sm in sm_80 sm_90; do
+      run check samples-AttentionFMHA-fmha_kernel-$case "$sm" 13.4
+      [ "$status" -eq 0 ] || { echo "$case $sm: $output"; false; }
+    done
+  done
+}
+
+@test "fused MoE w1 and w2 match numpy in tile-emu (N and K cut to 256/128 and 128/128; sm_80, sm_90)" {
+  for sm in sm_80 sm_90; do
+    run check samples-MoE-fused_moe_kernel-w1.bf16 "$sm" 13.4 \
+      --shape A=48,128 --shape B=64,256,128 --shape C=384,256 --grid 128,1,1
+    [ "$status" -eq 0 ] || { echo "w1 $sm: $output"; false; }
+    run check samples-MoE-fused_moe_kernel-w2.bf16 "$sm" 13.4 \
+      --shape A=384,128 --shape B=64,128,128 --shape C=384,128 --grid 64,1,1
+    [ "$status" -eq 0 ] || { echo "w2 $sm: $output"; false; }
+  done
+}
