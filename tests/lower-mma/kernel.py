@@ -10,55 +10,11 @@ mmaf (float) or mmai (i8, signed unless --unsigned-lhs/--unsigned-rhs) and
 stores D.
 """
 import argparse
+import os
+import sys
 
-
-def tile(shape, dtype):
-    return "tile<%s>" % "x".join([str(s) for s in shape] + [dtype])
-
-
-class Kernel:
-    def __init__(self):
-        self.lines, self.n = [], 0
-
-    def emit(self, line):
-        self.lines.append("    " + line)
-
-    def const(self, value):
-        self.n += 1
-        self.emit("%%c%d = constant <i32: %d> : tile<i32>" % (self.n, value))
-        return "%%c%d" % self.n
-
-    def view(self, ptr, shape, dtype):
-        self.n += 1
-        strides, s = [], 1
-        for d in reversed(shape):
-            strides.insert(0, s)
-            s *= d
-        dims = [self.const(d) for d in shape]
-        strs = [self.const(d) for d in strides[:-1]] + ["1"]
-        q = "x".join("?" for _ in shape)
-        sq = ",".join(["?"] * (len(shape) - 1) + ["1"])
-        tview = "tensor_view<%sx%s, strides=[%s]>" % (q, dtype, sq)
-        pview = "partition_view<tile=(%s), %s>" % ("x".join(map(str, shape)), tview)
-        self.emit("%%tv%d = make_tensor_view %s, shape = [%s], strides = [%s] : tile<i32> -> %s"
-                  % (self.n, ptr, ", ".join(dims), ", ".join(strs), tview))
-        self.emit("%%pv%d = make_partition_view %%tv%d : %s" % (self.n, self.n, pview))
-        return "%%pv%d" % self.n, pview
-
-    def load(self, ptr, shape, dtype):
-        pv, ptype = self.view(ptr, shape, dtype)
-        idx = ", ".join([self.const(0)] * len(shape))
-        self.n += 1
-        self.emit("%%x%d, %%lt%d = load_view_tko weak %s[%s] token = %%tok : %s, tile<i32> -> %s, token"
-                  % (self.n, self.n, pv, idx, ptype, tile(shape, dtype)))
-        return "%%x%d" % self.n
-
-    def store(self, value, ptr, shape, dtype):
-        pv, ptype = self.view(ptr, shape, dtype)
-        idx = ", ".join([self.const(0)] * len(shape))
-        self.n += 1
-        self.emit("%%st%d = store_view_tko weak %s, %s[%s] token = %%tok : %s, %s, tile<i32> -> token"
-                  % (self.n, value, pv, idx, tile(shape, dtype), ptype))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tile_kernel import Kernel, tile  # noqa: E402
 
 
 def main():

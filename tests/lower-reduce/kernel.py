@@ -11,6 +11,11 @@ a two-operand reduce over (value, index) keeping the largest value and, of
 equal values, the smallest index. A reduce to a 0-d tile stores one element.
 """
 import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tile_kernel import Kernel, tile  # noqa: E402
 
 IDENTITY = {
     ("add", "f32"): "0.000000e+00 : f32", ("add", "f16"): "0.000000e+00 : f16",
@@ -24,67 +29,6 @@ def combiner_op(op, dtype):
     if dtype == "i32":
         return {"add": "addi %a, %b", "max": "maxi %a, %b signed"}[op]
     return {"add": "addf %a, %b", "max": "maxf %a, %b"}[op]
-
-
-def tile(shape, dtype):
-    return "tile<%s>" % "x".join([str(s) for s in shape] + [dtype]) if shape else "tile<%s>" % dtype
-
-
-class Kernel:
-    def __init__(self):
-        self.lines = []
-        self.n = 0
-
-    def emit(self, line):
-        self.lines.append("    " + line)
-
-    def const(self, value):
-        self.n += 1
-        self.emit("%%c%d = constant <i32: %d> : tile<i32>" % (self.n, value))
-        return "%%c%d" % self.n
-
-    def view(self, ptr, shape, dtype):
-        """Partition view covering the whole dense tensor at `ptr`."""
-        self.n += 1
-        dims = [self.const(s) for s in shape]
-        strides = [self.const(s) for s in self._strides(shape)[:-1]] + ["1"]
-        q = "x".join("?" for _ in shape)
-        sq = ",".join(["?"] * (len(shape) - 1) + ["1"])
-        tview = "tensor_view<%sx%s, strides=[%s]>" % (q, dtype, sq)
-        pview = "partition_view<tile=(%s), %s>" % ("x".join(map(str, shape)), tview)
-        self.emit("%%tv%d = make_tensor_view %s, shape = [%s], strides = [%s] : tile<i32> -> %s"
-                  % (self.n, ptr, ", ".join(dims), ", ".join(strides), tview))
-        self.emit("%%pv%d = make_partition_view %%tv%d : %s" % (self.n, self.n, pview))
-        return "%%pv%d" % self.n, pview
-
-    @staticmethod
-    def _strides(shape):
-        strides, s = [], 1
-        for d in reversed(shape):
-            strides.insert(0, s)
-            s *= d
-        return strides
-
-    def load(self, ptr, shape, dtype):
-        pv, ptype = self.view(ptr, shape, dtype)
-        zero = self.const(0)
-        self.n += 1
-        idx = ", ".join([zero] * len(shape))
-        self.emit("%%x%d, %%lt%d = load_view_tko weak %s[%s] token = %%tok : %s, tile<i32> -> %s, token"
-                  % (self.n, self.n, pv, idx, ptype, tile(shape, dtype)))
-        return "%%x%d" % self.n
-
-    def store(self, value, ptr, shape, dtype):
-        if not shape:
-            self.n += 1
-            self.emit("%%r%d = reshape %s : %s -> %s" % (self.n, value, tile([], dtype), tile([1], dtype)))
-            value, shape = "%%r%d" % self.n, [1]
-        pv, ptype = self.view(ptr, shape, dtype)
-        zero = self.const(0)
-        self.n += 1
-        idx = ", ".join([zero] * len(shape))
-        self.emit("%%st%d = store_view_tko weak %s, %s[%s] token = %%tok : %s, %s, tile<i32> -> token"
-                  % (self.n, value, pv, idx, tile(shape, dtype), ptype))
 
 
 def main():

@@ -13,67 +13,17 @@ i32 words holding its bit pattern: the kernel loads i32, truncates to i8 and
 bitcasts, so the test needs no 1-byte memory access.
 """
 import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tile_kernel import Kernel, tile  # noqa: E402
 
 BYTE_TYPES = ("f8E4M3FN", "f8E5M2", "f8E8M0FNU")
 
 
-def tile(shape, dtype):
-    return "tile<%s>" % "x".join([str(s) for s in shape] + [dtype])
-
-
 def memory_type(dtype):
     return "i32" if dtype in BYTE_TYPES else dtype
-
-
-class Kernel:
-    def __init__(self):
-        self.lines, self.n = [], 0
-
-    def emit(self, line):
-        self.lines.append("    " + line)
-
-    def const(self, value):
-        self.n += 1
-        self.emit("%%c%d = constant <i32: %d> : tile<i32>" % (self.n, value))
-        return "%%c%d" % self.n
-
-    def view(self, ptr, shape, dtype):
-        self.n += 1
-        strides, s = [], 1
-        for d in reversed(shape):
-            strides.insert(0, s)
-            s *= d
-        dims = [self.const(d) for d in shape]
-        strs = [self.const(d) for d in strides[:-1]] + ["1"]
-        q = "x".join("?" for _ in shape)
-        sq = ",".join(["?"] * (len(shape) - 1) + ["1"])
-        tview = "tensor_view<%sx%s, strides=[%s]>" % (q, dtype, sq)
-        pview = "partition_view<tile=(%s), %s>" % ("x".join(map(str, shape)), tview)
-        self.emit("%%tv%d = make_tensor_view %s, shape = [%s], strides = [%s] : tile<i32> -> %s"
-                  % (self.n, ptr, ", ".join(dims), ", ".join(strs), tview))
-        self.emit("%%pv%d = make_partition_view %%tv%d : %s" % (self.n, self.n, pview))
-        return "%%pv%d" % self.n, pview
-
-    def load(self, ptr, shape, dtype):
-        stored = memory_type(dtype)
-        pv, ptype = self.view(ptr, shape, stored)
-        idx = ", ".join([self.const(0)] * len(shape))
-        self.n += 1
-        x = "%%x%d" % self.n
-        self.emit("%s, %%lt%d = load_view_tko weak %s[%s] token = %%tok : %s, tile<i32> -> %s, token"
-                  % (x, self.n, pv, idx, ptype, tile(shape, stored)))
-        if stored != dtype:
-            self.emit("%s_b = trunci %s : %s -> %s" % (x, x, tile(shape, "i32"), tile(shape, "i8")))
-            self.emit("%s_f = bitcast %s_b : %s -> %s" % (x, x, tile(shape, "i8"), tile(shape, dtype)))
-            x += "_f"
-        return x
-
-    def store(self, value, ptr, shape, dtype):
-        pv, ptype = self.view(ptr, shape, dtype)
-        idx = ", ".join([self.const(0)] * len(shape))
-        self.n += 1
-        self.emit("%%st%d = store_view_tko weak %s, %s[%s] token = %%tok : %s, %s, tile<i32> -> token"
-                  % (self.n, value, pv, idx, tile(shape, dtype), ptype))
 
 
 def main():
@@ -94,8 +44,8 @@ def main():
     k.emit("%tok = make_token : token")
     for name, dtype in params:
         k.emit("%%%s_p = assume div_by<16>, %%%s : tile<ptr<%s>>" % (name, name, memory_type(dtype)))
-    a, b = k.load("%a_p", sa, o.a), k.load("%b_p", sb, o.b)
-    xa, xb = k.load("%sa_p", ssa, o.scale), k.load("%sb_p", ssb, o.scale)
+    a, b = k.load("%a_p", sa, o.a, memory_type(o.a)), k.load("%b_p", sb, o.b, memory_type(o.b))
+    xa, xb = k.load("%sa_p", ssa, o.scale, memory_type(o.scale)), k.load("%sb_p", ssb, o.scale, memory_type(o.scale))
     c = k.load("%c_p", sc, "f32")
     k.emit("%%d = mmaf_scaled %s, %s, %s, %s, %s : %s, %s, %s, %s, %s" % (
         a, b, c, xa, xb, tile(sa, o.a), tile(sb, o.b), tile(sc, "f32"),
