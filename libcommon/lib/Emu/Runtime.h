@@ -213,8 +213,13 @@ private:
 /// The barrier id barrier.cluster.wait uses.
 constexpr uint32_t kClusterBarrier = 16;
 
-/// The stack each emulated thread gets.
-constexpr size_t kFiberStackBytes = 256 * 1024;
+/// The stack each emulated thread gets. Kernels JIT-compiled without
+/// optimization keep every tile register in their frame: a 256x256 f32
+/// accumulator over 128 threads alone is 2 KiB per thread and every value
+/// derived from it another copy, so frames of large-tile kernels (block-scaled
+/// matmul) exceed 256 KiB. Reserved lazily (MAP_NORESERVE): only the pages a
+/// thread touches cost memory.
+constexpr size_t kFiberStackBytes = 4 * 1024 * 1024;
 
 } // namespace tilepipe::emu
 
