@@ -7,24 +7,17 @@
 # table (tile-emu --pointer-into). The emulator runs a reduced shape: one
 # 128x128 tile per list item, so each of the two blocks reads its own item.
 
-setup() {
-  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
-  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
-  RUN="$BATS_TEST_DIRNAME/run-case.py"
-  CASE=samples-AllGatherMatmul-gather_matmul_kernel.f32
-  TMP="$(mktemp -d)"
-}
+load corpus-common
 
-teardown() {
-  rm -rf "$TMP"
+setup() {
+  corpus_setup
+  CASE=samples-AllGatherMatmul-gather_matmul_kernel.f32
 }
 
 @test "all-gather matmul compiles to cubins for every target and bytecode version" {
   for sm in sm_80 sm_90 sm_100 sm_120; do
     for v in 13.1 13.2 13.3 13.4; do
-      run tileiras "$BYTECODE/$CASE.$sm.$v.tileirbc" --gpu-name "$sm" -o "$TMP/k.cubin"
-      [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$sm $v: $output"; false; }
-      rm -f "$TMP/k.cubin"
+      compiles_to_cubin "$CASE" "$sm" "$v"
     done
   done
 }

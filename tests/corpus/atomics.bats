@@ -10,23 +10,11 @@
 # against the 1024-wide tile): the corpus grid of 1024 blocks is slow in the
 # emulator.
 
+load corpus-common
+
 setup() {
-  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
-  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
-  RUN="$BATS_TEST_DIRNAME/run-case.py"
+  corpus_setup
   CASE=samples-LayerNorm-layer_norm_bwd_dx_partial_dwdb
-  TMP="$(mktemp -d)"
-}
-
-teardown() {
-  rm -rf "$TMP"
-}
-
-check() { # case sm version [run-case args]
-  local case=$1 sm=$2 v=$3
-  shift 3
-  "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.$sm.$v.tileirbc" \
-    --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$case.$sm.$v" "$@"
 }
 
 REDUCED=(--shape X=16,1040 --shape DX=16,1040 --shape DY=16,1040 --shape W=1040
@@ -37,9 +25,7 @@ REDUCED=(--shape X=16,1040 --shape DX=16,1040 --shape DY=16,1040 --shape W=1040
   for dtype in bf16 f16; do
     for sm in sm_80 sm_90 sm_100 sm_120; do
       for v in 13.1 13.2 13.3 13.4; do
-        run tileiras "$BYTECODE/$CASE.$dtype.$sm.$v.tileirbc" --gpu-name "$sm" -o "$TMP/k.cubin"
-        [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$dtype $sm $v: $output"; false; }
-        rm -f "$TMP/k.cubin"
+        compiles_to_cubin "$CASE.$dtype" "$sm" "$v"
       done
     done
   done

@@ -6,17 +6,12 @@
 # runs the sm_100 bytecode in tile-emu as sm_90 at the corpus shape (its
 # numpy_prep fixes M, N, K, so no reduced shape).
 
+load corpus-common
+
 setup() {
-  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
-  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
-  RUN="$BATS_TEST_DIRNAME/run-case.py"
+  corpus_setup
   CASES="samples-BlockScaledMatMul-block_scaled_matmul_kernel-plain.fp8e4m3
 samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
-  TMP="$(mktemp -d)"
-}
-
-teardown() {
-  rm -rf "$TMP"
 }
 
 # One bytecode version per target: each compile takes about a minute on a CI
@@ -25,9 +20,7 @@ teardown() {
   for case in $CASES; do
     for target in sm_100:13.4 sm_120:13.3; do
       sm=${target%:*} v=${target#*:}
-      run tileiras "$BYTECODE/$case.$sm.$v.tileirbc" --gpu-name "$sm" -o "$TMP/k.cubin"
-      [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$case $sm $v: $output"; false; }
-      rm -f "$TMP/k.cubin"
+      compiles_to_cubin "$case" "$sm" "$v"
     done
   done
 }

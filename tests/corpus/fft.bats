@@ -6,32 +6,18 @@
 # bytecode (a batch of 2 instead of 64) since the full grid is slow in the
 # emulator.
 
+load corpus-common
+
 setup() {
-  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
-  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
-  RUN="$BATS_TEST_DIRNAME/run-case.py"
+  corpus_setup
   SMALL=samples-FFT-fft_kernel.f32
   LARGE=samples-FFT-fft_kernel-n4096.f32
-  TMP="$(mktemp -d)"
-}
-
-teardown() {
-  rm -rf "$TMP"
-}
-
-check() { # case sm version [run-case args]
-  local case=$1 sm=$2 v=$3
-  shift 3
-  "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.$sm.$v.tileirbc" \
-    --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$case.$sm.$v" "$@"
 }
 
 @test "8-point FFT compiles to cubins for every target and bytecode version" {
   for sm in sm_80 sm_90 sm_100 sm_120; do
     for v in 13.1 13.2 13.3 13.4; do
-      run tileiras "$BYTECODE/$SMALL.$sm.$v.tileirbc" --gpu-name "$sm" -o "$TMP/k.cubin"
-      [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$sm $v: $output"; false; }
-      rm -f "$TMP/k.cubin"
+      compiles_to_cubin "$SMALL" "$sm" "$v"
     done
   done
 }

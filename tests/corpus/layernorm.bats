@@ -6,24 +6,12 @@
 # tensor's edge (the padding_value = zero loads must read zeros there and the
 # stores must not write past it).
 
+load corpus-common
+
 setup() {
-  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
-  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
-  RUN="$BATS_TEST_DIRNAME/run-case.py"
+  corpus_setup
   FWD=samples-LayerNorm-layer_norm_fwd
   DWDB=samples-LayerNorm-layer_norm_bwd_dwdb
-  TMP="$(mktemp -d)"
-}
-
-teardown() {
-  rm -rf "$TMP"
-}
-
-check() { # case sm version [run-case args]
-  local case=$1 sm=$2 v=$3
-  shift 3
-  "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.$sm.$v.tileirbc" \
-    --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$case.$sm.$v" "$@"
 }
 
 # 4 rows of 1040 (one full tile and a 16-wide ragged one).
@@ -38,9 +26,7 @@ DWDB_RAGGED=(--shape DW=48,1040 --shape DB=48,1040 --shape FINAL_DW=1040
     for dtype in bf16 f16; do
       for sm in sm_80 sm_90 sm_100 sm_120; do
         for v in 13.1 13.2 13.3 13.4; do
-          run tileiras "$BYTECODE/$case.$dtype.$sm.$v.tileirbc" --gpu-name "$sm" -o "$TMP/k.cubin"
-          [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$case.$dtype $sm $v: $output"; false; }
-          rm -f "$TMP/k.cubin"
+          compiles_to_cubin "$case.$dtype" "$sm" "$v"
         done
       done
     done

@@ -9,22 +9,10 @@
 # the others at reduced shapes of the same bytecode (ragged edges included),
 # since the emulator takes minutes at full size.
 
+load corpus-common
+
 setup() {
-  MANIFEST="$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json"
-  BYTECODE="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
-  RUN="$BATS_TEST_DIRNAME/run-case.py"
-  TMP="$(mktemp -d)"
-}
-
-teardown() {
-  rm -rf "$TMP"
-}
-
-check() { # case sm version [run-case args]
-  local case=$1 sm=$2 v=$3
-  shift 3
-  "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.$sm.$v.tileirbc" \
-    --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$case.$sm.$v" "$@"
+  corpus_setup
 }
 
 # compile_all CUBIN_VERSIONS CASE...: for every target a case has bytecode
