@@ -203,6 +203,11 @@ struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
 
 } // namespace
 
+Value decodeFloat8(OpBuilder &builder, Location loc, Value bits, Type type) {
+  ElementwiseBuilder e(builder, loc, bits.getType());
+  return decodeF8(e, bits, *getF8Format(type));
+}
+
 void populateArithmeticToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       RewritePatternSet &patterns) {
   patterns.add<TruncFToF8, ExtFFromF8>(converter);

@@ -196,25 +196,6 @@ Value emitSystemRMW(ConversionPatternRewriter &rewriter, Location loc,
 using ElementAtomic =
     function_ref<Value(OpBuilder &, Location, Value address, ArrayRef<Value> operands)>;
 
-/// `body()` where `predicate` holds, `fallback` elsewhere. The block is split
-/// at the insertion point, which ends up in the continuation.
-Value emitGuarded(ConversionPatternRewriter &rewriter, Location loc,
-                  Value predicate, Value fallback, function_ref<Value()> body) {
-  Block *before = rewriter.getInsertionBlock();
-  Block *rest = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-  Block *merge = rewriter.createBlock(rest, {fallback.getType()}, {loc});
-  Block *then = rewriter.createBlock(merge);
-  Value value = body();
-  LLVM::BrOp::create(rewriter, loc, ValueRange{value}, merge);
-  rewriter.setInsertionPointToEnd(before);
-  LLVM::CondBrOp::create(rewriter, loc, predicate, then, ValueRange(), merge,
-                         ValueRange{fallback});
-  rewriter.setInsertionPointToEnd(merge);
-  LLVM::BrOp::create(rewriter, loc, ValueRange(), rest);
-  rewriter.setInsertionPointToStart(rest);
-  return merge->getArgument(0);
-}
-
 Value andMaybe(OpBuilder &builder, Location loc, Value a, Value b) {
   if (!a)
     return b;
@@ -270,8 +251,8 @@ LogicalResult lowerAtomic(ConversionPatternRewriter &rewriter, Operation *op,
     Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
     Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
     Value fallback = LLVM::ZeroOp::create(rewriter, loc, converter.convertType(resultType));
-    Value old = emitGuarded(rewriter, loc, andMaybe(rewriter, loc, first, mask), fallback,
-                            [&] { return atomic(rewriter, loc, ptrs, operands); });
+    Value old = emitIfElse(rewriter, loc, andMaybe(rewriter, loc, first, mask), fallback,
+                           [&] { return atomic(rewriter, loc, ptrs, operands); });
     if (used) {
       FailureOr<SmallVector<Value>> seen =
           broadcastThroughShared(rewriter, op, {old}, {first}, {e.i32(0)}, 1);
@@ -307,7 +288,7 @@ LogicalResult lowerAtomic(ConversionPatternRewriter &rewriter, Operation *op,
       continue;
     }
     Value fallback = LLVM::ZeroOp::create(rewriter, loc, element);
-    olds.push_back(emitGuarded(rewriter, loc, predicate, fallback, body));
+    olds.push_back(emitIfElse(rewriter, loc, predicate, fallback, body));
   }
   if (used && !firsts.empty()) {
     SmallVector<SmallVector<Value>> coords;

@@ -33,6 +33,23 @@ struct Laid {
 /// Bytes of one element in memory (pointers: 8; i1: 1).
 unsigned getByteSize(mlir::Type type);
 
+/// Runs what `thenBody` builds only where `condition` (i1) holds: the block
+/// is split at the insertion point, and the insertion point ends up at the
+/// start of the continuation. Defined in ControlFlowToLLVM.cpp.
+void emitIf(mlir::RewriterBase &rewriter, mlir::Location loc, mlir::Value condition,
+            llvm::function_ref<void()> thenBody);
+/// The same for a body computing a value: the value where `condition`
+/// holds, `otherwise` elsewhere.
+mlir::Value emitIfElse(mlir::RewriterBase &rewriter, mlir::Location loc,
+                       mlir::Value condition, mlir::Value otherwise,
+                       llvm::function_ref<mlir::Value()> thenBody);
+
+/// The f32 value of 8-bit float bits `bits` (i8, or a vector of i8) of
+/// `type` (f8E4M3FN or f8E5M2), exactly; a vector gives a vector. Defined in
+/// ArithmeticToLLVM.cpp with the fp8 conversions.
+mlir::Value decodeFloat8(mlir::OpBuilder &builder, mlir::Location loc,
+                         mlir::Value bits, mlir::Type type);
+
 // Each op family's patterns, defined in the file of the same name.
 // (One line per family in ConvertTileASToLLVMPass registers them.)
 void populateDataMovementToLLVMPatterns(TileLLVMTypeConverter &converter,

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -102,38 +101,6 @@ static void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base
   }
 }
 
-/// The f16 value of fp8 bits `bits` (i8) of `type` (f8E4M3FN or f8E5M2);
-/// every fp8 value is exact in f16. E5M2 is the high byte of f16. E4M3FN's
-/// exponent and mantissa, shifted into f16's fields, read 2^-8 times their
-/// value (normals and subnormals alike, since both formats put the implicit
-/// bit at the same place), so one multiply by 256 scales them back; its only
-/// NaN (S.1111.111) would read as a finite f16 and is selected.
-static Value decodeFloat8(RegisterEmitter &e, Value bits, Type type) {
-  OpBuilder &b = e.builder;
-  Type i16 = b.getI16Type(), f16 = b.getF16Type();
-  auto i16Const = [&](int64_t v) -> Value {
-    return LLVM::ConstantOp::create(b, e.loc, i16, b.getI16IntegerAttr(v));
-  };
-  Value wide = LLVM::ZExtOp::create(b, e.loc, i16, bits);
-  if (isa<Float8E5M2Type>(type)) {
-    Value high = LLVM::ShlOp::create(b, e.loc, wide, i16Const(8));
-    return LLVM::BitcastOp::create(b, e.loc, f16, high);
-  }
-  Value sign = LLVM::AndOp::create(b, e.loc, wide, i16Const(0x80));
-  Value magnitude = LLVM::AndOp::create(b, e.loc, wide, i16Const(0x7F));
-  Value f16Bits = LLVM::OrOp::create(b, e.loc,
-                                     LLVM::ShlOp::create(b, e.loc, sign, i16Const(8)),
-                                     LLVM::ShlOp::create(b, e.loc, magnitude, i16Const(7)));
-  Value scaled = LLVM::FMulOp::create(
-      b, e.loc, LLVM::BitcastOp::create(b, e.loc, f16, f16Bits),
-      LLVM::ConstantOp::create(b, e.loc, f16, b.getF16FloatAttr(256.0)));
-  Value isNaN = LLVM::ICmpOp::create(b, e.loc, LLVM::ICmpPredicate::eq, magnitude,
-                                     i16Const(0x7F));
-  Value nan = LLVM::ConstantOp::create(
-      b, e.loc, f16, b.getF16FloatAttr(std::numeric_limits<float>::quiet_NaN()));
-  return LLVM::SelectOp::create(b, e.loc, isNaN, nan, scaled);
-}
-
 /// How the element values enter and leave the accumulation.
 struct Arithmetic {
   bool isFloat;
@@ -143,7 +110,7 @@ struct Arithmetic {
   /// `v` (an element of tile element type `element`) in the compute type.
   Value widen(RegisterEmitter &e, Value v, Type element, bool isSigned) const {
     if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
-      v = decodeFloat8(e, v, element);
+      v = decodeFloat8(e.builder, e.loc, v, element);
     if (v.getType() == computeType)
       return v;
     if (isFloat)

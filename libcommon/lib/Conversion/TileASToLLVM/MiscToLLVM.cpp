@@ -149,22 +149,6 @@ static LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &builder, Operation *anchor
   return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
 }
 
-/// Splits the block at `op` and branches to a new block (built by `body`,
-/// which ends by falling through to the rest) when `condition` holds; `op`
-/// is erased.
-static void emitGuarded(ConversionPatternRewriter &rewriter, Operation *op,
-                        Value condition, function_ref<void()> body) {
-  Location loc = op->getLoc();
-  Block *block = rewriter.getInsertionBlock();
-  Block *rest = rewriter.splitBlock(block, rewriter.getInsertionPoint());
-  Block *guarded = rewriter.createBlock(rest);
-  body();
-  LLVM::BrOp::create(rewriter, loc, rest);
-  rewriter.setInsertionPointToEnd(block);
-  LLVM::CondBrOp::create(rewriter, loc, condition, guarded, rest);
-  rewriter.eraseOp(op);
-}
-
 /// One `%...` conversion of a printf format.
 struct Conversion {
   std::string spec; ///< the whole conversion, `%` to the conversion letter
@@ -330,7 +314,7 @@ struct PrintLowering : ConvertOpToLLVMPattern<PrintOp> {
     Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
     Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
     auto ptrType = LLVM::LLVMPointerType::get(getContext());
-    emitGuarded(rewriter, op, first, [&] {
+    emitIf(rewriter, loc, first, [&] {
       Value buffer = LLVM::ZeroOp::create(rewriter, loc, ptrType);
       if (!elements.empty()) {
         SmallVector<Value> promoted;
@@ -352,6 +336,7 @@ struct PrintLowering : ConvertOpToLLVMPattern<PrintOp> {
                            getRuntimeFunction(rewriter, op, "vprintf", vprintfType),
                            ValueRange{getStringConstant(rewriter, loc, op, expanded), buffer});
     });
+    rewriter.eraseOp(op);
     return success();
   }
 
@@ -397,7 +382,7 @@ struct AssertLowering : ConvertOpToLLVMPattern<AssertOp> {
     if (auto parent = op->getParentOfType<FunctionOpInterface>())
       function = parent.getName().str();
     auto ptrType = LLVM::LLVMPointerType::get(getContext());
-    emitGuarded(rewriter, op, fails, [&] {
+    emitIf(rewriter, loc, fails, [&] {
       auto type = LLVM::LLVMFunctionType::get(
           LLVM::LLVMVoidType::get(getContext()),
           {ptrType, ptrType, rewriter.getI32Type(), ptrType, rewriter.getI64Type()});
@@ -407,6 +392,7 @@ struct AssertLowering : ConvertOpToLLVMPattern<AssertOp> {
                      getStringConstant(rewriter, loc, op, file), e.i32(line),
                      getStringConstant(rewriter, loc, op, function), e.i64(1)});
     });
+    rewriter.eraseOp(op);
     return success();
   }
 };
