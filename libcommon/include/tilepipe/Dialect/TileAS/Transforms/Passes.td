@@ -25,8 +25,15 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
     Memory ops anchor the layout: each thread holds up to 16 bytes of adjacent
     elements (bounded by the access's proven contiguity), threads and warps
     fill the tile innermost first. Tensors of one shape share one layout so
-    elementwise code needs no conversions.
+    elementwise code needs no conversions. The accumulator shape of an mmaf
+    with an mma.sync form (f16/bf16 operands) takes the m16n8 accumulator
+    fragment layout instead (unless tensor cores are turned off).
   }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Give mma.sync-capable accumulators the mma.sync fragment layout "
+           "(off: every mmaf takes the FMA path)">
+  ];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
