@@ -21,3 +21,25 @@ setup() {
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$IN' | FileCheck --check-prefix=PTX '$IN'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+# The mma.sync path (f16/bf16 operands, tests/lower-mma/inputs/mmaf_sync.mlir).
+@test "tile-sched: an mma.sync accumulator takes the m16n8 fragment layout" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # tensor-cores=false (tile-opt) keeps every layout a vector-width one.
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-opt --tilepipe-assign-layouts='tensor-cores=false' | FileCheck --check-prefix=NOFRAG '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-llvm: ldmatrix.x4 (A), ldmatrix.x2.trans (B) and mma.sync m16n8k16 in a loop over k" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tileiras: PTX ldmatrix and mma.sync.aligned.m16n8k16 bf16, no FMAs" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync.mlir"
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
