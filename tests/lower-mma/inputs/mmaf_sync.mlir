@@ -45,11 +45,14 @@ cuda_tile.module @kernels {
 // SCHED: tile_as.mmaf {{.*}} : tensor<32x32xbf16, {{.*}}>, tensor<32x16xbf16, {{.*}}>, tensor<32x16xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>>
 // NOFRAG-NOT: sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2]
 
-// tile-llvm: A (32 rows of 32 + 8 padding bf16, a trash slot, 16-aligned:
-// 2576 bytes) then B (32 rows of 16 + 8, a trash slot); per k step of 16 one
-// ldmatrix.x4 (A) and one ldmatrix.x2.trans (B) feed one mma.sync, in a loop.
-// LLVM: llvm.mlir.global internal @__tile_scratch() {{.*}} : !llvm.array<4114 x i8>
+// tile-llvm: A (32 rows of 32 + 8 padding bf16, a 16-byte trash slot: 2576
+// bytes) then B (32 rows of 16 + 8, a trash slot: 1552 bytes), staged with
+// 16-byte vector stores; per k step of 16 one ldmatrix.x4 (A) and one
+// ldmatrix.x2.trans (B) feed one mma.sync, in a loop.
+// LLVM: llvm.mlir.global internal @__tile_scratch() {{.*}} : !llvm.array<4128 x i8>
 // LLVM-LABEL: llvm.func @k
+// LLVM: nvvm.barrier0
+// LLVM: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // LLVM: nvvm.barrier0
 // LLVM: llvm.br ^[[LOOP:bb[0-9]+]](
 // LLVM: ^[[LOOP]](

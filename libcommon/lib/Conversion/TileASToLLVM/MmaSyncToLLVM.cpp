@@ -47,10 +47,11 @@ struct Staging {
   Staging(const MmaShape &s, int64_t chunk) : chunk(chunk) {
     aPitch = chunk + kRowPadding;
     bPitch = s.n + kRowPadding;
-    // Each array is followed by the trash slot out-of-chunk registers go to.
-    uint64_t aEnd = (s.batch * s.m * aPitch + 1) * kElementBytes;
+    // Each array is followed by a 16-byte trash slot that out-of-chunk
+    // register runs are stored to.
+    uint64_t aEnd = (s.batch * s.m * aPitch + kRowPadding) * kElementBytes;
     bOffset = llvm::alignTo(aEnd, 16);
-    bytes = bOffset + (s.batch * chunk * bPitch + 1) * kElementBytes;
+    bytes = bOffset + (s.batch * chunk * bPitch + kRowPadding) * kElementBytes;
   }
   int64_t aTrash(const MmaShape &s) const { return s.batch * s.m * aPitch; }
   int64_t bTrash(const MmaShape &s) const { return s.batch * chunk * bPitch; }
@@ -86,6 +87,41 @@ Value mul(RegisterEmitter &e, Value a, int64_t b) {
 Value bits(RegisterEmitter &e, Value lane, unsigned shift, unsigned mask) {
   Value shifted = shift ? LLVM::LShrOp::create(e.builder, e.loc, lane, e.i32(shift)) : lane;
   return LLVM::AndOp::create(e.builder, e.loc, shifted, e.i32(mask));
+}
+
+/// Stores an operand's registers into its staged chunk, one vector store per
+/// run of registers adjacent along the innermost dimension (the staged rows
+/// run along it too, and both the runs and the padded rows are 16-byte
+/// multiples, so a run is one aligned st.shared of up to 16 bytes). A run
+/// whose K coordinate (dimension `kDim`) lies outside [k0, k0 + len) goes to
+/// the trash slot; runs never straddle a chunk (chunks are multiples of 16,
+/// runs at most 8 elements).
+template <typename SlotFn>
+void stageRuns(RegisterEmitter &e, const OperandRegs &regs, const Laid &laid, Value base,
+               Type element, unsigned kDim, int64_t k0, int64_t len, bool needsCheck,
+               int64_t trash, SlotFn slotOf) {
+  unsigned innermost = laid.shape.size() - 1;
+  int64_t run = 1;
+  if (laid.layout.getOrder().front() == innermost)
+    run = std::min<int64_t>(laid.layout.getSizePerThread()[innermost], kRowPadding);
+  Type runType = run == 1 ? element : Type(VectorType::get({run}, element));
+  for (size_t i = 0; i < regs.values.size(); i += run) {
+    Value kLocal = regs.coords[kDim][i];
+    if (k0)
+      kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
+    Value slot = slotOf(i, kLocal);
+    if (needsCheck) {
+      Value inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult,
+                                          kLocal, e.i32(len));
+      slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
+    }
+    Value value = run == 1 ? regs.values[i]
+                           : e.buildVector(cast<VectorType>(runType),
+                                           ArrayRef<Value>(regs.values).slice(i, run));
+    Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), element, base,
+                                        ArrayRef<LLVM::GEPArg>{slot});
+    LLVM::StoreOp::create(e.builder, e.loc, value, address, run * kElementBytes);
+  }
 }
 
 /// The i32 registers of `count` 8x8 b16 matrices ldmatrix reads at `address`
@@ -221,12 +257,12 @@ LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
   for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
     int64_t len = std::min(staging.chunk, s.k - k0);
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aTrash(s),
+    stageRuns(e, a, *lhsLaid, aBase, element, rank - 1, k0, len, needsCheck, staging.aTrash(s),
                  [&](size_t i, Value kLocal) {
                    Value row = add(e, mul(e, batchOf(a, i), s.m), a.coords[mDim][i]);
                    return add(e, mul(e, row, staging.aPitch), kLocal);
                  });
-    stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bTrash(s),
+    stageRuns(e, b, *rhsLaid, bBase, element, rank - 2, k0, len, needsCheck, staging.bTrash(s),
                  [&](size_t i, Value kLocal) {
                    Value row = add(e, mul(e, batchOf(b, i), staging.chunk), kLocal);
                    return add(e, mul(e, row, staging.bPitch), b.coords[nDim][i]);
@@ -234,34 +270,38 @@ LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
     emitCTABarrier(rewriter, loc); // the chunk is complete
     sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
       Value aStep = mul(e, k, kStepK), bStep = mul(e, k, kStepK * staging.bPitch);
-      SmallVector<SmallVector<Value>> aFragments, bFragments;
-      for (Value start : aRowStart)
-        aFragments.push_back(loadMatrices(e, elementAt(aBase, add(e, start, aStep)), 4, false));
-      for (Value start : bColumnStart)
-        bFragments.push_back(loadMatrices(e, elementAt(bBase, add(e, start, bStep)), 2, true));
+      // All A fragments first, then per column block its B fragment and the
+      // mma.syncs using it: a B fragment lives for one column only.
+      SmallVector<SmallVector<Value>> aFragments;
+      for (Value start : aRowStart) {
+        aFragments.emplace_back();
+        for (Value reg : loadMatrices(e, elementAt(aBase, add(e, start, aStep)), 4, false))
+          aFragments.back().push_back(asOperand(reg));
+      }
       SmallVector<Value> next(carried);
       int64_t rowPairs = rowRegs / 2;
       for (int64_t batch = 0; batch < batchRegs; ++batch)
-        for (int64_t pair = 0; pair < rowPairs; ++pair)
-          for (int64_t col = 0; col < colBlocks; ++col) {
+        for (int64_t col = 0; col < colBlocks; ++col) {
+          SmallVector<Value> bRegs;
+          Value bStart = bColumnStart[batch * colBlocks + col];
+          for (Value reg : loadMatrices(e, elementAt(bBase, add(e, bStart, bStep)), 2, true))
+            bRegs.push_back(asOperand(reg));
+          for (int64_t pair = 0; pair < rowPairs; ++pair) {
             int64_t regs[4] = {regOf(batch, 2 * pair, 2 * col), regOf(batch, 2 * pair, 2 * col + 1),
                                regOf(batch, 2 * pair + 1, 2 * col),
                                regOf(batch, 2 * pair + 1, 2 * col + 1)};
-            SmallVector<Value> aRegs, bRegs, cRegs;
-            for (Value reg : aFragments[batch * rowPairs + pair])
-              aRegs.push_back(asOperand(reg));
-            for (Value reg : bFragments[batch * colBlocks + col])
-              bRegs.push_back(asOperand(reg));
+            SmallVector<Value> cRegs;
             for (int64_t reg : regs)
               cRegs.push_back(next[reg]);
             Value d = NVVM::MmaOp::create(
-                rewriter, loc, resultType, aRegs, bRegs, cRegs,
+                rewriter, loc, resultType, aFragments[batch * rowPairs + pair], bRegs, cRegs,
                 ArrayRef<int64_t>{16, 8, kStepK}, std::nullopt, std::nullopt,
                 std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
                 std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
             for (auto [i, reg] : llvm::enumerate(regs))
               next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
           }
+        }
       return next;
     });
   }

@@ -11,7 +11,8 @@ def StampTarget : Pass<"tilepipe-stamp-target", "::mlir::ModuleOp"> {
     processes and read them back from the IR: tile_as.target,
     tile_as.opt_level, tile_as.threads_per_warp and tile_as.num_warps (the
     entry's optimization hint `num_worker_warps` for the target, else its
-    `default` entry, else 4).
+    `default` entry, else 4, or 8 where a matrix multiply's accumulator would
+    take more than 128 registers per thread on 4 warps).
   }];
   let options = [
     Option<"gpuName", "gpu-name", "std::string", "\"sm_100\"", "Target GPU (sm_NN)">,
