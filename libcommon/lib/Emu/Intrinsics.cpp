@@ -1038,5 +1038,9 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
          n.starts_with("barrier.cluster.arrive") ||
          n.starts_with("prefetch.") || n == "cp.async.commit.group" ||
          n == "cp.async.wait.group" || n == "cp.async.wait.all" ||
-         n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.");
+         n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.") ||
+         // wgmma.mma_async completes at issue (WgmmaAsm.cpp): nothing to
+         // order, commit or wait for.
+         n == "wgmma.fence.sync.aligned" || n == "wgmma.commit_group.sync.aligned" ||
+         n == "wgmma.wait_group.sync.aligned";
 }
