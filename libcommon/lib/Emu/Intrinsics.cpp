@@ -1032,6 +1032,10 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
   // one address space without virtual aliases.
   if (n.starts_with("griddepcontrol.") || n == "fence.proxy.alias")
     return true;
+  // Generic writes before an async-proxy reader: wgmma.mma_async reads its
+  // shared operands synchronously at issue here, after every earlier write.
+  if (n == "fence.proxy.async" || n.starts_with("fence.proxy.async."))
+    return true;
   if (n.starts_with("fence.proxy") || n.starts_with("fence.mbarrier"))
     return false; // async proxies: TMA/mbarrier are not emulated
   return n.starts_with("membar.") || n.starts_with("fence.") ||
