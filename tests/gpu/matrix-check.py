@@ -217,6 +217,12 @@ class WgmmaForm:
             d, a, b, n, "_sat" if satfinite else "", "_rega" if register_a else "",
             scale_a > 0, scale_b > 0, trans_a, trans_b)
 
+    def tolerance(self):
+        """H100's fp8 wgmma accumulates with fewer bits than f32 (relative
+        differences up to ~1e-2 from the exact sum on mixed magnitudes); the
+        emulator rounds the exact sum once. Other types compare bit for bit."""
+        return 1e-2 if self.a in ("e4m3", "e5m2") else 0
+
     def kernel(self):
         sat = ".satfinite" if self.satfinite else ""
         opcode = f"wgmma.mma_async.sync.aligned.m64n{self.n}k{self.k}{sat}.{self.d}.{self.a}.{self.b}"
@@ -317,7 +323,8 @@ def prepare(directory, emulate=True):
     for form, swizzles in forms:
         for swizzle in swizzles:
             inputs, params, refs = form.case(swizzle, rng)
-            plan.append(("%s_sw%d" % (form.name, swizzle), "kernels", form.name, "128", params, inputs, refs, 0))
+            plan.append(("%s_sw%d" % (form.name, swizzle), "kernels", form.name, "128", params,
+                         inputs, refs, form.tolerance()))
     plan += warp_cases(rng)
     tile_emu = os.environ.get("TILE_EMU", os.path.join(SRC, "build/bin/tile-emu"))
     with open(os.path.join(directory, "plan.txt"), "w") as f:
