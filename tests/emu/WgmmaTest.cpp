@@ -398,6 +398,15 @@ TEST(Wgmma, ParsesMlirInlineAsm) {
   ASSERT_TRUE(bool(hi)) << llvm::toString(hi.takeError());
   EXPECT_EQ((*hi)->name, "llvm.nvvm.wgmma.mma_async.sync.aligned.m64n8k32.satfinite.s32.s8.u8");
 
+  // MLIR's f16 accumulators are <2 x half> values under "=f".
+  llvm::Type *h2 = llvm::FixedVectorType::get(llvm::Type::getHalfTy(ctx), 2);
+  const char *fp8 = "{\n.reg .pred p;\nsetp.ne.b32 p, $6, 0;\nwgmma.mma_async.sync.aligned."
+                    "m64n8k32.f16.e4m3.e5m2 {$0, $1}, $4, $5, p, $7,  $8;\n}\n";
+  auto *fp8Type = asmType(ctx, 2, h2, {h2, h2, i64, i64, i32, i32, i32});
+  auto hf = lookupWgmmaAsm(fp8, "=f,=f,0,1,l,l,n,n,n", fp8Type);
+  ASSERT_TRUE(bool(hf)) << llvm::toString(hf.takeError());
+  EXPECT_EQ((*hf)->name, "llvm.nvvm.wgmma.mma_async.sync.aligned.m64n8k32.f16.e4m3.e5m2");
+
   // A bare instruction with register A and literal immediates.
   const char *bare = "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {$0, $1, $2, $3}, "
                      "{$8, $9, $10, $11}, $12, 1, -1, 1, 0;";
