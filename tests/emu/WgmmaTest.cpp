@@ -191,6 +191,36 @@ TEST(Wgmma, F16FromSharedMemoryEverySwizzleAndTranspose) {
         checkF16Layouts(swizzleBytes, transA, transB);
 }
 
+// A 64 x 64 and B 16 x 64 tile (K-major, 128-byte swizzle: one 128-byte row
+// per M/N index, as TMA writes it) multiplied in four k16 steps whose
+// descriptors start 32 bytes further into the swizzle atom each time (how
+// CUTLASS iterates over K): the swizzle applies to the absolute address.
+TEST(Wgmma, KStepsInsideA128ByteSwizzleAtom) {
+  const unsigned n = 16, k = 64;
+  Shared shared;
+  OperandLayout la{false, 128, 16, 1024}, lb{false, 128, 16, 1024};
+  shared.place(0, la, 2, 64, k, [](unsigned m, unsigned kk) { return floatToHalf(aValue(m, kk)); });
+  shared.place(8192, lb, 2, n, k, [](unsigned nn, unsigned kk) { return floatToHalf(bValue(kk, nn)); });
+  WgmmaShape shape{n, 16, ElemType::F16, ElemType::F16, ElemType::F32};
+  Accumulators acc;
+  for (unsigned step = 0; step < 4; ++step) {
+    WgmmaOperands ops;
+    ops.descA = descriptor(32 * step, la);
+    ops.descB = descriptor(8192 + 32 * step, lb);
+    ops.scaleD = step > 0;
+    llvm::Error e = computeWgmma(shape, ops, acc.pointers(), kNoRegisters, shared.window());
+    ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  }
+  for (unsigned thread = 0; thread < 128; ++thread)
+    for (unsigned i = 0; i < n / 2; ++i) {
+      auto [row, col] = Accumulators::position(thread, i);
+      int expected = 0;
+      for (unsigned kk = 0; kk < k; ++kk)
+        expected += aValue(row, kk) * bValue(kk, col);
+      ASSERT_EQ(bitsFloat(acc.regs[thread][i]), float(expected)) << thread << " " << i;
+    }
+}
+
 TEST(Wgmma, DescriptorFields) {
   // start 0x1230, LBO 0x40, SBO 0x400, base offset 0, 64-byte swizzle.
   uint64_t bits = 0x123 | uint64_t(0x4) << 16 | uint64_t(0x40) << 32 | uint64_t(2) << 62;
