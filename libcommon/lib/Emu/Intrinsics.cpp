@@ -1032,11 +1032,19 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
   // one address space without virtual aliases.
   if (n.starts_with("griddepcontrol.") || n == "fence.proxy.alias")
     return true;
+  // Generic writes before an async-proxy reader: wgmma.mma_async reads its
+  // shared operands synchronously at issue here, after every earlier write.
+  if (n == "fence.proxy.async" || n.starts_with("fence.proxy.async."))
+    return true;
   if (n.starts_with("fence.proxy") || n.starts_with("fence.mbarrier"))
     return false; // async proxies: TMA/mbarrier are not emulated
   return n.starts_with("membar.") || n.starts_with("fence.") ||
          n.starts_with("barrier.cluster.arrive") ||
          n.starts_with("prefetch.") || n == "cp.async.commit.group" ||
          n == "cp.async.wait.group" || n == "cp.async.wait.all" ||
-         n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.");
+         n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.") ||
+         // wgmma.mma_async completes at issue (WgmmaAsm.cpp): nothing to
+         // order, commit or wait for.
+         n == "wgmma.fence.sync.aligned" || n == "wgmma.commit_group.sync.aligned" ||
+         n == "wgmma.wait_group.sync.aligned";
 }
