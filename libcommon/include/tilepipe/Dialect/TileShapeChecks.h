@@ -54,6 +54,13 @@ mlir::LogicalResult verifyCatShapes(mlir::Operation *op,
                                     mlir::RankedTensorType rhs,
                                     mlir::RankedTensorType result, int64_t dim);
 
+/// directed_arith: `kind` names an op taking `numOperands` operands
+/// (add/sub/mul/div 2, fma 3, sqrt 1); `rounding` is a directed mode.
+mlir::LogicalResult verifyDirectedArith(mlir::Operation *op,
+                                        llvm::StringRef kind,
+                                        llvm::StringRef rounding,
+                                        size_t numOperands);
+
 } // namespace tilepipe
 
 #endif // TILEPIPE_DIALECT_TILESHAPECHECKS_H

@@ -64,6 +64,8 @@ void populateControlFlowToLLVMPatterns(TileLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 void populateArithmeticToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+void populateDirectedArithToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
 void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 

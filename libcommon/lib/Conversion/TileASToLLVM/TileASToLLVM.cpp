@@ -398,6 +398,7 @@ struct ConvertTileASToLLVMPass
     populateAtomicToLLVMPatterns(converter, patterns);
     populateControlFlowToLLVMPatterns(converter, patterns);
     populateArithmeticToLLVMPatterns(converter, patterns);
+    populateDirectedArithToLLVMPatterns(converter, patterns);
     populateMiscToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // Transcendentals through libdevice (__nv_*), the rest to LLVM intrinsics.
