@@ -29,12 +29,22 @@ CASES = [
     ("f64_32", "f64", (32,)),
     ("i1_256", "i1", (256,)),
     ("f32_64x8", "f32", (64, 8)),
+    ("f8E4M3FN_4x32", "f8E4M3FN", (4, 32)),
     # Outputs not known to be aligned: one register per access.
     ("f32_128_unaligned", "f32", (128,)),
     ("bf16_16x16_unaligned", "bf16", (16, 16)),
 ]
 BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 32, "i8": 8, "i16": 16,
-        "i32": 32, "i64": 64}
+        "i32": 32, "i64": 64, "f8E4M3FN": 8}
+
+
+def decode_e4m3(byte):
+    """The value of an f8E4M3FN code (not NaN)."""
+    sign = -1.0 if byte & 0x80 else 1.0
+    exponent, mantissa = (byte >> 3) & 15, byte & 7
+    if exponent == 0:
+        return sign * mantissa / 8 * 2.0 ** -6
+    return sign * (1 + mantissa / 8) * 2.0 ** (exponent - 7)
 
 
 def values(case_index, element, shape):
@@ -45,6 +55,10 @@ def values(case_index, element, shape):
     if element == "i1":
         v = rng.integers(0, 2, n).astype(bool)
         return ["true" if x else "false" for x in v], v.astype(np.uint32)
+    if element == "f8E4M3FN":
+        codes = rng.integers(0, 256, n).astype(np.uint8)
+        codes[(codes & 0x7F) == 0x7F] = 0x38  # NaN codes -> 1.0
+        return [repr(decode_e4m3(int(c))) for c in codes], codes
     if element.startswith("i"):
         info = np.iinfo(getattr(np, "int%d" % width))
         v = rng.integers(info.min, info.max, n, endpoint=True, dtype=np.int64).astype(info.dtype)

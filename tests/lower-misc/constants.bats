@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # Non-splat tensor constants (TensorConstantToLLVM.cpp): a constant array in
 # global memory, each register loaded at its coordinate. Checked bit for bit
-# in tile-emu over integer, float (f16, bf16, f32, f64) and i1 constants,
-# 1-D and 2-D, register vectors of 1 to 16 elements and tiles smaller than
-# the CTA; ptxas must accept them.
+# in tile-emu over integer, float (f16, bf16, f32, f64, f8E4M3FN) and i1
+# constants, 1-D and 2-D, register vectors of 1 to 16 elements and tiles
+# smaller than the CTA; ptxas must accept them.
 
 setup() {
   HERE="$BATS_TEST_DIRNAME"
