@@ -70,7 +70,7 @@ MLIR
   done
 }
 
-@test "tile_as.directed_arith verifies its kind, operand count and rounding (exit 5)" {
+@test "tile_as.directed_arith verifies its kind, operand count, rounding and flush_to_zero (exit 5)" {
   for bad in '"fma" "zero" %x, %x : f32, f32' '"add" "nearest_even" %x, %x : f32, f32' \
              '"exp" "zero" %x : f32'; do
     printf 'func.func @k(%%x: f32) {\n  %%r = tile_as.directed_arith %s -> f32\n  return\n}\n' \
@@ -81,4 +81,26 @@ MLIR
        "$output" == *"rounding must be zero, negative_inf or positive_inf, got 'nearest_even'"* ||
        "$output" == *"unknown kind 'exp'"* ]] || { echo "$bad: $output"; false; }
   done
+  printf 'func.func @k(%%x: f16) {\n  %%r = tile_as.directed_arith "add" "zero" flush_to_zero %%x, %%x : f16, f16 -> f16\n  return\n}\n' \
+    > "$BATS_TEST_TMPDIR/bad.mlir"
+  run tile-sched "$BATS_TEST_TMPDIR/bad.mlir"
+  [ "$status" -eq 5 ] && [[ "$output" == *"flush_to_zero needs f32, got 'f16'"* ]] || { echo "$output"; false; }
+}
+
+@test "flush_to_zero (f32) uses the .ftz forms: subnormal operands and results become signed zeros" {
+  tileiras "$HERE/directed-ftz.mlir" --emit=llvm -o "$BATS_TEST_TMPDIR/ftz.ll"
+  FileCheck "$HERE/directed-ftz.mlir" < "$BATS_TEST_TMPDIR/ftz.ll"
+  # x: a subnormal (flushed: +0), a normal whose product with y is subnormal
+  # (flushed), -subnormal (flushed: -0, and -0 + -0 is -0), 1; `kept` has no
+  # flush_to_zero.
+  run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$HERE/directed-ftz.mlir" \
+    --entry ftz --bin "$TILEPIPE_BIN" \
+    --array "x=np.array([1e-40, 2.0**-100, -1e-40, 1.0], np.float32)" \
+    --array "y=np.array([0.0, 2.0**-30, -0.0, 2.0**-30], np.float32)" \
+    --array "sum=np.zeros(4, np.uint32)" --array "prod=np.zeros(4, np.uint32)" \
+    --array "kept=np.zeros(4, np.uint32)" \
+    --expect "sum = np.array([0.0, np.nextafter(np.float32(2.0**-30), np.float32(1)), -0.0, np.nextafter(np.float32(1), np.float32(2))], np.float32).view(np.uint32)" \
+    --expect "prod = np.array([0.0, 0.0, 0.0, 2.0**-30], np.float32).view(np.uint32)" \
+    --expect "kept = np.array([1e-40, 2.0**-30, -1e-40, 1.0], np.float32).view(np.uint32)"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

@@ -1,6 +1,8 @@
 //===- TileShapeChecks.cpp - Verifier helpers shared by tile_aa / tile_as -===//
 #include "tilepipe/Dialect/TileShapeChecks.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -110,8 +112,8 @@ LogicalResult tilepipe::verifyCatShapes(Operation *op, RankedTensorType lhs,
 }
 
 LogicalResult tilepipe::verifyDirectedArith(Operation *op, StringRef kind,
-                                            StringRef rounding,
-                                            size_t numOperands) {
+                                            StringRef rounding, bool flushToZero,
+                                            Type type, size_t numOperands) {
   size_t expected = llvm::StringSwitch<size_t>(kind)
                         .Cases({"add", "sub", "mul", "div"}, 2)
                         .Case("fma", 3)
@@ -125,5 +127,7 @@ LogicalResult tilepipe::verifyDirectedArith(Operation *op, StringRef kind,
   if (rounding != "zero" && rounding != "negative_inf" && rounding != "positive_inf")
     return op->emitOpError("rounding must be zero, negative_inf or positive_inf, got '")
            << rounding << "'";
+  if (flushToZero && !getElementTypeOrSelf(type).isF32())
+    return op->emitOpError("flush_to_zero needs f32, got ") << type;
   return success();
 }

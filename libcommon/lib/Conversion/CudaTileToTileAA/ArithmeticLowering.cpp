@@ -100,7 +100,8 @@ StringRef getDirectedKind(ct::FmaOp) { return "fma"; }
 StringRef getDirectedKind(ct::SqrtOp) { return "sqrt"; }
 
 /// Replaces `op` by the tile_aa.directed_arith of its kind when its rounding
-/// mode is directed; false (nothing done) otherwise. The TileAS->LLVM
+/// mode is directed (keeping flush_to_zero, which cuda_tile allows on f32
+/// alone); false (nothing done) otherwise. The TileAS->LLVM
 /// lowering covers f16, bf16, f32 and f64; other types are diagnosed.
 template <typename SourceOp>
 FailureOr<bool> replaceWithDirectedArith(SourceOp op, ValueRange operands,
@@ -115,7 +116,8 @@ FailureOr<bool> replaceWithDirectedArith(SourceOp op, ValueRange operands,
     return failure();
   }
   rewriter.replaceOpWithNewOp<tile_aa::DirectedArithOp>(
-      op, operands.front().getType(), getDirectedKind(op), *rounding, operands);
+      op, operands.front().getType(), getDirectedKind(op), *rounding,
+      op.getFlushToZero(), operands);
   return true;
 }
 

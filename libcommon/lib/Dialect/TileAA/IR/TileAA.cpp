@@ -31,7 +31,8 @@ LogicalResult BroadcastOp::verify() {
 }
 
 LogicalResult DirectedArithOp::verify() {
-  return verifyDirectedArith(*this, getKind(), getRounding(), getOperands().size());
+  return verifyDirectedArith(*this, getKind(), getRounding(), getFlushToZero(),
+                             getType(), getOperands().size());
 }
 
 LogicalResult IotaOp::verify() {

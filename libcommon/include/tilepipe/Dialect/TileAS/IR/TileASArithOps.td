@@ -18,10 +18,12 @@ def TileAS_DirectedArithOp : TileAS_Op<"directed_arith", [Pure, Elementwise,
     `kind` is one of add, sub, mul, div, fma (operands a, b, c: a * b + c)
     and sqrt; `rounding` one of zero, negative_inf, positive_inf. The
     result is the exact result rounded once in that direction.
+    `flush_to_zero` (f32 only) flushes subnormal operands and results to
+    zero of the same sign, as PTX's .ftz.
   }];
-  let arguments = (ins StrAttr:$kind, StrAttr:$rounding,
+  let arguments = (ins StrAttr:$kind, StrAttr:$rounding, UnitAttr:$flush_to_zero,
                        Variadic<TileAS_FloatLike>:$operands);
   let results = (outs TileAS_FloatLike:$result);
-  let assemblyFormat = "$kind $rounding $operands attr-dict `:` type($operands) `->` type($result)";
+  let assemblyFormat = "$kind $rounding (`flush_to_zero` $flush_to_zero^)? $operands attr-dict `:` type($operands) `->` type($result)";
   let hasVerifier = 1;
 }
