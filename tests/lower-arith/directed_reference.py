@@ -161,7 +161,7 @@ def operand_sets(fmt, n):
     """a, b, c with structure between them: every 7th b equals a (a - b
     cancels to an exact zero) and every 11th b is a's neighbour (a tiny
     difference); b is never zero (it divides), zeros become the smallest
-    subnormal of their sign."""
+    subnormal of their sign; a few pairs sum to exact ties."""
     a = directed_inputs(fmt, n, 1)
     b = directed_inputs(fmt, n, 2)
     c = directed_inputs(fmt, n, 3)
@@ -170,6 +170,13 @@ def operand_sets(fmt, n):
     b[~np.isfinite(from_bits(b, fmt))] = a[~np.isfinite(from_bits(b, fmt))]
     zero = from_bits(b, fmt) == 0
     b[zero] |= 1
+    # Ties: +-1 + +-2^-p is exactly halfway between 1 and its neighbour
+    # (above or below), which nearest-even would round to 1 and a directed
+    # rounding must not confuse with it.
+    p = FORMATS[fmt][0]
+    a[13:21] = to_bits([1.0, -1.0, 1.0, -1.0, 3.0, -3.0, 2.0 ** -p, -(2.0 ** -p)], fmt)
+    b[13:21] = to_bits([2.0 ** -p, -(2.0 ** -p), -(2.0 ** -p), 2.0 ** -p,
+                        3 * 2.0 ** -p, 3 * 2.0 ** -p, 1.0, 1.0], fmt)
     return a, b, c
 
 
