@@ -81,16 +81,16 @@ MLIR
   [[ "$output" == *"@__nv_sinf"* && "$output" == *"@__nv_cosf"* && "$output" == *"@__nv_tanf"* ]]
 }
 
-@test "directed rounding of addf is a diagnosed compile error, not a crash" {
+@test "ftof rounding<zero> to f8E8M0FNU is a diagnosed compile error, not a crash" {
   cat > "$BATS_TEST_TMPDIR/rz.mlir" <<'MLIR'
 cuda_tile.module @m {
   entry @rz(%x: tile<f32>) {
-    %y = addf %x, %x rounding<zero> : tile<f32>
+    %y = ftof %x rounding<zero> : tile<f32> -> tile<f8E8M0FNU>
     return
   }
 }
 MLIR
   run tile-lower "$BATS_TEST_TMPDIR/rz.mlir"
   [ "$status" -eq 5 ] || { echo "$output"; false; }
-  [[ "$output" == *"directed rounding mode 'zero' is not lowered yet"* ]]
+  [[ "$output" == *"ftof rounding other than nearest_even is not lowered yet"* ]]
 }

@@ -1,6 +1,9 @@
 //===- TileShapeChecks.cpp - Verifier helpers shared by tile_aa / tile_as -===//
 #include "tilepipe/Dialect/TileShapeChecks.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -105,5 +108,26 @@ LogicalResult tilepipe::verifyCatShapes(Operation *op, RankedTensorType lhs,
         (d != dim && rhs.getDimSize(d) != expected))
       return op->emitOpError("shapes do not concatenate along dim ") << dim;
   }
+  return success();
+}
+
+LogicalResult tilepipe::verifyDirectedArith(Operation *op, StringRef kind,
+                                            StringRef rounding, bool flushToZero,
+                                            Type type, size_t numOperands) {
+  size_t expected = llvm::StringSwitch<size_t>(kind)
+                        .Cases({"add", "sub", "mul", "div"}, 2)
+                        .Case("fma", 3)
+                        .Case("sqrt", 1)
+                        .Default(0);
+  if (!expected)
+    return op->emitOpError("unknown kind '") << kind << "'";
+  if (numOperands != expected)
+    return op->emitOpError("'") << kind << "' takes " << expected
+                                << " operands, got " << numOperands;
+  if (rounding != "zero" && rounding != "negative_inf" && rounding != "positive_inf")
+    return op->emitOpError("rounding must be zero, negative_inf or positive_inf, got '")
+           << rounding << "'";
+  if (flushToZero && !getElementTypeOrSelf(type).isF32())
+    return op->emitOpError("flush_to_zero needs f32, got ") << type;
   return success();
 }

@@ -54,6 +54,15 @@ mlir::LogicalResult verifyCatShapes(mlir::Operation *op,
                                     mlir::RankedTensorType rhs,
                                     mlir::RankedTensorType result, int64_t dim);
 
+/// directed_arith: `kind` names an op taking `numOperands` operands
+/// (add/sub/mul/div 2, fma 3, sqrt 1); `rounding` is a directed mode;
+/// `flushToZero` only with f32 `type` elements.
+mlir::LogicalResult verifyDirectedArith(mlir::Operation *op,
+                                        llvm::StringRef kind,
+                                        llvm::StringRef rounding,
+                                        bool flushToZero, mlir::Type type,
+                                        size_t numOperands);
+
 } // namespace tilepipe
 
 #endif // TILEPIPE_DIALECT_TILESHAPECHECKS_H

@@ -10,7 +10,9 @@
 //  - ftoi saturates: out-of-range values clamp to the integer range and NaN
 //    becomes 0 (arith's fptosi/fptoui alone would be poison there);
 //  - ftz and approximate rounding are refinements the upstream ops may skip;
-//    directed rounding of float arithmetic is not lowered yet (diagnosed).
+//  - directed rounding (zero, negative_inf, positive_inf) of addf, subf,
+//    mulf, divf, fma and sqrt becomes tile_aa.directed_arith, which the
+//    TileAS->LLVM lowering emits with PTX's .rz/.rm/.rp forms.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
@@ -74,19 +76,49 @@ struct SignedIntLowering : TilePattern<SourceOp> {
   }
 };
 
-/// Directed rounding of float arithmetic needs PTX's .rz/.rm/.rp forms,
-/// which upstream arith cannot express; nearest_even, approx and full can
-/// all be served by the IEEE round-to-nearest op.
-LogicalResult checkFloatRounding(Operation *op, ct::RoundingMode mode) {
+/// The tile_aa.directed_arith rounding of `mode`; nothing for the modes the
+/// IEEE round-to-nearest ops serve (nearest_even, and approx/full, which
+/// allow any result at least as accurate).
+std::optional<StringRef> getDirectedRounding(ct::RoundingMode mode) {
   switch (mode) {
   case ct::RoundingMode::ZERO:
+    return StringRef("zero");
   case ct::RoundingMode::NEGATIVE_INF:
+    return StringRef("negative_inf");
   case ct::RoundingMode::POSITIVE_INF:
-    return op->emitOpError("directed rounding mode '")
-           << ct::stringifyRoundingMode(mode) << "' is not lowered yet";
+    return StringRef("positive_inf");
   default:
-    return success();
+    return std::nullopt;
   }
+}
+
+StringRef getDirectedKind(ct::AddFOp) { return "add"; }
+StringRef getDirectedKind(ct::SubFOp) { return "sub"; }
+StringRef getDirectedKind(ct::MulFOp) { return "mul"; }
+StringRef getDirectedKind(ct::DivFOp) { return "div"; }
+StringRef getDirectedKind(ct::FmaOp) { return "fma"; }
+StringRef getDirectedKind(ct::SqrtOp) { return "sqrt"; }
+
+/// Replaces `op` by the tile_aa.directed_arith of its kind when its rounding
+/// mode is directed (keeping flush_to_zero, which cuda_tile allows on f32
+/// alone); false (nothing done) otherwise. The TileAS->LLVM
+/// lowering covers f16, bf16, f32 and f64; other types are diagnosed.
+template <typename SourceOp>
+FailureOr<bool> replaceWithDirectedArith(SourceOp op, ValueRange operands,
+                                         ConversionPatternRewriter &rewriter) {
+  std::optional<StringRef> rounding = getDirectedRounding(op.getRoundingMode());
+  if (!rounding)
+    return false;
+  Type element = getElementTypeOrSelf(operands.front().getType());
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element)) {
+    op.emitOpError("rounding '") << *rounding << "' of " << element
+                                 << " is not supported (only f16, bf16, f32 and f64)";
+    return failure();
+  }
+  rewriter.replaceOpWithNewOp<tile_aa::DirectedArithOp>(
+      op, operands.front().getType(), getDirectedKind(op), *rounding,
+      op.getFlushToZero(), operands);
+  return true;
 }
 
 template <typename SourceOp, typename TargetOp>
@@ -94,8 +126,9 @@ struct FloatBinaryLowering : TilePattern<SourceOp> {
   using TilePattern<SourceOp>::TilePattern;
   LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkFloatRounding(op, op.getRoundingMode())))
-      return failure();
+    FailureOr<bool> directed = replaceWithDirectedArith(op, adaptor.getOperands(), rewriter);
+    if (failed(directed) || *directed)
+      return directed;
     rewriter.replaceOpWithNewOp<TargetOp>(op, adaptor.getLhs(), adaptor.getRhs());
     return success();
   }
@@ -105,8 +138,9 @@ struct FmaLowering : TilePattern<ct::FmaOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::FmaOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkFloatRounding(op, op.getRoundingMode())))
-      return failure();
+    FailureOr<bool> directed = replaceWithDirectedArith(op, adaptor.getOperands(), rewriter);
+    if (failed(directed) || *directed)
+      return directed;
     rewriter.replaceOpWithNewOp<math::FmaOp>(op, adaptor.getLhs(), adaptor.getRhs(),
                                              adaptor.getAcc());
     return success();
@@ -117,8 +151,9 @@ struct SqrtLowering : TilePattern<ct::SqrtOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::SqrtOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkFloatRounding(op, op.getRoundingMode())))
-      return failure();
+    FailureOr<bool> directed = replaceWithDirectedArith(op, adaptor.getOperands(), rewriter);
+    if (failed(directed) || *directed)
+      return directed;
     rewriter.replaceOpWithNewOp<math::SqrtOp>(op, adaptor.getSource());
     return success();
   }

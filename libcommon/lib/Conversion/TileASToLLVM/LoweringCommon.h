@@ -11,6 +11,7 @@
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tilepipe::tile_as {
@@ -50,6 +51,10 @@ mlir::Value emitIfElse(mlir::RewriterBase &rewriter, mlir::Location loc,
 mlir::Value decodeFloat8(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value bits, mlir::Type type);
 
+/// The outermost module: where globals and function declarations live.
+/// Defined in MiscToLLVM.cpp.
+mlir::ModuleOp getTopModule(mlir::Operation *op);
+
 // Each op family's patterns, defined in the file of the same name.
 // (One line per family in ConvertTileASToLLVMPass registers them.)
 void populateDataMovementToLLVMPatterns(TileLLVMTypeConverter &converter,
@@ -64,6 +69,10 @@ void populateControlFlowToLLVMPatterns(TileLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 void populateArithmeticToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+void populateDirectedArithToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+void populateTensorConstantToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns);
 void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 

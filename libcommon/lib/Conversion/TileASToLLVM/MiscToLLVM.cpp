@@ -67,13 +67,16 @@ struct ToScalarLowering : ConvertOpToLLVMPattern<ToScalarOp> {
   }
 };
 
-/// The outermost module: where globals and function declarations live.
-static ModuleOp getTopModule(Operation *op) {
+} // namespace
+
+ModuleOp getTopModule(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
   while (auto parent = module->getParentOfType<ModuleOp>())
     module = parent;
   return module;
 }
+
+namespace {
 
 struct GlobalLowering : ConvertOpToLLVMPattern<GlobalOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;

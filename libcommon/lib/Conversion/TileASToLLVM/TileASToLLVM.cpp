@@ -358,26 +358,6 @@ struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
   }
 };
 
-/// Splat tensor constants become vector constants (every register equal).
-struct TensorConstantLowering : ConvertOpToLLVMPattern<arith::ConstantOp> {
-  TensorConstantLowering(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
-  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    if (!isa<RankedTensorType>(op.getType()))
-      return failure();
-    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
-    if (!dense)
-      return op.emitOpError("non-splat tensor constants are not lowered yet");
-    auto type = dyn_cast_or_null<VectorType>(getTypeConverter()->convertType(op.getType()));
-    if (!type)
-      return failure();
-    rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(
-        op, type, DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
-    return success();
-  }
-};
-
 struct ConvertTileASToLLVMPass
     : public tilepipe::impl::ConvertTileASToLLVMBase<ConvertTileASToLLVMPass> {
   void runOnOperation() override {
@@ -390,14 +370,15 @@ struct ConvertTileASToLLVMPass
                  GridQueryLowering<NumBlocksOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
                                    NVVM::GridDimZOp>,
                  SplatLowering, IotaLowering, AddPtrLowering,
-                 LoadLowering, StoreLowering,
-                 TensorConstantLowering>(converter);
+                 LoadLowering, StoreLowering>(converter);
+    populateTensorConstantToLLVMPatterns(converter, patterns);
     populateDataMovementToLLVMPatterns(converter, patterns);
     populateReductionToLLVMPatterns(converter, patterns);
     populateMatrixToLLVMPatterns(converter, patterns);
     populateAtomicToLLVMPatterns(converter, patterns);
     populateControlFlowToLLVMPatterns(converter, patterns);
     populateArithmeticToLLVMPatterns(converter, patterns);
+    populateDirectedArithToLLVMPatterns(converter, patterns);
     populateMiscToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // Transcendentals through libdevice (__nv_*), the rest to LLVM intrinsics.

@@ -1,6 +1,7 @@
 //===- CudaTileOps.cpp - cuda_tile structure, memory and control ops ------===//
 #include "tilepipe/Dialect/CudaTile/IR/CudaTile.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
@@ -118,10 +119,13 @@ static void printTileConstant(OpAsmPrinter &printer, Operation *,
                               Attribute value, Type resultType) {
   auto elements = cast<DenseElementsAttr>(value);
   // Reuse MLIR's dense literal printer (decimal or exact hex floats) and keep
-  // only the part between `dense<` and `>`.
+  // only the part between `dense<` and `>`. Never the one hex blob MLIR
+  // prints for large attributes by default: parseTileConstant reads lists.
   std::string text;
   llvm::raw_string_ostream os(text);
-  elements.print(os, /*elideType=*/true);
+  AsmState state(elements.getContext(),
+                 OpPrintingFlags().printLargeElementsAttrWithHex(-1));
+  elements.print(os, state, /*elideType=*/true);
   StringRef literal = StringRef(text).drop_front(strlen("dense<")).drop_back();
   printer << '<';
   printCudaTileType(printer, elements.getElementType());

@@ -30,6 +30,11 @@ LogicalResult BroadcastOp::verify() {
   return verifyBroadcastShapes(*this, getSrc().getType(), getResult().getType());
 }
 
+LogicalResult DirectedArithOp::verify() {
+  return verifyDirectedArith(*this, getKind(), getRounding(), getFlushToZero(),
+                             getType(), getOperands().size());
+}
+
 LogicalResult IotaOp::verify() {
   return verifyIotaAxis(*this, getAxis(), getResult().getType());
 }
