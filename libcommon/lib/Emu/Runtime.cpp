@@ -95,8 +95,10 @@ llvm::Error Runtime::run() {
     threads_[i].stackHi = base + perThread;
   }
   uint32_t sharedAlloc = std::max<uint32_t>(sharedBytes_, 16);
+  // Swizzled TMA and wgmma buffers are aligned to their pattern's repeat
+  // (up to 1024 bytes, Swizzle.h), which only holds if the block is.
   for (char *&block : sharedBlocks_) {
-    block = static_cast<char *>(std::aligned_alloc(128, llvm::alignTo(sharedAlloc, 128)));
+    block = static_cast<char *>(std::aligned_alloc(1024, llvm::alignTo(sharedAlloc, 1024)));
     std::memset(block, 0, sharedAlloc);
   }
   pending_.assign((threads + 31) / 32, {});
