@@ -35,13 +35,13 @@ TensorMap loadTensorMap(Runtime &rt, uintptr_t address, unsigned rank) {
   rt.checkAccess(address, kTensorMapBytes, 64, 0);
   TensorMapLayout layout;
   std::memcpy(&layout, reinterpret_cast<const void *>(address), sizeof(layout));
+  if (layout.magic == kTensorMapMagic && layout.rankMinusOne + 1u != rank)
+    rt.fail("cp.async.bulk.tensor." + std::to_string(rank) + "d with the rank-" +
+            std::to_string(layout.rankMinusOne + 1u) + " tensor map at " + hex(address));
   std::string error;
   std::optional<TensorMap> map = decodeTensorMap(layout, error);
   if (!map)
     rt.fail("cp.async.bulk.tensor: invalid tensor map at " + hex(address) + ": " + error);
-  if (map->rank != rank)
-    rt.fail("cp.async.bulk.tensor." + std::to_string(rank) + "d with the rank-" +
-            std::to_string(map->rank) + " tensor map at " + hex(address));
   return *map;
 }
 
