@@ -177,6 +177,22 @@ define ptx_kernel void @replace_rank(ptr addrspace(1) %map, i32 %rankMinusOne) "
   ret void
 }
 
+; Inline PTX forms: a shared map built and published with
+; tensormap.cp_fenceproxy, guarded mbarrier.init (only the first runs) and an
+; arrive.expect_tx returning its state: out[0] = its pending count.
+define ptx_kernel void @ptx_forms(ptr addrspace(1) %map, ptr addrspace(1) %out) "nvvm.reqntid"="1" {
+  call void @llvm.memset.p3.i32(ptr addrspace(3) @smap, i8 0, i32 128, i1 false)
+  call void asm sideeffect "tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$0], 1, $1;", "r,r"(ptr addrspace(3) @smap, i32 77)
+  call void asm sideeffect "tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$0], 2;", "r"(ptr addrspace(3) @smap)
+  call void asm sideeffect "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$0], [$1], 128;", "l,r"(ptr addrspace(1) %map, ptr addrspace(3) @smap)
+  call void asm sideeffect "@$2 mbarrier.init.shared.b64 [$0], $1;", "r,r,b"(ptr addrspace(3) @bar, i32 2, i1 true)
+  call void asm sideeffect "@!$2 mbarrier.init.shared.b64 [$0], $1;", "r,r,b"(ptr addrspace(3) @bar, i32 5, i1 true)
+  %state = call i64 asm sideeffect "mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], $2;", "=l,r,r"(ptr addrspace(3) @bar, i32 16)
+  %pending = call i32 @llvm.nvvm.mbarrier.pending.count(i64 %state)
+  store i32 %pending, ptr addrspace(1) %out, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 declare void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3), i32)
@@ -441,6 +457,18 @@ TEST_F(TmaKernels, TensormapReplaceWritesEveryField) {
   decoded = decodeTensorMap(*shared, error);
   ASSERT_TRUE(decoded.has_value()) << error;
   EXPECT_EQ(decoded->boxBytes(), 32u);
+}
+
+TEST_F(TmaKernels, InlinePtxFormsRunAsTheirIntrinsics) {
+  std::vector<uint8_t> bytes(128 + 64, 0);
+  auto *map = reinterpret_cast<TensorMapLayout *>(
+      (reinterpret_cast<uintptr_t>(global(bytes)) + 63) & ~uintptr_t(63));
+  std::vector<int32_t> out(1, -1);
+  ASSERT_EQ(failure("ptx_forms", {KernelArg::pointer(map), buffer(out)}), "");
+  EXPECT_EQ(map->magic, kTensorMapMagic);
+  EXPECT_EQ(map->globalDim[1], 77u);
+  EXPECT_EQ(map->swizzle, uint8_t(SwizzleMode::Bytes64));
+  EXPECT_EQ(out[0], 1); // 2 expected arrivals, one arrived
 }
 
 TEST_F(TmaKernels, WrongUseGivesClearErrors) {

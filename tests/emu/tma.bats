@@ -40,3 +40,15 @@ sys.exit(0 if np.array_equal(b, np.float32(2.5) * a.T) else 1)"
   [ "$status" -eq 5 ]
   [[ "$output" == *"kernel 'missing_bytes', CTA (0,0,0), thread (0,0,0): deadlock: threads keep waiting (mbarrier.try_wait"* ]]
 }
+
+@test "MLIR's NVVM dialect forms (inline PTX mbarrier waits, predicated TMA, tensormap.replace)" {
+  mlir-opt --convert-nvvm-to-llvm "$K/tma-nvvm.mlir" | mlir-translate --mlir-to-llvmir > tma-nvvm.ll
+  grep -q 'asm sideeffect "{.*mbarrier.try_wait.parity' tma-nvvm.ll
+  grep -q 'asm sideeffect "@$5 cp.async.bulk.tensor.2d.shared::cluster.global' tma-nvvm.ll
+  "$PY" -c "import numpy as np; np.save('c.npy', np.full((72, 44), -1, np.float32))"
+  run tile-emu tma-nvvm.ll --kernel scale_tiles --grid 2,3 --param ptr:maps.npy --param ptr:a.npy \
+    --param ptr:c.npy --param i32:72 --param i32:44 --param f32:3 --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  "$PY" -c "import numpy as np, sys
+sys.exit(0 if np.array_equal(np.load('out/c.npy'), np.float32(3) * np.load('a.npy')) else 1)"
+}

@@ -618,6 +618,7 @@ Expected<RewriteResult> tilepipe::emu::rewriteForHost(Module &module,
     if (fn.isDeclaration())
       continue;
     moveAllocasToAddressSpaceZero(fn);
+    lowerAsyncCopyPtx(fn);
     lowerPredicatedGlobalAccesses(fn);
     lowerInlinePtxArithmetic(fn);
     guardIntegerDivisions(fn);
