@@ -3,7 +3,7 @@
 // Hand-written nvptx64 kernels JIT-run by the emulator, checked against
 // hand-computed results: mbarrier phases with transaction counts, the
 // non-tensor bulk copies, tensor loads (out-of-bounds fill, the swizzle
-// modes, element strides) and stores (clipped at the bounds), tensor maps
+// modes, traversal strides) and stores (clipped at the bounds), tensor maps
 // built by tensormap.replace, and the errors of wrong use.
 //
 //===----------------------------------------------------------------------===//
@@ -334,19 +334,24 @@ TEST_F(TmaKernels, TensorLoadZeroFillsTheRaggedOutOfBoundsBox) {
 }
 
 TEST_F(TmaKernels, TensorLoadNaNFillAndElementStrides) {
-  std::vector<float> tensor = sampleTensor(), out(4 * 2, -7.0f);
-  TensorMapLayout map = tensorMap2d(global(tensor), 10, 6, 12, 8, 2, SwizzleMode::None,
+  std::vector<float> tensor = sampleTensor(), out(8 * 3, -7.0f);
+  TensorMapLayout map = tensorMap2d(global(tensor), 10, 6, 12, 8, 6, SwizzleMode::None,
                                     TensorFillMode::NaN);
-  // Every second column: the 8-wide box transfers ceil(8 / 2) = 4 elements
-  // per row, x = 6, 8, 10 (outside), 12 (outside).
-  map.elementStride[0] = 2;
-  ASSERT_EQ(failure("load_2d", {mapArg(map), buffer(out), i32(6), i32(5), i32(32), i32(0)}), "");
-  EXPECT_EQ(out[0], 506.0f);
-  EXPECT_EQ(out[1], 508.0f);
-  EXPECT_TRUE(std::isnan(out[2]));
-  EXPECT_TRUE(std::isnan(out[3]));
-  for (int col = 0; col < 4; ++col) // row 6 is outside
-    EXPECT_TRUE(std::isnan(out[4 + col])) << col;
+  // Every second row: the 6-high box at (8, 1) transfers ceil(6 / 2) = 3
+  // rows, y = 1, 3 and 5, each x = 8..15 of which 10.. lie outside.
+  map.elementStride[1] = 2;
+  ASSERT_EQ(failure("load_2d", {mapArg(map), buffer(out), i32(8), i32(1), i32(96), i32(0)}), "");
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 8; ++col) {
+      float value = out[row * 8 + col];
+      if (col < 2)
+        EXPECT_EQ(value, float(100 * (1 + 2 * row) + 8 + col)) << row << "," << col;
+      else
+        EXPECT_TRUE(std::isnan(value)) << row << "," << col;
+    }
+  uint32_t bits;
+  std::memcpy(&bits, &out[2], 4);
+  EXPECT_EQ(bits, 0x7fffffffu); // the canonical NaN
 }
 
 TEST_F(TmaKernels, SwizzleModesPermuteSixteenByteChunksPerRow) {
@@ -497,6 +502,16 @@ TEST_F(TmaKernels, WrongUseGivesClearErrors) {
   TensorMapLayout wide = tensorMap2d(global(tensor), 10, 6, 12, 16, 4, SwizzleMode::Bytes32);
   message = failure("load_2d", {mapArg(wide), buffer(out), i32(0), i32(0), i32(128), i32(0)});
   EXPECT_NE(message.find("more than the 32-byte swizzle span"), std::string::npos) << message;
+
+  message = failure("load_2d", {mapArg(map), buffer(out), i32(2), i32(0), i32(128), i32(0)});
+  EXPECT_NE(message.find("coordinate 2 of dimension 0 starts the box 8 bytes into a row"),
+            std::string::npos) << message;
+
+  TensorMapLayout columnStride = map;
+  columnStride.elementStride[0] = 2;
+  message = failure("load_2d", {mapArg(columnStride), buffer(out), i32(0), i32(0), i32(64), i32(0)});
+  EXPECT_NE(message.find("element_stride[0] is 2: traversal strides along dimension 0 are not "
+                         "emulated"), std::string::npos) << message;
 
   message = failure("replace_rank", {mapArg(map), i32(5)});
   EXPECT_NE(message.find("tensormap.replace.tile.rank with new_val 5"), std::string::npos)

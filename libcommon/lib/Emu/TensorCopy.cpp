@@ -68,6 +68,13 @@ void tensorCopyHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
   int64_t coord[kTensorMapMaxRank] = {};
   for (unsigned d = 0; d < rank; ++d)
     coord[d] = h.arg<int32_t>(args, mapIndex + 1 + d);
+  // The box's rows start at 16-byte boundaries of the tensor's rows: an H100
+  // raises an illegal-instruction error for any other coordinate of
+  // dimension 0 (seen for f32 boxes, in and out of bounds).
+  if (coord[0] * int64_t(map.elementBytes) % 16)
+    rt.fail("cp.async.bulk.tensor: coordinate " + std::to_string(coord[0]) +
+            " of dimension 0 starts the box " + std::to_string(coord[0] * map.elementBytes) +
+            " bytes into a row, not at a multiple of 16 bytes");
   if (direction == TensorDirection::GlobalToCluster && (h.arg<uint8_t>(args, rank + 5) & 1)) {
     uint16_t mask = h.arg<uint16_t>(args, rank + 3);
     if (mask != 1)

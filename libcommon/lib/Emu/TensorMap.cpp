@@ -169,6 +169,12 @@ std::optional<TensorMap> tilepipe::emu::decodeTensorMap(const TensorMapLayout &l
     if (map.elementStride[d] > 8)
       return invalid("element_stride" + dim + " is " + std::to_string(map.elementStride[d]) +
                      " (valid: 1 to 8)");
+    // An H100 given a traversal stride along dimension 0 writes the box's
+    // rows unstrided while its complete-tx counts the strided elements; the
+    // emulator does not guess which is meant.
+    if (d == 0 && map.elementStride[0] != 1)
+      return invalid("element_stride[0] is " + std::to_string(map.elementStride[0]) +
+                     ": traversal strides along dimension 0 are not emulated");
     if (d > 0 && (map.globalStride[d] % 16 || map.globalStride[d] >= (uint64_t(1) << 40)))
       return invalid("global_stride[" + std::to_string(d - 1) + "] is " +
                      std::to_string(map.globalStride[d]) +

@@ -32,10 +32,23 @@
 //    has touched (e.g. a host cuTensorMapEncodeTiled map, whose layout the
 //    emulator cannot read) is refused with an error when a copy uses it.
 //  * On hardware, tensormap.replace only modifies fields of an existing
-//    valid map: the CUDA Programming Guide builds device-side maps from a
-//    template made by cuTensorMapEncodeTiled. That a zeroed buffer would do
-//    as a template on a GPU is NOT verified and must not be relied on; the
-//    Hopper lowering has to start from a valid template.
+//    map: the CUDA Programming Guide builds device-side maps from a
+//    template made by cuTensorMapEncodeTiled. That a zeroed buffer does as a
+//    template is not documented by NVIDIA; it worked on an H100 for the
+//    cases below, which is evidence, not a guarantee: the Hopper lowering
+//    should start from a valid template where it can.
+//  * Seen on an H100 (driver 580; tests/emu/kernels/tma.ll and tma-nvvm.mlir
+//    built by llc for sm_90a and run with tests/gpu/launch-cubin.py, 2-D f32
+//    maps, the checks of tests/emu/tma.bats): maps built by tensormap.replace
+//    from zeroed global buffers worked, as did maps built from a
+//    cuTensorMapEncodeTiled template, with the same results as the emulator
+//    for ragged out-of-bounds boxes (zero and NaN fill, clipped stores), the
+//    32/64/128-byte swizzles and a traversal stride along dimension 1. A box whose
+//    dimension-0 coordinate is not at a 16-byte multiple raised an
+//    illegal-instruction error, and a traversal stride along dimension 0
+//    wrote unstrided rows while completing the strided byte count: the
+//    emulator refuses both. What NVIDIA documents for device-side creation
+//    is still the template path.
 //  * The field values and their validity rules (16-byte multiple strides,
 //    box_dim <= 256, element strides 1-8, the swizzle span limit, the
 //    alignment of addresses) follow the PTX ISA and cuTensorMapEncodeTiled's

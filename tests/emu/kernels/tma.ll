@@ -104,6 +104,86 @@ exit:
   ret void
 }
 
+; Loads the 8 x 32 f32 matrix %a (rows 128 bytes) with the 32-, 64- and
+; 128-byte swizzles, as boxes 8, 16 and 32 floats wide and 8 rows high, and
+; copies each tile's shared memory as it lies to %out + 1024 * (mode - 1).
+define internal void @probe_swizzle(ptr addrspace(1) %map, ptr addrspace(1) %out, i32 %width, i32 %phase) {
+entry:
+  call void @llvm.nvvm.tensormap.replace.box.dim.p1(ptr addrspace(1) %map, i32 0, i32 %width)
+  call void @llvm.nvvm.tensormap.replace.box.dim.p1(ptr addrspace(1) %map, i32 1, i32 8)
+  call void @llvm.nvvm.fence.proxy.tensormap_generic.release.gpu()
+  %generic = addrspacecast ptr addrspace(1) %map to ptr
+  call void @llvm.nvvm.fence.proxy.tensormap_generic.acquire.gpu(ptr %generic, i32 128)
+  %bytes = mul i32 %width, 32
+  %t = call i64 @llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta(ptr addrspace(3) @bar, i32 %bytes)
+  %dst = addrspacecast ptr addrspace(3) @tile_a to ptr addrspace(7)
+  call void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d(ptr addrspace(7) %dst, ptr addrspace(3) @bar, ptr %generic, i32 0, i32 0, i16 0, i64 0, i1 false, i1 false, i32 0)
+  br label %wait
+wait:
+  %done = call i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3) @bar, i32 %phase)
+  br i1 %done, label %copy, label %wait
+copy:
+  call void @llvm.memcpy.p1.p3.i32(ptr addrspace(1) %out, ptr addrspace(3) @tile_a, i32 %bytes, i1 false)
+  ret void
+}
+
+define ptx_kernel void @swizzle_modes(ptr addrspace(1) %maps, ptr addrspace(1) %a, ptr addrspace(1) %out) "nvvm.reqntid"="1" {
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  %map1 = getelementptr inbounds i8, ptr addrspace(1) %maps, i32 128
+  %map2 = getelementptr inbounds i8, ptr addrspace(1) %maps, i32 256
+  %out1 = getelementptr inbounds i8, ptr addrspace(1) %out, i32 1024
+  %out2 = getelementptr inbounds i8, ptr addrspace(1) %out, i32 2048
+  call void @describe(ptr addrspace(1) %maps, ptr addrspace(1) %a, i32 8, i32 32)
+  call void @llvm.nvvm.tensormap.replace.swizzle.mode.p1(ptr addrspace(1) %maps, i32 1)
+  call void @probe_swizzle(ptr addrspace(1) %maps, ptr addrspace(1) %out, i32 8, i32 0)
+  call void @describe(ptr addrspace(1) %map1, ptr addrspace(1) %a, i32 8, i32 32)
+  call void @llvm.nvvm.tensormap.replace.swizzle.mode.p1(ptr addrspace(1) %map1, i32 2)
+  call void @probe_swizzle(ptr addrspace(1) %map1, ptr addrspace(1) %out1, i32 16, i32 1)
+  call void @describe(ptr addrspace(1) %map2, ptr addrspace(1) %a, i32 8, i32 32)
+  call void @llvm.nvvm.tensormap.replace.swizzle.mode.p1(ptr addrspace(1) %map2, i32 3)
+  call void @probe_swizzle(ptr addrspace(1) %map2, ptr addrspace(1) %out2, i32 32, i32 0)
+  ret void
+}
+
+; Loads the 32 x 32 box at (%x, %y) of the 72 x 44 f32 matrix %a, whose
+; map %map @describe has built and the caller has modified, with traversal
+; strides %s0 and %s1 (ceil(32 / stride) elements per dimension), waiting for
+; %expect bytes, and copies %copied bytes of the tile as they lie to %out.
+define internal void @load_box(ptr addrspace(1) %map, ptr addrspace(1) %out, i32 %x, i32 %y, i32 %s0, i32 %s1, i32 %expect, i32 %copied) {
+entry:
+  call void @llvm.nvvm.tensormap.replace.element.stride.p1(ptr addrspace(1) %map, i32 0, i32 %s0)
+  call void @llvm.nvvm.tensormap.replace.element.stride.p1(ptr addrspace(1) %map, i32 1, i32 %s1)
+  call void @llvm.nvvm.fence.proxy.tensormap_generic.release.gpu()
+  %generic = addrspacecast ptr addrspace(1) %map to ptr
+  call void @llvm.nvvm.fence.proxy.tensormap_generic.acquire.gpu(ptr %generic, i32 128)
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  %t = call i64 @llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta(ptr addrspace(3) @bar, i32 %expect)
+  %dst = addrspacecast ptr addrspace(3) @tile_a to ptr addrspace(7)
+  call void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d(ptr addrspace(7) %dst, ptr addrspace(3) @bar, ptr %generic, i32 %x, i32 %y, i16 0, i64 0, i1 false, i1 false, i32 0)
+  br label %wait
+wait:
+  %done = call i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3) @bar, i32 0)
+  br i1 %done, label %copy, label %wait
+copy:
+  call void @llvm.memcpy.p1.p3.i32(ptr addrspace(1) %out, ptr addrspace(3) @tile_a, i32 %copied, i1 false)
+  ret void
+}
+
+; The box with OOB-NaN fill (rows 72.. and columns 44.. are NaN).
+define ptx_kernel void @nan_fill(ptr addrspace(1) %map, ptr addrspace(1) %a, ptr addrspace(1) %out, i32 %x, i32 %y) "nvvm.reqntid"="1" {
+  call void @describe(ptr addrspace(1) %map, ptr addrspace(1) %a, i32 72, i32 44)
+  call void @llvm.nvvm.tensormap.replace.fill.mode.p1(ptr addrspace(1) %map, i32 1)
+  call void @load_box(ptr addrspace(1) %map, ptr addrspace(1) %out, i32 %x, i32 %y, i32 1, i32 1, i32 4096, i32 4096)
+  ret void
+}
+
+; The box with zero fill and the given traversal strides.
+define ptx_kernel void @strided(ptr addrspace(1) %map, ptr addrspace(1) %a, ptr addrspace(1) %out, i32 %x, i32 %y, i32 %s0, i32 %s1, i32 %expect, i32 %copied) "nvvm.reqntid"="1" {
+  call void @describe(ptr addrspace(1) %map, ptr addrspace(1) %a, i32 72, i32 44)
+  call void @load_box(ptr addrspace(1) %map, ptr addrspace(1) %out, i32 %x, i32 %y, i32 %s0, i32 %s1, i32 %expect, i32 %copied)
+  ret void
+}
+
 ; Wrong use: a map of rank 3 (tensormap.replace.rank 2) used by a 2-D copy.
 define ptx_kernel void @rank_mismatch(ptr addrspace(1) %maps, ptr addrspace(1) %a) "nvvm.reqntid"="1" {
   call void @describe(ptr addrspace(1) %maps, ptr addrspace(1) %a, i32 32, i32 32)
@@ -161,3 +241,6 @@ declare void @llvm.nvvm.tensormap.replace.global.dim.p1(ptr addrspace(1), i32, i
 declare void @llvm.nvvm.tensormap.replace.global.stride.p1(ptr addrspace(1), i32, i64)
 declare void @llvm.nvvm.tensormap.replace.box.dim.p1(ptr addrspace(1), i32, i32)
 declare void @llvm.nvvm.tensormap.replace.element.stride.p1(ptr addrspace(1), i32, i32)
+declare void @llvm.nvvm.tensormap.replace.swizzle.mode.p1(ptr addrspace(1), i32)
+declare void @llvm.nvvm.tensormap.replace.fill.mode.p1(ptr addrspace(1), i32)
+declare void @llvm.memcpy.p1.p3.i32(ptr addrspace(1), ptr addrspace(3), i32, i1)
