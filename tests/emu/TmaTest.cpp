@@ -101,6 +101,17 @@ define ptx_kernel void @load_2d(ptr %map, ptr addrspace(1) %out, i32 %x, i32 %y,
   ret void
 }
 
+; The 3-D form of @load_2d at (%x, %y, %z), into @tile.
+define ptx_kernel void @load_3d(ptr %map, ptr addrspace(1) %out, i32 %x, i32 %y, i32 %z, i32 %bytes) "nvvm.reqntid"="1" {
+  %cluster = addrspacecast ptr addrspace(3) @tile to ptr addrspace(7)
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  %t = call i64 @llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta(ptr addrspace(3) @bar, i32 %bytes)
+  call void @llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.3d(ptr addrspace(3) @tile, ptr addrspace(3) @bar, ptr %map, i32 %x, i32 %y, i32 %z, i64 0, i1 false)
+  call void @wait_phase0()
+  call void @llvm.memcpy.p1.p3.i32(ptr addrspace(1) %out, ptr addrspace(3) @tile, i32 %bytes, i1 false)
+  ret void
+}
+
 ; Puts %bytes bytes of %in into @tile and stores them as the box at
 ; (%x, %y) of %map.
 define ptx_kernel void @store_2d(ptr %map, ptr addrspace(1) %in, i32 %x, i32 %y, i32 %bytes) "nvvm.reqntid"="1" {
@@ -206,6 +217,7 @@ declare i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace
 declare i32 @llvm.nvvm.mbarrier.pending.count(i64)
 declare void @llvm.nvvm.prefetch.tensormap.p0(ptr)
 declare void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d(ptr addrspace(7), ptr addrspace(3), ptr, i32, i32, i16, i64, i1, i1, i32)
+declare void @llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.3d(ptr addrspace(3), ptr addrspace(3), ptr, i32, i32, i32, i64, i1)
 declare void @llvm.nvvm.cp.async.bulk.tensor.s2g.tile.2d(ptr addrspace(3), ptr, i32, i32, i64, i1)
 declare void @llvm.nvvm.cp.async.bulk.global.to.shared.cluster(ptr addrspace(7), ptr addrspace(3), ptr addrspace(1), i32, i16, i64, i1, i1)
 declare void @llvm.nvvm.cp.async.bulk.shared.cta.to.global(ptr addrspace(1), ptr addrspace(3), i32, i64, i1)
@@ -279,12 +291,9 @@ protected:
   }
   static KernelArg i32(int32_t value) { return KernelArg::integer(32, uint32_t(value)); }
 
-  llvm::Error run(const char *kernel, std::vector<KernelArg> args, uint32_t block = 1) {
-    return emulator_->launch(kernel, Dim3{1, 1, 1}, Dim3{block, 1, 1}, args);
-  }
-  /// The launch's error message ("" when it succeeded).
+  /// Launches one CTA; the error message, "" when the launch succeeded.
   std::string failure(const char *kernel, std::vector<KernelArg> args, uint32_t block = 1) {
-    llvm::Error err = run(kernel, std::move(args), block);
+    llvm::Error err = emulator_->launch(kernel, Dim3{1, 1, 1}, Dim3{block, 1, 1}, args);
     return err ? llvm::toString(std::move(err)) : std::string();
   }
 
@@ -352,6 +361,31 @@ TEST_F(TmaKernels, TensorLoadNaNFillAndElementStrides) {
   uint32_t bits;
   std::memcpy(&bits, &out[2], 4);
   EXPECT_EQ(bits, 0x7fffffffu); // the canonical NaN
+}
+
+TEST_F(TmaKernels, ThreeDimensionalLoadFollowsEveryStride) {
+  // t(x, y, z) = 10000 z + 100 y + x, 8 x 3 x 4 elements in rows of 12
+  // floats and planes of 40 rows (padding between both).
+  std::vector<float> tensor(12 * 40 * 4, -1.0f), out(8 * 2 * 3, -7.0f);
+  for (int z = 0; z < 4; ++z)
+    for (int y = 0; y < 3; ++y)
+      for (int x = 0; x < 8; ++x)
+        tensor[(z * 40 + y) * 12 + x] = float(10000 * z + 100 * y + x);
+  TensorMapLayout map = tensorMap2d(global(tensor), 8, 3, 12, 8, 2);
+  map.rankMinusOne = 2;
+  map.globalDim[2] = 4;
+  map.globalStride[1] = 40 * 12 * 4;
+  map.boxDim[2] = 3;
+  // The 8 x 2 x 3 box at (-4, 2, 2): y = 3 and z = 4 lie outside.
+  ASSERT_EQ(failure("load_3d", {mapArg(map), buffer(out), i32(-4), i32(2), i32(2), i32(192)}), "");
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 8; ++i) {
+        int x = i - 4, y = 2 + j, z = 2 + k;
+        bool inside = x >= 0 && y < 3 && z < 4;
+        EXPECT_EQ(out[(k * 2 + j) * 8 + i], inside ? float(10000 * z + 100 * y + x) : 0.0f)
+            << i << "," << j << "," << k;
+      }
 }
 
 TEST_F(TmaKernels, SwizzleModesPermuteSixteenByteChunksPerRow) {
