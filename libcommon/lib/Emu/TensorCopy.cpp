@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace tilepipe::emu;
@@ -94,26 +95,39 @@ void tensorCopyHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
   rt.checkAccess(shared, touched, 16,
                  (load ? uint32_t(kAccessWrite) : 0u) | 3u << kAccessAddrSpaceShift);
 
-  // Walk the transferred elements in shared-memory order.
+  // Walk the box row by row in shared-memory order. Dimension 0 has no
+  // traversal stride (TensorMap.cpp), so each row's in-bounds elements are
+  // one contiguous run of global memory, checked once.
+  unsigned elementBytes = map.elementBytes;
+  uint32_t rowElements = map.transferred(0);
+  uint64_t rowBytes = uint64_t(rowElements) * elementBytes;
+  int64_t first = std::max<int64_t>(coord[0], 0);
+  int64_t last = std::min<int64_t>(coord[0] + rowElements, map.globalDim[0]);
+  uint32_t globalFlags = (load ? 0u : uint32_t(kAccessWrite)) | 1u << kAccessAddrSpaceShift;
   uint32_t index[kTensorMapMaxRank] = {};
-  for (uint64_t offset = 0; offset < boxBytes; offset += map.elementBytes) {
-    bool inside = true;
-    uint64_t global = map.globalAddress;
-    for (unsigned d = 0; d < rank; ++d) {
+  for (uint64_t rowOffset = 0; rowOffset < boxBytes; rowOffset += rowBytes) {
+    bool inside = first < last;
+    uint64_t row = map.globalAddress;
+    for (unsigned d = 1; d < rank; ++d) {
       int64_t x = coord[d] + int64_t(index[d]) * map.elementStride[d];
       inside &= x >= 0 && x < int64_t(map.globalDim[d]);
-      global += uint64_t(x) * map.globalStride[d];
+      row += uint64_t(x) * map.globalStride[d];
     }
-    auto *element = reinterpret_cast<uint8_t *>(swizzleAddress(shared + offset, map.swizzle));
-    if (inside) {
-      rt.checkAccess(global, map.elementBytes, map.elementBytes,
-                     (load ? 0u : uint32_t(kAccessWrite)) | 1u << kAccessAddrSpaceShift);
-      auto *memory = reinterpret_cast<uint8_t *>(global);
-      std::memcpy(load ? element : memory, load ? memory : element, map.elementBytes);
-    } else if (load) {
-      fillElement(element, map);
+    if (inside)
+      rt.checkAccess(row + uint64_t(first) * elementBytes, uint64_t(last - first) * elementBytes,
+                     elementBytes, globalFlags);
+    for (uint32_t i = 0; i < rowElements; ++i) {
+      int64_t x = coord[0] + i;
+      auto *element = reinterpret_cast<uint8_t *>(
+          swizzleAddress(shared + rowOffset + uint64_t(i) * elementBytes, map.swizzle));
+      if (inside && x >= first && x < last) {
+        auto *memory = reinterpret_cast<uint8_t *>(row + uint64_t(x) * elementBytes);
+        std::memcpy(load ? element : memory, load ? memory : element, elementBytes);
+      } else if (load) {
+        fillElement(element, map);
+      }
     }
-    for (unsigned d = 0; d < rank && ++index[d] == map.transferred(d); ++d)
+    for (unsigned d = 1; d < rank && ++index[d] == map.transferred(d); ++d)
       index[d] = 0;
   }
   if (load)
