@@ -554,3 +554,30 @@ TEST_F(TmaKernels, WrongUseGivesClearErrors) {
   message = failure("never_completes", {}, 2);
   EXPECT_NE(message.find("deadlock"), std::string::npos) << message;
 }
+
+TEST(TmaIntrinsics, EveryNameVariantIsDecoded) {
+  // LLVM 22's spellings (IntrinsicsNVVM.td), scope/space/relaxed/tl variants
+  // included; a cluster is one CTA, so the cluster forms run as CTA forms.
+  for (const char *name :
+       {"mbarrier.arrive.expect.tx.scope.cluster.space.cluster",
+        "mbarrier.arrive.drop.expect.tx.relaxed.scope.cta.space.cta",
+        "mbarrier.arrive.relaxed.scope.cta.space.cluster", "mbarrier.arrive.drop.scope.cta.space.cta",
+        "mbarrier.expect.tx.scope.cluster.space.cta", "mbarrier.complete.tx.scope.cta.space.cluster",
+        "mbarrier.try.wait.parity.tl.relaxed.scope.cluster.space.cta",
+        "mbarrier.try.wait.tl.scope.cta.space.cta", "mbarrier.test.wait.parity.scope.cta.space.cta",
+        "mbarrier.test.wait.shared", "mbarrier.pending.count",
+        "cp.async.bulk.global.to.shared.cta", "cp.async.bulk.shared.cta.to.cluster",
+        "cp.async.bulk.shared.cta.to.global.bytemask", "cp.async.bulk.tensor.g2s.tile.1d",
+        "cp.async.bulk.tensor.g2s.cta.tile.5d", "cp.async.bulk.tensor.s2g.tile.4d",
+        "tensormap.replace.swizzle.atomicity.p3", "tensormap.replace.global.stride.p0"})
+    EXPECT_TRUE(lookupIntrinsic(std::string("llvm.nvvm.") + name).has_value()) << name;
+  for (const char *name : {"cp.async.bulk.tensor.g2s.im2col.3d", "cp.async.bulk.tensor.g2s.tile.6d",
+                           "cp.async.bulk.tensor.reduce.add.tile.2d",
+                           "cp.async.bulk.tensor.s2g.tile.scatter4.2d"})
+    EXPECT_FALSE(lookupIntrinsic(std::string("llvm.nvvm.") + name).has_value()) << name;
+  for (const char *name : {"cp.async.bulk.commit.group", "cp.async.bulk.wait.group.read",
+                           "cp.async.bulk.tensor.prefetch.tile.2d", "cp.async.bulk.prefetch.L2",
+                           "fence.proxy.tensormap_generic.acquire.gpu", "fence.proxy.async.shared_cta",
+                           "prefetch.tensormap.p0"})
+    EXPECT_TRUE(isNoOpIntrinsic(std::string("llvm.nvvm.") + name)) << name;
+}
