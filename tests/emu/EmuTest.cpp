@@ -569,15 +569,15 @@ declare i32 @llvm.nvvm.d2i.hi(double)
 TEST(Emulator, UnsupportedIntrinsicIsRejected) {
   const char *ir = R"(
 target triple = "nvptx64-nvidia-cuda"
-define ptx_kernel void @k() {
-  call void @llvm.nvvm.wgmma.fence.sync.aligned()
+define ptx_kernel void @k(ptr addrspace(3) %p) {
+  call void @llvm.nvvm.stmatrix.sync.aligned.m16n8.x1.trans.b8.p3(ptr addrspace(3) %p, i32 0)
   ret void
 }
-declare void @llvm.nvvm.wgmma.fence.sync.aligned()
+declare void @llvm.nvvm.stmatrix.sync.aligned.m16n8.x1.trans.b8.p3(ptr addrspace(3), i32)
 )";
   auto created = Emulator::createFromIR(ir, "k.ll");
   ASSERT_FALSE(bool(created));
-  EXPECT_NE(llvm::toString(created.takeError()).find("llvm.nvvm.wgmma.fence.sync.aligned"),
+  EXPECT_NE(llvm::toString(created.takeError()).find("llvm.nvvm.stmatrix.sync.aligned.m16n8.x1.trans.b8.p3"),
             std::string::npos);
 }
 

@@ -302,3 +302,83 @@ PY
   [ "$status" -eq 1 ]
   [[ "$output" == *"INTO.npy@WORD=FROM.npy"* ]]
 }
+
+@test "stmatrix.x4.trans stores each lane's fragments transposed (matrix-sm90.ll)" {
+  gen "np.save('in.npy', np.arange(256, dtype=np.uint16)); np.save('out.npy', np.zeros(256, np.uint16))"
+  run tile-emu "$K/matrix-sm90.ll" --kernel stmatrix_trans --grid 1 --param ptr:in.npy \
+    --param ptr:out.npy --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # Half h of register j of lane 4g + t is element (2t + h, g) of matrix j:
+  # in as [g, t, j, h] goes to out[j, 2t + h, g].
+  check "np.array_equal(np.load('out/out.npy').reshape(4, 8, 8),
+         np.load('in.npy').reshape(8, 4, 4, 2).transpose(2, 1, 3, 0).reshape(4, 8, 8))"
+}
+
+@test "mma.sync m16n8k32 e4m3 matches numpy on every finite e4m3 code (matrix-sm90.ll)" {
+  "$PY" - <<'PYEOF'
+import numpy as np
+np.random.seed(7)
+def e4m3(code):
+    e, m = (code >> 3) & 15, (code & 7).astype(np.float64)
+    v = np.where(e == 0, m * 2.0**-9, (8 + m) * 2.0**(e.astype(np.float64) - 10))
+    return np.where(code & 0x80, -v, v)
+codes = np.arange(256, dtype=np.uint8)
+finite = codes[(codes & 0x7f) != 0x7f]          # 0x7f and 0xff are NaN
+a = np.random.choice(finite, (32, 16)).astype(np.uint8)  # lane, element
+b = np.random.choice(finite, (32, 8)).astype(np.uint8)
+c = np.random.randn(32, 4).astype(np.float32)
+lane = np.arange(32)[:, None]; g, t = lane // 4, lane % 4
+i = np.arange(16)[None, :]                    # PTX ISA fragments for m16n8k32 .e4m3
+A = np.zeros((16, 32)); A[g + 8 * ((i // 4) % 2), 4 * t + i % 4 + 16 * (i // 8)] = e4m3(a)
+j = np.arange(8)[None, :]
+B = np.zeros((32, 8)); B[4 * t + j % 4 + 16 * (j // 4), np.broadcast_to(g, (32, 8))] = e4m3(b)
+k = np.arange(4)[None, :]
+rows, cols = g + 8 * (k // 2), 2 * t + k % 2
+D = (A @ B)[rows, cols] + c.astype(np.float64)   # exact in float64: one rounding below
+np.save('a.npy', a); np.save('b.npy', b); np.save('c.npy', c)
+np.save('d.npy', np.zeros((32, 4), np.float32)); np.save('ref.npy', D.astype(np.float32))
+PYEOF
+  run tile-emu "$K/matrix-sm90.ll" --kernel mma_e4m3 --grid 1 --param ptr:a.npy --param ptr:b.npy \
+    --param ptr:c.npy --param ptr:d.npy --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  check "np.array_equal(np.load('out/d.npy'), np.load('ref.npy'))"
+}
+
+@test "wgmma m64n8k16 from MLIR's inline PTX, A under the 128-byte swizzle (matrix-sm90.ll)" {
+  "$PY" - <<'PYEOF'
+import numpy as np
+np.random.seed(7)
+A = np.random.randint(-4, 5, (64, 16)).astype(np.float16)
+B = np.random.randint(-4, 5, (16, 8)).astype(np.float16)
+smem = np.zeros(4096, np.float16)  # 8 KiB: 64 rows of 128 bytes
+# A K-major, 128-byte swizzle: row m at byte 128 m, its 16-byte chunk c
+# stored at chunk c ^ (m % 8).
+m, k = np.meshgrid(np.arange(64), np.arange(16), indexing='ij')
+smem[m * 64 + ((k // 8) ^ (m % 8)) * 8 + k % 8] = A
+# B (N x K) K-major without swizzle: 8x8 core matrices of 16-byte rows,
+# the next 8 of K at LBO = 128 bytes.
+Bt = B.T.reshape(1, 8, 2, 8).transpose(0, 2, 1, 3).reshape(-1)
+buf = np.concatenate([smem.view(np.uint8), Bt.view(np.uint8), np.zeros(8192 - 256, np.uint8)])
+np.save('in.npy', buf); np.save('d.npy', np.zeros((128, 4), np.float32))
+# descriptor bits less the start address: swizzle (bits 62-63), SBO (32-45), LBO (16-29)
+open('layoutA', 'w').write(str((1 << 62) | ((1024 >> 4) << 32) | (1 << 16)))
+open('layoutB', 'w').write(str(((256 >> 4) << 32) | ((128 >> 4) << 16)))
+tid = np.arange(128)[:, None]; i = np.arange(4)[None, :]
+rows = 16 * (tid // 32) + (tid % 32) // 4 + 8 * (i // 2); cols = 2 * (tid % 4) + i % 2
+np.save('ref.npy', (A.astype(np.float64) @ B.astype(np.float64))[rows, cols].astype(np.float32))
+PYEOF
+  run tile-emu "$K/matrix-sm90.ll" --kernel wgmma_f16 --grid 1 --gpu-name sm_90a --param ptr:in.npy \
+    --param ptr:d.npy --param i64:$(cat layoutA) --param i64:$(cat layoutB) --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  check "np.array_equal(np.load('out/d.npy'), np.load('ref.npy'))"
+}
+
+@test "an unsupported wgmma form is named and exits 5" {
+  printf '%s\n' 'target triple = "nvptx64-nvidia-cuda"' \
+    'define ptx_kernel void @k(i64 %a, i64 %b) {' \
+    '  %r = call { i32, i32, i32, i32 } asm sideeffect "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {$0, $1, $2, $3}, $8, $9, 1;", "=r,=r,=r,=r,0,1,2,3,l,l"(i32 0, i32 0, i32 0, i32 0, i64 %a, i64 %b)' \
+    '  ret void' '}' > b1.ll
+  run tile-emu b1.ll --kernel k --grid 1 --block 128 --param i64:0 --param i64:0
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"unsupported wgmma inline PTX"*"m64n8k256.s32.b1.b1"* ]] || { echo "$output"; false; }
+}

@@ -21,3 +21,43 @@ setup() {
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$IN' | FileCheck --check-prefix=PTX '$IN'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+# The mma.sync path (f16/bf16 operands, tests/lower-mma/inputs/mmaf_sync.mlir).
+@test "tile-sched: an mma.sync accumulator takes the m16n8 fragment layout" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # tensor-cores=false (tile-opt) keeps every layout a vector-width one.
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-opt --tilepipe-assign-layouts='tensor-cores=false' | FileCheck --check-prefix=NOFRAG '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-llvm: ldmatrix.x4 (A), ldmatrix.x2.trans (B) and mma.sync m16n8k16 in a loop over k" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tileiras: PTX ldmatrix and mma.sync.aligned.m16n8k16 bf16, no FMAs" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync.mlir"
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-lower: 8 warps where the accumulators need more than 64 registers per thread on 4; a hint wins" {
+  local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
+  tmp="$(mktemp -d)"
+  "$kernel" --m 128 --n 128 --k 16 --a f16 --acc f32 > "$tmp/big.mlir"
+  "$kernel" --m 128 --n 128 --k 16 --a f16 --acc f32 --warps 4 > "$tmp/hinted.mlir"
+  "$kernel" --m 64 --n 64 --k 16 --a f16 --acc f32 > "$tmp/small.mlir"
+  run tile-lower --gpu-name sm_80 "$tmp/big.mlir"
+  [[ "$output" == *"tile_as.num_warps = 8 : i32"* ]] || { echo "$output" | head -3; false; }
+  run tile-lower --gpu-name sm_80 "$tmp/hinted.mlir"
+  [[ "$output" == *"tile_as.num_warps = 4 : i32"* ]] || { echo "$output" | head -3; false; }
+  run tile-lower --gpu-name sm_80 "$tmp/small.mlir"
+  [[ "$output" == *"tile_as.num_warps = 4 : i32"* ]] || { echo "$output" | head -3; false; }
+  # The PTX asks for 256 threads and lets ptxas use the whole register file.
+  run tileiras --gpu-name sm_80 --emit=ptx -o - "$tmp/big.mlir"
+  rm -rf "$tmp"
+  [[ "$output" == *".reqntid 256, 1, 1"* && "$output" == *".minnctapersm 1"* ]] || { echo "$output" | grep -n "reqntid\|minnctapersm"; false; }
+}

@@ -20,6 +20,7 @@ teardown() {
 }
 
 # mma_case M N K A-TYPE ACC-TYPE BATCH(0: 2-D) [-- emu-check args]
+# (MMA_WARPS=N: the kernel asks for N warps.)
 # A and B are standard normal (f16/bf16/f32/tf32) or in [-128, 128) (i8).
 mma_case() {
   local m=$1 n=$2 k=$3 ta=$4 tacc=$5 batch=${6:-0}
@@ -27,6 +28,7 @@ mma_case() {
   [ "${1:-}" != "--" ] || shift
   local lead="" gen=(--m "$m" --n "$n" --k "$k" --a "$ta" --acc "$tacc")
   if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
+  [ -z "${MMA_WARPS:-}" ] || gen+=(--warps "$MMA_WARPS")
   "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
   local sa="($lead$m,$k)" sb="($lead$k,$n)" sc="($lead$m,$n)" a b c d
   case $ta in
@@ -97,11 +99,32 @@ mma_case() {
 
 @test "mmaf 128x64 by 64x256 (the MatMul tile): k stays a loop, runs in seconds" {
   # 256 accumulators per thread; unrolled over k this was 16K FMAs (minutes
-  # in ptxas and the emulator). One loop body per K chunk (two chunks here).
-  "$KERNEL" --m 128 --n 256 --k 64 --a f16 --acc f32 > "$TMP/big.mlir"
+  # in ptxas and the emulator). f32 takes the FMA path, one loop body per K
+  # chunk; f16 the mma.sync path, one loop body of 4 x 16 mma.sync per chunk.
+  "$KERNEL" --m 128 --n 256 --k 64 --a f32 --acc f32 > "$TMP/big.mlir"
   run bash -c "tileiras --gpu-name sm_80 --emit=llvm -o - '$TMP/big.mlir' | grep -c 'call float @llvm.fma.f32'"
-  [ "$status" -eq 0 ] && [ "$output" -le 512 ] || { echo "FMAs in the IR: $output"; false; }
+  [ "$status" -eq 0 ] && [ "$output" -le 1024 ] || { echo "FMAs in the IR: $output"; false; }
+  "$KERNEL" --m 128 --n 256 --k 64 --a f16 --acc f32 > "$TMP/big16.mlir"
+  run bash -c "tileiras --gpu-name sm_80 --emit=llvm -o - '$TMP/big16.mlir' | grep -c 'call { float, float, float, float } @llvm.nvvm.mma.m16n8k16'"
+  [ "$status" -eq 0 ] && [ "$output" -le 128 ] || { echo "mma.sync calls in the IR: $output"; false; }
   mma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3
+}
+
+@test "mma.sync path: f16/bf16 tiles on every warp grid (N wrapping, 1, 2, 8 warps)" {
+  mma_case 16 16 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4   # 1x4 warps, N wraps
+  mma_case 32 8 16 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4   # 2x2 warps, N wraps
+  mma_case 16 64 64 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4  # four k steps
+  mma_case 64 16 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  MMA_WARPS=1 mma_case 16 8 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  MMA_WARPS=2 mma_case 32 32 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  MMA_WARPS=8 mma_case 64 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+}
+
+@test "mma.sync path: K in several shared-memory chunks, f16 accumulator, batched 3-D" {
+  mma_case 128 128 256 f16 f32 0 -- --rtol 1e-4 --atol 2e-3
+  mma_case 32 32 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
+  mma_case 32 16 32 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
+  mma_case 16 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
 }
 
 # fp8 bit patterns (uint8 arrays) as numpy float64 values.

@@ -101,3 +101,13 @@ float tilepipe::emu::halfToFloat(uint16_t bits) {
   }
   return bitsFloat(sign | (uint32_t(exp - 15 + 127) << 23) | (mant << 13));
 }
+
+double tilepipe::emu::e4m3ToDouble(uint8_t bits) {
+  bool negative = bits & 0x80;
+  unsigned exponent = (bits >> 3) & 0xf, mantissa = bits & 0x7;
+  if (exponent == 0xf && mantissa == 0x7)
+    return std::nan("");
+  double magnitude = exponent == 0 ? std::ldexp(double(mantissa), -9) // subnormal: m/8 * 2^-6
+                                   : std::ldexp(double(8 + mantissa), int(exponent) - 10);
+  return negative ? -magnitude : magnitude;
+}

@@ -30,6 +30,14 @@ uint16_t doubleToHalf(double value);
 uint16_t floatToBFloat(float value, Rounding rounding = Rounding::Nearest);
 inline float bfloatToFloat(uint16_t bits) { return bitsFloat(uint32_t(bits) << 16); }
 
+/// The 8-bit float formats of mma/wgmma .e4m3 and .e5m2 operands (PTX ISA
+/// "Alternate Floating-Point Data Formats"), decoded exactly.
+/// e4m3: bias 7, no infinities, S.1111.111 is NaN, 448 the largest value.
+double e4m3ToDouble(uint8_t bits);
+/// e5m2: binary16 with the low 8 fraction bits cut off (infinities and NaNs
+/// as in IEEE 754).
+inline float e5m2ToFloat(uint8_t bits) { return halfToFloat(uint16_t(bits) << 8); }
+
 } // namespace tilepipe::emu
 
 #endif // TILEPIPE_LIB_EMU_FLOATBITS_H

@@ -902,8 +902,9 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
   if (n.starts_with("griddepcontrol."))
     return true;
   // The bulk and tensor copies run to completion in the issuing thread
-  // through generic memory (BulkCopy.cpp, TensorCopy.cpp): the async and
-  // tensormap proxies need no fences, bulk groups no waiting.
+  // through generic memory (BulkCopy.cpp, TensorCopy.cpp) and wgmma.mma_async
+  // reads its shared operands at issue: the async and tensormap proxies need
+  // no fences (fence.* below), bulk groups no waiting.
   if (n.starts_with("cp.async.bulk.") &&
       (n.contains(".prefetch.") || n.contains(".group")))
     return true;
@@ -911,5 +912,9 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
          n.starts_with("barrier.cluster.arrive") ||
          n.starts_with("prefetch.") || n == "cp.async.commit.group" ||
          n == "cp.async.wait.group" || n == "cp.async.wait.all" ||
-         n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.");
+         n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.") ||
+         // wgmma.mma_async completes at issue (WgmmaAsm.cpp): nothing to
+         // order, commit or wait for.
+         n == "wgmma.fence.sync.aligned" || n == "wgmma.commit_group.sync.aligned" ||
+         n == "wgmma.wait_group.sync.aligned";
 }

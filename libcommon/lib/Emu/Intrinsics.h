@@ -22,6 +22,7 @@ namespace tilepipe::emu {
 
 struct IntrinsicHandler;
 class WarpMatrixOp;
+class WarpgroupOp;
 using IntrinsicFn = void (*)(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret);
 
 struct IntrinsicHandler {
@@ -39,6 +40,8 @@ struct IntrinsicHandler {
   bool ftz = false;
   /// mma.sync / ldmatrix: the fragment layout and arithmetic.
   std::shared_ptr<const WarpMatrixOp> matrixOp;
+  /// wgmma.mma_async: the warpgroup collective.
+  std::shared_ptr<const WarpgroupOp> warpgroupOp;
 
   template <class T> T arg(const uint8_t *args, unsigned i) const {
     T value;

@@ -1,14 +1,13 @@
-//===- MatrixOps.cpp - mma.sync and ldmatrix as warp collectives ----------===//
+//===- MatrixOps.cpp - mma.sync, ldmatrix and stmatrix as warp collectives ===//
 //
-// Both instructions need every lane of the warp: each lane contributes its
+// These instructions need every lane of the warp: each lane contributes its
 // fragment registers (or a row address) and receives its share of the
-// result. The fragment layouts are the PTX ISA's ("Matrix Fragments for
-// mma.m16n8k*"): with groupID = lane / 4 and tig = lane % 4, element i of a
-// lane's A, B and C fragments sits at the (row, column) computed below.
+// result. The fragment layouts are the PTX ISA's (MatrixFragments.h).
 //
 //===----------------------------------------------------------------------===//
 #include "FloatBits.h"
 #include "Intrinsics.h"
+#include "MatrixFragments.h"
 #include "Runtime.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -19,44 +18,22 @@
 using namespace tilepipe::emu;
 using llvm::StringRef;
 
-namespace {
-
-enum class ElemType : uint8_t { F16, BF16, TF32, F32, S8, U8, S32 };
-
-unsigned elemBits(ElemType type) {
+unsigned tilepipe::emu::elemBits(ElemType type) {
   switch (type) {
   case ElemType::F16:
   case ElemType::BF16:
     return 16;
   case ElemType::S8:
   case ElemType::U8:
+  case ElemType::E4M3:
+  case ElemType::E5M2:
     return 8;
   default:
     return 32;
   }
 }
 
-/// Reads element `i` (of `bits` bits) from a lane's packed registers.
-uint32_t extract(const uint32_t *regs, unsigned i, unsigned bits) {
-  unsigned perReg = 32 / bits;
-  uint32_t reg = regs[i / perReg];
-  if (bits == 32)
-    return reg;
-  return (reg >> ((i % perReg) * bits)) & ((1u << bits) - 1);
-}
-
-void insert(uint32_t *regs, unsigned i, unsigned bits, uint32_t value) {
-  unsigned perReg = 32 / bits;
-  if (bits == 32) {
-    regs[i] = value;
-    return;
-  }
-  unsigned shift = (i % perReg) * bits;
-  uint32_t mask = ((1u << bits) - 1) << shift;
-  regs[i / perReg] = (regs[i / perReg] & ~mask) | ((value << shift) & mask);
-}
-
-double decode(ElemType type, uint32_t bits) {
+double tilepipe::emu::decodeElement(ElemType type, uint32_t bits) {
   switch (type) {
   case ElemType::F16: return halfToFloat(uint16_t(bits));
   case ElemType::BF16: return bfloatToFloat(uint16_t(bits));
@@ -65,9 +42,13 @@ double decode(ElemType type, uint32_t bits) {
   case ElemType::S8: return int8_t(bits);
   case ElemType::U8: return uint8_t(bits);
   case ElemType::S32: return int32_t(bits);
+  case ElemType::E4M3: return e4m3ToDouble(uint8_t(bits));
+  case ElemType::E5M2: return e5m2ToFloat(uint8_t(bits));
   }
   return 0;
 }
+
+namespace {
 
 /// mma.sync.aligned.m16n8k<K>.row.col with one of the supported type sets.
 class MmaOp : public WarpMatrixOp {
@@ -90,30 +71,31 @@ public:
       const uint32_t *regs = lanes[lane].regs.data();
       unsigned g = lane / 4, t = lane % 4;
       for (unsigned i = 0; i < aCount; ++i) {
-        auto [row, col] = aPosition(g, t, i);
-        a[row][col] = decode(a_, extract(regs, i, aBits));
+        auto [row, col] = aFragmentPosition(a_, g, t, i);
+        a[row][col] = decodeElement(a_, extractElement(regs, i, aBits));
       }
       for (unsigned i = 0; i < bCount; ++i) {
-        auto [row, col] = bPosition(g, t, i);
-        b[row][col] = decode(b_, extract(regs + aRegs(), i, bBits));
+        auto [row, col] = bFragmentPosition(b_, g, t, i);
+        b[row][col] = decodeElement(b_, extractElement(regs + aRegs(), i, bBits));
       }
-      for (unsigned i = 0; i < 4; ++i)
-        c[g + 8 * (i / 2)][2 * t + i % 2] =
-            decode(c_, extract(regs + aRegs() + bRegs(), i, cBits));
+      for (unsigned i = 0; i < 4; ++i) {
+        auto [row, col] = accumulatorPosition(g, t, i);
+        c[row][col] = decodeElement(c_, extractElement(regs + aRegs() + bRegs(), i, cBits));
+      }
     }
     bool integer = d_ == ElemType::S32;
     for (unsigned lane = 0; lane < 32; ++lane) {
       unsigned g = lane / 4, t = lane % 4;
       uint32_t *out = lanes[lane].out.data();
       for (unsigned i = 0; i < 4; ++i) {
-        unsigned row = g + 8 * (i / 2), col = 2 * t + i % 2;
+        auto [row, col] = accumulatorPosition(g, t, i);
         if (integer) {
           int64_t acc = int64_t(c[row][col]);
           for (unsigned kk = 0; kk < k_; ++kk)
             acc += int64_t(a[row][kk]) * int64_t(b[kk][col]);
           if (satfinite_)
             acc = std::min<int64_t>(std::max<int64_t>(acc, INT32_MIN), INT32_MAX);
-          insert(out, i, 32, uint32_t(acc));
+          insertElement(out, i, 32, uint32_t(acc));
           continue;
         }
         // The tensor cores keep full products and accumulate in at least
@@ -122,46 +104,37 @@ public:
         for (unsigned kk = 0; kk < k_; ++kk)
           acc += a[row][kk] * b[kk][col];
         if (d_ == ElemType::F16)
-          insert(out, i, 16, floatToHalf(float(acc)));
+          insertElement(out, i, 16, doubleToHalf(acc));
         else
-          insert(out, i, 32, floatBits(float(acc)));
+          insertElement(out, i, 32, floatBits(float(acc)));
       }
     }
   }
 
 private:
-  std::pair<unsigned, unsigned> aPosition(unsigned g, unsigned t, unsigned i) const {
-    switch (a_) {
-    case ElemType::TF32: // m16n8k8: a0..a3
-      return {g + 8 * (i % 2), t + 4 * (i / 2)};
-    case ElemType::S8:
-    case ElemType::U8: // k16: a0..a7, k32: a0..a15
-      return {g + 8 * ((i / 4) % 2), 4 * t + i % 4 + 16 * (i / 8)};
-    default: // f16 / bf16, k8: a0..a3, k16: a0..a7
-      return {g + 8 * ((i / 2) % 2), 2 * t + i % 2 + 8 * (i / 4)};
-    }
-  }
-  std::pair<unsigned, unsigned> bPosition(unsigned g, unsigned t, unsigned i) const {
-    switch (b_) {
-    case ElemType::TF32:
-      return {t + 4 * i, g};
-    case ElemType::S8:
-    case ElemType::U8:
-      return {4 * t + i % 4 + 16 * (i / 4), g};
-    default:
-      return {2 * t + i % 2 + 8 * (i / 2), g};
-    }
-  }
-
   std::string name_;
   unsigned k_;
   ElemType a_, b_, c_, d_;
   bool satfinite_;
 };
 
-/// ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16: lanes 8j..8j+7 give
-/// the row addresses of matrix j; every lane receives two 16-bit elements of
-/// each matrix.
+/// Where half `half` of a lane's register of one 8x8 b16 matrix of
+/// ldmatrix/stmatrix sits ("Matrix fragments for ldmatrix"/"stmatrix"): two
+/// consecutive elements of row groupID, or with .trans of column groupID.
+RowCol b16MatrixPosition(unsigned lane, unsigned half, bool trans) {
+  unsigned g = lane / 4, t = lane % 4;
+  return trans ? RowCol{2 * t + half, g} : RowCol{g, 2 * t + half};
+}
+
+/// The address of element (row, col) of matrix `matrix`: lanes 8j..8j+7
+/// give the row addresses of matrix j.
+uintptr_t b16MatrixAddress(const std::array<LaneExchange, 32> &lanes, unsigned matrix,
+                           RowCol at) {
+  return uintptr_t(lanes[matrix * 8 + at.first].value) + 2 * at.second;
+}
+
+/// ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16: every lane receives two
+/// 16-bit elements of each matrix.
 class LdmatrixOp : public WarpMatrixOp {
 public:
   LdmatrixOp(std::string name, unsigned count, bool trans)
@@ -170,19 +143,40 @@ public:
   unsigned count() const { return count_; }
 
   void compute(std::array<LaneExchange, 32> &lanes) const override {
-    auto element = [&](unsigned matrix, unsigned row, unsigned col) -> uint32_t {
-      uint16_t value;
-      std::memcpy(&value, reinterpret_cast<const char *>(lanes[matrix * 8 + row].value) + 2 * col, 2);
-      return value;
-    };
-    for (unsigned lane = 0; lane < 32; ++lane) {
-      unsigned g = lane / 4, t = lane % 4;
-      for (unsigned j = 0; j < count_; ++j) {
-        uint32_t lo = trans_ ? element(j, 2 * t, g) : element(j, g, 2 * t);
-        uint32_t hi = trans_ ? element(j, 2 * t + 1, g) : element(j, g, 2 * t + 1);
-        lanes[lane].out[j] = lo | hi << 16;
-      }
-    }
+    for (unsigned lane = 0; lane < 32; ++lane)
+      for (unsigned j = 0; j < count_; ++j)
+        for (unsigned half = 0; half < 2; ++half) {
+          uint16_t value;
+          uintptr_t address = b16MatrixAddress(lanes, j, b16MatrixPosition(lane, half, trans_));
+          std::memcpy(&value, reinterpret_cast<const void *>(address), 2);
+          insertElement(lanes[lane].out.data(), 2 * j + half, 16, value);
+        }
+  }
+
+private:
+  std::string name_;
+  unsigned count_;
+  bool trans_;
+};
+
+/// stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16, the inverse of
+/// ldmatrix: register j of every lane holds two elements of matrix j, which
+/// go to the rows whose addresses lanes 8j..8j+7 give.
+class StmatrixOp : public WarpMatrixOp {
+public:
+  StmatrixOp(std::string name, unsigned count, bool trans)
+      : name_(std::move(name)), count_(count), trans_(trans) {}
+  const char *name() const override { return name_.c_str(); }
+  unsigned count() const { return count_; }
+
+  void compute(std::array<LaneExchange, 32> &lanes) const override {
+    for (unsigned lane = 0; lane < 32; ++lane)
+      for (unsigned j = 0; j < count_; ++j)
+        for (unsigned half = 0; half < 2; ++half) {
+          auto value = uint16_t(extractElement(lanes[lane].regs.data(), 2 * j + half, 16));
+          uintptr_t address = b16MatrixAddress(lanes, j, b16MatrixPosition(lane, half, trans_));
+          std::memcpy(reinterpret_cast<void *>(address), &value, 2);
+        }
   }
 
 private:
@@ -213,19 +207,50 @@ void ldmatrixHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *re
     h.result(ret, out.out[i], i);
 }
 
+void stmatrixHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *) {
+  auto *op = static_cast<const StmatrixOp *>(h.matrixOp.get());
+  Runtime &rt = Runtime::active();
+  LaneExchange mine;
+  mine.value = h.arg<uintptr_t>(args, 0);
+  for (unsigned j = 0; j < op->count(); ++j)
+    mine.regs[j] = h.arg<uint32_t>(args, 1 + j);
+  if (rt.current()->lane < 8 * op->count())
+    rt.checkAccess(mine.value, 16, 16, kAccessWrite | 3u << kAccessAddrSpaceShift);
+  rt.warpCollective(CollectiveKind::MatrixOp, 0xffffffff, mine, op);
+}
+
+/// "x4.trans.b16..." -> {4, true}; a count of 0 when malformed.
+std::pair<unsigned, bool> parseB16MatrixCount(StringRef &n) {
+  unsigned count = n.consume_front("x1.") ? 1 : n.consume_front("x2.") ? 2
+                   : n.consume_front("x4.") ? 4 : 0;
+  bool trans = n.consume_front("trans.");
+  if (!n.starts_with("b16"))
+    count = 0;
+  return {count, trans};
+}
+
+std::optional<ElemType> parseFp8(StringRef s) {
+  return llvm::StringSwitch<std::optional<ElemType>>(s)
+      .Case("e4m3", ElemType::E4M3)
+      .Case("e5m2", ElemType::E5M2)
+      .Default(std::nullopt);
+}
+
 } // namespace
 
 std::optional<IntrinsicHandler> tilepipe::emu::lookupMatrixIntrinsic(StringRef n) {
   std::string name = n.str();
-  if (n.consume_front("ldmatrix.sync.aligned.m8n8.")) {
-    unsigned count = n.consume_front("x1.") ? 1 : n.consume_front("x2.") ? 2
-                     : n.consume_front("x4.") ? 4 : 0;
-    bool trans = n.consume_front("trans.");
-    if (!count || !n.starts_with("b16"))
+  bool load = n.consume_front("ldmatrix.sync.aligned.m8n8.");
+  if (load || n.consume_front("stmatrix.sync.aligned.m8n8.")) {
+    auto [count, trans] = parseB16MatrixCount(n);
+    if (!count)
       return std::nullopt;
     IntrinsicHandler h;
-    h.fn = ldmatrixHandler;
-    h.matrixOp = std::make_shared<LdmatrixOp>(name, count, trans);
+    h.fn = load ? ldmatrixHandler : stmatrixHandler;
+    if (load)
+      h.matrixOp = std::make_shared<LdmatrixOp>(name, count, trans);
+    else
+      h.matrixOp = std::make_shared<StmatrixOp>(name, count, trans);
     return h;
   }
   if (!n.consume_front("mma."))
@@ -235,6 +260,8 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupMatrixIntrinsic(StringRef n
   if (!k || !n.consume_front("row.col."))
     return std::nullopt;
   bool satfinite = n.consume_front("satfinite.");
+  llvm::SmallVector<StringRef, 4> parts;
+  n.split(parts, '.');
   ElemType a, b, c, d;
   if (n == "f32.f32" || n == "f16.f16" || n == "f32.f16" || n == "f16.f32") {
     a = b = ElemType::F16;
@@ -248,6 +275,13 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupMatrixIntrinsic(StringRef n
   } else if (n == "tf32" && k == 8) {
     a = b = ElemType::TF32;
     c = d = ElemType::F32;
+  } else if (parts.size() == 4 && k != 8) {
+    // fp8 (sm_89): "<d>.<a>.<b>.<c>" with f16 or f32 accumulators, C = D.
+    auto ta = parseFp8(parts[1]), tb = parseFp8(parts[2]);
+    if (!ta || !tb || parts[0] != parts[3] || !(parts[0] == "f32" || parts[0] == "f16"))
+      return std::nullopt;
+    a = *ta, b = *tb;
+    c = d = parts[0] == "f32" ? ElemType::F32 : ElemType::F16;
   } else if (k != 8) {
     auto parse = [](StringRef s) {
       return llvm::StringSwitch<std::optional<ElemType>>(s)

@@ -2,6 +2,7 @@
 #include "Rewrite.h"
 
 #include "Runtime.h"
+#include "Wgmma.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -404,26 +405,47 @@ static void replaceCalls(Function &from,
   }
 }
 
-/// Single-instruction inline PTX (libdevice's rcp.approx, sub.rz, ...) runs
-/// through the equivalent intrinsic's handler; anything else is refused.
+/// The handler of an inline asm call: single-instruction inline PTX
+/// (libdevice's rcp.approx, sub.rz, ...) runs through the equivalent
+/// intrinsic's handler, wgmma.mma_async through its own (WgmmaAsm.cpp);
+/// anything else is refused.
+static Expected<IntrinsicHandler> inlineAsmHandler(CallInst *call, InlineAsm *asmValue) {
+  Expected<std::optional<IntrinsicHandler>> wgmma = lookupWgmmaAsm(
+      asmValue->getAsmString(), asmValue->getConstraintString(), call->getFunctionType());
+  if (!wgmma)
+    return rewriteError("in '" + call->getFunction()->getName() + "': " +
+                        toString(wgmma.takeError()));
+  if (*wgmma)
+    return std::move(**wgmma);
+  if (std::optional<std::string> name = inlineAsmAsIntrinsic(asmValue->getAsmString())) {
+    IntrinsicHandler handler = *lookupIntrinsic(*name);
+    return handler;
+  }
+  return rewriteError("inline PTX assembly is not supported (in '" +
+                      call->getFunction()->getName() + "': \"" +
+                      StringRef(asmValue->getAsmString()).take_front(60) + "\")");
+}
+
 static Error rewriteInlineAsm(Module &module, std::deque<IntrinsicHandler> &handlers,
                               FunctionCallee entry) {
-  std::map<std::pair<std::string, FunctionType *>, Function *> wrappers;
+  // One wrapper per asm text, constraints and type: wgmma's operand
+  // positions depend on all three.
+  std::map<std::tuple<std::string, std::string, FunctionType *>, Function *> wrappers;
   for (Function &fn : module) {
     for (Instruction &inst : make_early_inc_range(instructions(fn))) {
       auto *call = dyn_cast<CallInst>(&inst);
       auto *asmValue = call ? dyn_cast<InlineAsm>(call->getCalledOperand()) : nullptr;
       if (!asmValue)
         continue;
-      std::optional<std::string> name = inlineAsmAsIntrinsic(asmValue->getAsmString());
-      if (!name)
-        return rewriteError("inline PTX assembly is not supported (in '" + fn.getName() +
-                            "': \"" + StringRef(asmValue->getAsmString()).take_front(60) +
-                            "\")");
-      Function *&wrapper = wrappers[{*name, call->getFunctionType()}];
+      Function *&wrapper = wrappers[{asmValue->getAsmString().str(),
+                                     asmValue->getConstraintString().str(),
+                                     call->getFunctionType()}];
       if (!wrapper) {
-        handlers.push_back(*lookupIntrinsic(*name));
-        wrapper = makeMarshallingWrapper(*name, call->getFunctionType(), module,
+        Expected<IntrinsicHandler> handler = inlineAsmHandler(call, asmValue);
+        if (!handler)
+          return handler.takeError();
+        handlers.push_back(std::move(*handler));
+        wrapper = makeMarshallingWrapper(handlers.back().name, call->getFunctionType(), module,
                                          handlers.back(), entry);
       }
       call->setCalledFunction(wrapper);

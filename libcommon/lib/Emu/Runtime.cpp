@@ -95,13 +95,17 @@ llvm::Error Runtime::run() {
     threads_[i].stackHi = base + perThread;
   }
   uint32_t sharedAlloc = std::max<uint32_t>(sharedBytes_, 16);
-  // Swizzled TMA and wgmma buffers are aligned to their pattern's repeat
-  // (up to 1024 bytes, Swizzle.h), which only holds if the block is.
+  // Aligned so that the low 18 bits of a host shared address are its address
+  // in the GPU's shared window: wgmma matrix descriptors keep bits 4..17 of
+  // it, and the swizzle modes XOR bits of it (Swizzle.h).
+  constexpr size_t kSharedWindowAlign = size_t(1) << 18;
   for (char *&block : sharedBlocks_) {
-    block = static_cast<char *>(std::aligned_alloc(1024, llvm::alignTo(sharedAlloc, 1024)));
+    block = static_cast<char *>(
+        std::aligned_alloc(kSharedWindowAlign, llvm::alignTo(sharedAlloc, kSharedWindowAlign)));
     std::memset(block, 0, sharedAlloc);
   }
   pending_.assign((threads + 31) / 32, {});
+  warpgroups_.assign((threads + 127) / 128, {});
 
   previous_ = activeRuntime;
   activeRuntime = this;
@@ -124,6 +128,8 @@ void Runtime::runCta(uint32_t x, uint32_t y, uint32_t z) {
   barriers_ = {};
   for (auto &list : pending_)
     list.clear();
+  for (auto &group : warpgroups_)
+    group = {};
   ready_.clear();
   liveThreads_ = threads_.size();
 
@@ -234,6 +240,11 @@ std::string Runtime::describeDeadlock() const {
       text += "; warp " + std::to_string(warp) + ": lanes " + hex(p.arrived) + " wait in " +
               (p.matrixOp ? p.matrixOp->name() : collectiveName(p.kind)) +
               " for member mask " + hex(p.mask);
+  for (uint32_t group = 0; group < warpgroups_.size(); ++group)
+    if (warpgroups_[group].arrived)
+      text += "; warpgroup " + std::to_string(group) + ": " +
+              std::to_string(warpgroups_[group].arrived) + " of 128 threads wait in " +
+              warpgroups_[group].op->name();
   return text;
 }
 
@@ -689,6 +700,31 @@ LaneExchange Runtime::warpCollective(CollectiveKind kind, uint32_t mask,
   block();
   return me.exchange;
 }
+
+void Runtime::warpgroupCollective(const WarpgroupOp &op, void *mine) {
+  EmuThread &me = *current_;
+  uint32_t group = me.linear / 128, index = me.linear % 128;
+  if (uint64_t(group + 1) * 128 > threads_.size())
+    fail(std::string(op.name()) + " needs whole warpgroups of 128 threads; the block has " +
+         std::to_string(threads_.size()) + " threads");
+  PendingWarpgroup &pending = warpgroups_[group];
+  if (pending.arrived && pending.op != &op)
+    fail(std::string("thread executes ") + op.name() + " while " +
+         std::to_string(pending.arrived) + " thread(s) of its warpgroup execute " +
+         pending.op->name());
+  pending.op = &op;
+  pending.threads[index] = mine;
+  idleYields_ = 0;
+  if (++pending.arrived < 128)
+    return block();
+  op.compute(pending.threads);
+  for (uint32_t i = 0; i < 128; ++i)
+    if (i != index)
+      wake(threads_[group * 128 + i]);
+  pending = {};
+}
+
+char *Runtime::sharedWindow() const { return sharedBlocks_[currentShared_]; }
 
 uint32_t Runtime::activeMask() {
   // Lanes that have not exited; the emulator does not track divergence.

@@ -82,6 +82,16 @@ public:
   virtual void compute(std::array<LaneExchange, 32> &lanes) const = 0;
 };
 
+/// A warpgroup-wide instruction (wgmma.mma_async): computed once all 128
+/// threads of a warpgroup have arrived, on each thread's operand block in
+/// place (a waiting thread's stack, where its block lives, stays valid).
+class WarpgroupOp {
+public:
+  virtual ~WarpgroupOp() = default;
+  virtual const char *name() const = 0;
+  virtual void compute(const std::array<void *, 128> &threads) const = 0;
+};
+
 /// Computes the results of a completed collective for the lanes in `mask`;
 /// exposed for unit tests.
 void computeCollective(CollectiveKind kind, uint32_t mask,
@@ -130,6 +140,13 @@ public:
                               const LaneExchange &mine,
                               const WarpMatrixOp *matrixOp = nullptr);
   uint32_t activeMask();
+  /// Waits until the 128 threads of the caller's warpgroup (threads
+  /// 128i..128i+127 of the CTA) have called this with the same `op`; the last
+  /// one to arrive runs op.compute with every thread's `mine`.
+  void warpgroupCollective(const WarpgroupOp &op, void *mine);
+  /// The CTA's shared memory (the window that shared addresses index).
+  char *sharedWindow() const;
+  uint32_t sharedBytes() const { return sharedBytes_; }
   /// Ends the calling thread now (PTX exit).
   [[noreturn]] void exitCurrentThread();
   /// Lets the other threads of the CTA run (nanosleep, mbarrier.try_wait).
@@ -202,6 +219,12 @@ private:
   /// Named barriers 0-15, then the cluster barrier (a cluster is one CTA).
   std::array<Barrier, 17> barriers_;
   std::vector<std::list<PendingCollective>> pending_;
+  struct PendingWarpgroup {
+    const WarpgroupOp *op = nullptr;
+    uint32_t arrived = 0;
+    std::array<void *, 128> threads = {};
+  };
+  std::vector<PendingWarpgroup> warpgroups_;
   bool failed_ = false;
   std::string failure_;
   uint64_t clock_ = 0;

@@ -16,7 +16,7 @@ module attributes {tile_as.num_warps = 4 : i32} {
 
 // 8x64 over 2x16 lanes and 4 warps: each thread holds one row's 4 adjacent
 // columns, lane / 16 picks the row inside a warp, lane % 16 the column group.
-// LLVM: llvm.func @iota2d(%{{.*}}: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>}
+// LLVM: llvm.func @iota2d(%{{.*}}: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
 // LLVM-DAG: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // LLVM-DAG: llvm.mlir.constant(16 : i32)
 // LLVM: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [$0], {$1, $2, $3, $4};"

@@ -40,7 +40,7 @@ cuda_tile.module @kernels {
 // SCHED: tile_as.load {{.*}} -> tensor<1024xf32, #tile_as.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
 
 // tile-llvm: the launcher's ABI, kernel marking, predicated 16-byte accesses.
-// LLVM: llvm.func @vadd(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) attributes {nvvm.blocksareclusters, nvvm.cluster_dim = array<i32: 1, 1, 1>, nvvm.kernel, nvvm.reqntid = array<i32: 256, 1, 1>}
+// LLVM: llvm.func @vadd(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) attributes {nvvm.blocksareclusters, nvvm.cluster_dim = array<i32: 1, 1, 1>, nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>}
 // LLVM: nvvm.read.ptx.sreg.ctaid.x
 // LLVM: nvvm.read.ptx.sreg.tid.x
 // LLVM: llvm.inline_asm has_side_effects "@$5 ld.global.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l,b"

@@ -8,12 +8,12 @@
 // unrolled: a 128x64 by 64x256 multiply would be 16K FMAs). fp8 operands are
 // staged as their bytes and decoded after each load. Barriers separate the
 // writes of a chunk from its reads and from the next chunk's writes.
-// Tensor-core paths are separate lowerings.
+// The mma.sync path (MmaSyncToLLVM.cpp) takes the f16/bf16 mmafs whose
+// accumulator got the fragment layout.
 // ConvertTileASToLLVMPass registers these through populateMatrixToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
-#include "LoweringCommon.h"
-#include "RegisterEmitter.h"
+#include "MatrixLowering.h"
 #include "SharedScratch.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -25,32 +25,21 @@
 using namespace mlir;
 
 namespace tilepipe::tile_as {
-namespace {
 
-/// Bytes of one staged element: tf32 lives in 32-bit registers and memory.
-static unsigned getStagedBytes(Type type) {
-  if (isa<FloatTF32Type>(type))
-    return 4;
-  return getByteSize(type);
+FailureOr<MmaShape> getMmaShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> acc) {
+  unsigned rank = acc.size();
+  if ((rank != 2 && rank != 3) || lhs.size() != rank)
+    return failure();
+  MmaShape s;
+  s.batched = rank == 3;
+  s.batch = s.batched ? acc[0] : 1;
+  s.m = acc[rank - 2];
+  s.n = acc[rank - 1];
+  s.k = lhs[rank - 1];
+  return s;
 }
 
-/// (batch, row) or (batch, column) register index of an accumulator register.
-using RegKey = std::pair<int64_t, int64_t>;
-
-/// The problem shape of one multiply: [batch x] M x K times K x N.
-struct MmaShape {
-  int64_t batch = 1, m = 0, n = 0, k = 0;
-  bool batched = false;
-};
-
-/// Registers of one operand with the coordinates each holds.
-struct OperandRegs {
-  SmallVector<Value> values;
-  /// coords[d][reg]: coordinate along dimension d of register reg.
-  SmallVector<SmallVector<Value>> coords;
-};
-
-static OperandRegs unpack(RegisterEmitter &e, Value vector, const Laid &laid) {
+OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid) {
   OperandRegs regs;
   int64_t count = getElemsPerThread(laid.layout, laid.shape);
   for (int64_t i = 0; i < count; ++i)
@@ -60,95 +49,7 @@ static OperandRegs unpack(RegisterEmitter &e, Value vector, const Laid &laid) {
   return regs;
 }
 
-static Value add(RegisterEmitter &e, Value a, Value b) {
-  return LLVM::AddOp::create(e.builder, e.loc, a, b);
-}
-static Value mul(RegisterEmitter &e, Value a, int64_t b) {
-  return LLVM::MulOp::create(e.builder, e.loc, a, e.i32(b));
-}
-
-/// Shared-memory bytes of one K chunk: A as [batch][M][chunk], then (16-byte
-/// aligned, at `bOffset`) B as [batch][chunk][N]; each array is followed by a
-/// trash slot that registers outside the chunk are stored to.
-static uint64_t getChunkBytes(const MmaShape &s, int64_t chunk, unsigned aBytes,
-                              unsigned bBytes, uint64_t *bOffset = nullptr) {
-  uint64_t aEnd = (s.batch * s.m * chunk + 1) * aBytes;
-  uint64_t bStart = llvm::alignTo(aEnd, 16);
-  if (bOffset)
-    *bOffset = bStart;
-  return bStart + (s.batch * chunk * s.n + 1) * bBytes;
-}
-
-/// Stores the registers of `regs` whose K coordinate (dimension `kDim`) lies
-/// in [k0, k0 + len) at `slotOf(coords, kLocal)`; the others go to `trash`.
-template <typename SlotFn>
-static void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base,
-                         Type type, unsigned kDim, int64_t k0, int64_t len,
-                         bool needsCheck, int64_t trash, SlotFn slotOf) {
-  for (auto [i, value] : llvm::enumerate(regs.values)) {
-    Value kLocal = regs.coords[kDim][i];
-    if (k0)
-      kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
-    Value slot = slotOf(i, kLocal);
-    if (needsCheck) {
-      Value inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult,
-                                          kLocal, e.i32(len));
-      slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
-    }
-    Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type,
-                                        base, ArrayRef<LLVM::GEPArg>{slot});
-    LLVM::StoreOp::create(e.builder, e.loc, value, address);
-  }
-}
-
-/// How the element values enter and leave the accumulation.
-struct Arithmetic {
-  bool isFloat;
-  bool lhsSigned = true, rhsSigned = true;
-  Type computeType;
-
-  /// `v` (an element of tile element type `element`) in the compute type.
-  Value widen(RegisterEmitter &e, Value v, Type element, bool isSigned) const {
-    if (isa<Float8E4M3FNType, Float8E5M2Type>(element))
-      v = decodeFloat8(e.builder, e.loc, v, element);
-    if (v.getType() == computeType)
-      return v;
-    if (isFloat)
-      return LLVM::FPExtOp::create(e.builder, e.loc, computeType, v);
-    if (isSigned)
-      return LLVM::SExtOp::create(e.builder, e.loc, computeType, v);
-    return LLVM::ZExtOp::create(e.builder, e.loc, computeType, v);
-  }
-  Value narrow(RegisterEmitter &e, Value v, Type type) const {
-    if (v.getType() == type)
-      return v;
-    if (isFloat)
-      return LLVM::FPTruncOp::create(e.builder, e.loc, type, v);
-    return LLVM::TruncOp::create(e.builder, e.loc, type, v);
-  }
-  Value multiplyAdd(RegisterEmitter &e, Value a, Value b, Value acc) const {
-    if (isFloat)
-      return LLVM::FMAOp::create(e.builder, e.loc, a, b, acc);
-    Value product = LLVM::MulOp::create(e.builder, e.loc, a, b);
-    return LLVM::AddOp::create(e.builder, e.loc, product, acc);
-  }
-};
-
-/// Loads element `index` of `type` from shared `base` and widens it to the
-/// compute type.
-static Value loadWidened(RegisterEmitter &e, Value base, Type type, Type element,
-                         Value index, const Arithmetic &arith, bool isSigned) {
-  Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type, base,
-                                      ArrayRef<LLVM::GEPArg>{index});
-  return arith.widen(e, LLVM::LoadOp::create(e.builder, e.loc, type, address), element,
-                     isSigned);
-}
-
-/// Emits `for (k = 0; k < count; ++k) carried = body(k, carried)` at the
-/// insertion point as a loop of LLVM blocks rather than unrolled, so the code
-/// (and its compile and emulation time) does not grow with K. Returns the
-/// carried values after the loop; the insertion point is then after it.
-static SmallVector<Value>
+SmallVector<Value>
 emitCountedLoop(ConversionPatternRewriter &rewriter, Location loc, int64_t count,
                 ValueRange init,
                 llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body) {
@@ -190,6 +91,47 @@ emitCountedLoop(ConversionPatternRewriter &rewriter, Location loc, int64_t count
   return SmallVector<Value>(exit->getArguments());
 }
 
+namespace {
+
+/// Bytes of one staged element: tf32 lives in 32-bit registers and memory.
+static unsigned getStagedBytes(Type type) {
+  if (isa<FloatTF32Type>(type))
+    return 4;
+  return getByteSize(type);
+}
+
+/// (batch, row) or (batch, column) register index of an accumulator register.
+using RegKey = std::pair<int64_t, int64_t>;
+
+static Value add(RegisterEmitter &e, Value a, Value b) {
+  return LLVM::AddOp::create(e.builder, e.loc, a, b);
+}
+static Value mul(RegisterEmitter &e, Value a, int64_t b) {
+  return LLVM::MulOp::create(e.builder, e.loc, a, e.i32(b));
+}
+
+/// Shared-memory bytes of one K chunk: A as [batch][M][chunk], then (16-byte
+/// aligned, at `bOffset`) B as [batch][chunk][N]; each array is followed by a
+/// trash slot that registers outside the chunk are stored to.
+static uint64_t getChunkBytes(const MmaShape &s, int64_t chunk, unsigned aBytes,
+                              unsigned bBytes, uint64_t *bOffset = nullptr) {
+  uint64_t aEnd = (s.batch * s.m * chunk + 1) * aBytes;
+  uint64_t bStart = llvm::alignTo(aEnd, 16);
+  if (bOffset)
+    *bOffset = bStart;
+  return bStart + (s.batch * chunk * s.n + 1) * bBytes;
+}
+
+/// Loads element `index` of `type` from shared `base` and widens it to the
+/// compute type.
+static Value loadWidened(RegisterEmitter &e, Value base, Type type, Type element,
+                         Value index, const Arithmetic &arith, bool isSigned) {
+  Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type, base,
+                                      ArrayRef<LLVM::GEPArg>{index});
+  return arith.widen(e, LLVM::LoadOp::create(e.builder, e.loc, type, address), element,
+                     isSigned);
+}
+
 /// Lowers one multiply-accumulate op (mmaf or mmai).
 static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
                               Value accValue, Value lhs, Value rhs, Value acc,
@@ -202,14 +144,10 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
   if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid))
     return failure();
   unsigned rank = accLaid->shape.size();
-  if (rank != 2 && rank != 3)
+  FailureOr<MmaShape> shape = getMmaShape(lhsLaid->shape, accLaid->shape);
+  if (failed(shape))
     return op->emitOpError("expects 2-D or batched 3-D operands");
-  MmaShape s;
-  s.batched = rank == 3;
-  s.batch = s.batched ? accLaid->shape[0] : 1;
-  s.m = accLaid->shape[rank - 2];
-  s.n = accLaid->shape[rank - 1];
-  s.k = lhsLaid->shape[rank - 1];
+  MmaShape s = *shape;
 
   auto elementOf = [](Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); };
   Type aType = converter.convertType(elementOf(lhsValue));
@@ -232,9 +170,9 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
   uint64_t bytes = getChunkBytes(s, chunk, aBytes, bBytes, &bOffset);
 
   RegisterEmitter e(rewriter, loc);
-  OperandRegs a = unpack(e, lhs, *lhsLaid);
-  OperandRegs b = unpack(e, rhs, *rhsLaid);
-  OperandRegs c = unpack(e, acc, *accLaid);
+  OperandRegs a = unpackOperand(e, lhs, *lhsLaid);
+  OperandRegs b = unpackOperand(e, rhs, *rhsLaid);
+  OperandRegs c = unpackOperand(e, acc, *accLaid);
   SmallVector<Value> sums;
   for (Value v : c.values)
     sums.push_back(arith.widen(e, v, elementOf(accValue), /*isSigned=*/true));
@@ -315,6 +253,9 @@ struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (canLowerToMmaSync(op))
+      return lowerMmaSync(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
+                          *getTypeConverter(), rewriter);
     Arithmetic arith{/*isFloat=*/true};
     // f64 accumulates in f64; every narrower accumulator in f32.
     Type accElement = getElementTypeOrSelf(op.getAcc().getType());

@@ -439,6 +439,10 @@ struct ConvertTileASToLLVMPass
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), builder.getUnitAttr());
       func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     builder.getDenseI32ArrayAttr({int32_t(32 * numWarps), 1, 1}));
+      // `.minnctapersm 1`: without it ptxas (13.0) caps a `.reqntid 256`
+      // kernel at 48 registers and spills kilobytes (an 8-warp 128x256
+      // matmul); with it the whole register file is available.
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), builder.getI32IntegerAttr(1));
       if (sm >= 90) {
         func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                       builder.getDenseI32ArrayAttr({1, 1, 1}));

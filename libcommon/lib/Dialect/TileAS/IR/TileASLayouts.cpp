@@ -1,6 +1,7 @@
 //===- TileASLayouts.cpp - Register mapping of tile_as layouts ------------===//
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -99,4 +100,76 @@ BlockedAttr tilepipe::tile_as::getDefaultBlockedLayout(MLIRContext *context,
   for (int dim = rank - 1; dim >= 0; --dim)
     order.push_back(dim);
   return BlockedAttr::get(context, sizePerThread, threads, warps, order);
+}
+
+/// Whether warpsM x warpsN warps tile the M x N accumulator in m16n8 blocks:
+/// every warp holds whole 16-row fragments (pairs of its 8-row blocks); along
+/// N the warps may also wrap around a narrow tile (replicated columns).
+static bool tilesWithMma(ArrayRef<int64_t> shape, int64_t warpsM, int64_t warpsN) {
+  int64_t m = shape[shape.size() - 2], n = shape[shape.size() - 1];
+  return m % (16 * warpsM) == 0 && n % 8 == 0 &&
+         (n % (8 * warpsN) == 0 || (8 * warpsN) % n == 0);
+}
+
+BlockedAttr tilepipe::tile_as::getMmaAccumulatorLayout(MLIRContext *context,
+                                                       ArrayRef<int64_t> shape,
+                                                       unsigned numWarps) {
+  unsigned rank = shape.size();
+  if ((rank != 2 && rank != 3) || !llvm::isPowerOf2_32(numWarps))
+    return {};
+  // Per k step a warp loads one A fragment per 16 rows and one B fragment
+  // per 8 columns it covers: the grid with the smallest warp tile perimeter
+  // loads least.
+  int64_t m = shape[rank - 2], n = shape[rank - 1];
+  int64_t bestM = 0, bestCost = 0;
+  for (int64_t warpsM = 1; warpsM <= numWarps; warpsM *= 2) {
+    int64_t warpsN = numWarps / warpsM;
+    if (!tilesWithMma(shape, warpsM, warpsN))
+      continue;
+    // Warps wrapping around a narrow N repeat others' work.
+    int64_t cost = m / warpsM + n / std::min(warpsN, n / 8);
+    if (!bestM || cost < bestCost)
+      bestM = warpsM, bestCost = cost;
+  }
+  if (!bestM)
+    return {};
+  SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1), warps(rank, 1),
+      order;
+  sizePerThread[rank - 1] = 2;
+  threads[rank - 2] = 8;
+  threads[rank - 1] = 4;
+  warps[rank - 2] = bestM;
+  warps[rank - 1] = numWarps / bestM;
+  for (int dim = rank - 1; dim >= 0; --dim)
+    order.push_back(dim);
+  return BlockedAttr::get(context, sizePerThread, threads, warps, order);
+}
+
+bool tilepipe::tile_as::isMmaAccumulatorLayout(BlockedAttr layout,
+                                               ArrayRef<int64_t> shape) {
+  unsigned rank = shape.size();
+  if (!layout || (rank != 2 && rank != 3))
+    return false;
+  for (unsigned dim = 0; dim + 2 < rank; ++dim)
+    if (layout.getSizePerThread()[dim] != 1 || layout.getThreadsPerWarp()[dim] != 1 ||
+        layout.getWarpsPerCTA()[dim] != 1)
+      return false;
+  for (unsigned i = 0; i < rank; ++i)
+    if (layout.getOrder()[i] != rank - 1 - i)
+      return false;
+  return layout.getSizePerThread()[rank - 2] == 1 &&
+         layout.getSizePerThread()[rank - 1] == 2 &&
+         layout.getThreadsPerWarp()[rank - 2] == 8 &&
+         layout.getThreadsPerWarp()[rank - 1] == 4 &&
+         tilesWithMma(shape, layout.getWarpsPerCTA()[rank - 2],
+                      layout.getWarpsPerCTA()[rank - 1]);
+}
+
+bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {
+  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+  Type a = lhs.getElementType();
+  Type b = getElementTypeOrSelf(op.getRhs().getType());
+  Type acc = getElementTypeOrSelf(op.getAcc().getType());
+  return a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16()) &&
+         lhs.getShape().back() % 16 == 0;
 }

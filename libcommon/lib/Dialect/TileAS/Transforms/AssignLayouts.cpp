@@ -39,6 +39,7 @@ using ShapeKey = std::vector<int64_t>;
 
 struct AssignLayoutsPass
     : public tilepipe::tile_as::impl::AssignLayoutsBase<AssignLayoutsPass> {
+  using AssignLayoutsBase::AssignLayoutsBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     unsigned numWarps = 4;
@@ -72,18 +73,40 @@ struct AssignLayoutsPass
     return widths;
   }
 
+  /// The mma.sync accumulator layout of each accumulator shape of an mmaf
+  /// that has an mma.sync form.
+  static std::map<ShapeKey, BlockedAttr> collectMmaLayouts(func::FuncOp func,
+                                                           unsigned numWarps) {
+    std::map<ShapeKey, BlockedAttr> layouts;
+    func.walk([&](MmaFOp op) {
+      if (!hasMmaSyncForm(op))
+        return;
+      auto acc = cast<RankedTensorType>(op.getAcc().getType());
+      if (BlockedAttr layout =
+              getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps))
+        layouts[ShapeKey(acc.getShape().begin(), acc.getShape().end())] = layout;
+    });
+    return layouts;
+  }
+
   LogicalResult assignInFunction(func::FuncOp func, unsigned numWarps) {
     std::map<ShapeKey, unsigned> widths = collectVectorWidths(func);
+    std::map<ShapeKey, BlockedAttr> mmaLayouts =
+        tensorCores ? collectMmaLayouts(func, numWarps) : std::map<ShapeKey, BlockedAttr>{};
     MLIRContext *context = func.getContext();
     auto withLayout = [&](Type type) -> Type {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.getEncoding() || tensor.getRank() == 0)
         return type;
       ShapeKey key(tensor.getShape().begin(), tensor.getShape().end());
-      auto it = widths.find(key);
-      BlockedAttr layout = getDefaultBlockedLayout(
-          context, tensor.getShape(), it == widths.end() ? 1 : it->second,
-          numWarps);
+      BlockedAttr layout;
+      if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end()) {
+        layout = mma->second;
+      } else {
+        auto it = widths.find(key);
+        layout = getDefaultBlockedLayout(context, tensor.getShape(),
+                                         it == widths.end() ? 1 : it->second, numWarps);
+      }
       return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
                                    layout);
     };

@@ -4,6 +4,7 @@
 // line and from the kernels' optimization hints travels in the IR.
 //
 //===----------------------------------------------------------------------===//
+#include "tilepipe/Dialect/TileAS/IR/TileAS.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,6 +22,27 @@ using namespace tilepipe::tile_as;
 /// dictionary keyed by `sm_NN` / `default`).
 static constexpr llvm::StringLiteral kHintsAttrName = "tile_aa.optimization_hints";
 static constexpr unsigned kDefaultNumWarps = 4;
+/// Accumulator registers one thread may hold: ptxas allows 255 registers, and
+/// the operand fragments, addresses and epilogue need the rest.
+static constexpr int64_t kMaxAccumulatorRegs = 64;
+static constexpr unsigned kMaxDefaultNumWarps = 8;
+
+/// The warps (a power of two from kDefaultNumWarps to kMaxDefaultNumWarps)
+/// that keep the accumulators of the module's matrix multiplies (taken as
+/// live together, as attention's two are) within kMaxAccumulatorRegs per
+/// thread where possible: a 128x256 f32 accumulator on 4 warps is 256
+/// registers per thread and spills; on 8 warps it is 128.
+static unsigned getNumWarpsForAccumulators(ModuleOp module) {
+  int64_t elements = 0;
+  module.walk([&](Operation *op) {
+    if (isa<MmaFOp, MmaIOp>(op))
+      elements += cast<RankedTensorType>(op->getOperand(2).getType()).getNumElements();
+  });
+  unsigned warps = kDefaultNumWarps;
+  while (warps < kMaxDefaultNumWarps && elements > kMaxAccumulatorRegs * 32 * warps)
+    warps *= 2;
+  return warps;
+}
 
 /// The hint `name` of `func` for `gpuName` (falling back to `default`).
 static std::optional<int64_t> lookupHint(func::FuncOp func,
@@ -47,7 +69,7 @@ struct StampTargetPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder builder(module.getContext());
-    unsigned numWarps = kDefaultNumWarps;
+    unsigned numWarps = getNumWarpsForAccumulators(module);
     for (auto func : module.getOps<func::FuncOp>()) {
       std::optional<int64_t> hinted =
           lookupHint(func, gpuName, "num_worker_warps");

@@ -50,6 +50,27 @@ BlockedAttr getDefaultBlockedLayout(mlir::MLIRContext *context,
                                     unsigned vectorWidth, unsigned numWarps,
                                     unsigned threadsPerWarp = 32);
 
+/// The accumulator layout of the mma.sync path: the m16n8 accumulator
+/// fragment of the PTX ISA as a blocked layout. Lane l holds row l / 4 and
+/// the two adjacent columns 2 * (l % 4) of an 8x8 block (sizePerThread
+/// [1, 2], threadsPerWarp [8, 4], columns fastest); warps tile the 8x8 blocks
+/// warpsM x warpsN; repetitions along M pair up into the 16 rows of one
+/// m16n8 fragment (rows r and r + 8 * warpsM). A leading batch dimension, if
+/// any, is held whole by every thread. Null when the shape cannot be tiled
+/// this way by `numWarps` warps (M a multiple of 16 * warpsM, N of 8 * warpsN).
+BlockedAttr getMmaAccumulatorLayout(mlir::MLIRContext *context,
+                                    llvm::ArrayRef<int64_t> shape,
+                                    unsigned numWarps);
+
+/// Whether `layout` has the form getMmaAccumulatorLayout builds and tiles
+/// `shape` (for any warp grid).
+bool isMmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
+/// Whether an mmaf has a form the mma.sync path implements: f16 x f16 or
+/// bf16 x bf16 operands, an f32 or f16 accumulator, K a multiple of 16 (the
+/// k of m16n8k16). Its accumulator then gets getMmaAccumulatorLayout.
+bool hasMmaSyncForm(MmaFOp op);
+
 } // namespace tilepipe::tile_as
 
 #endif // TILEPIPE_DIALECT_TILEAS_IR_TILEASLAYOUTS_H

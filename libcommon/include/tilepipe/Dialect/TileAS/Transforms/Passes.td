@@ -11,7 +11,8 @@ def StampTarget : Pass<"tilepipe-stamp-target", "::mlir::ModuleOp"> {
     processes and read them back from the IR: tile_as.target,
     tile_as.opt_level, tile_as.threads_per_warp and tile_as.num_warps (the
     entry's optimization hint `num_worker_warps` for the target, else its
-    `default` entry, else 4).
+    `default` entry, else 4, or 8 where a matrix multiply's accumulator would
+    take more than 128 registers per thread on 4 warps).
   }];
   let options = [
     Option<"gpuName", "gpu-name", "std::string", "\"sm_100\"", "Target GPU (sm_NN)">,
@@ -25,8 +26,15 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
     Memory ops anchor the layout: each thread holds up to 16 bytes of adjacent
     elements (bounded by the access's proven contiguity), threads and warps
     fill the tile innermost first. Tensors of one shape share one layout so
-    elementwise code needs no conversions.
+    elementwise code needs no conversions. The accumulator shape of an mmaf
+    with an mma.sync form (f16/bf16 operands) takes the m16n8 accumulator
+    fragment layout instead (unless tensor cores are turned off).
   }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "Give mma.sync-capable accumulators the mma.sync fragment layout "
+           "(off: every mmaf takes the FMA path)">
+  ];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 

@@ -1,0 +1,123 @@
+//===- MatrixLowering.h - Pieces shared by the matrix multiply lowerings --===//
+//
+// Both mmaf/mmai lowerings (the FMA path in MatrixToLLVM.cpp, the mma.sync
+// path in MmaSyncToLLVM.cpp) stage A and B through shared memory a chunk of
+// K at a time and carry the accumulator through a counted loop; these are
+// the pieces they share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_MATRIXLOWERING_H
+#define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_MATRIXLOWERING_H
+
+#include "LoweringCommon.h"
+#include "RegisterEmitter.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilepipe::tile_as {
+
+using mlir::ArrayRef;
+using mlir::SmallVector;
+using mlir::Type;
+using mlir::Value;
+using mlir::ValueRange;
+namespace LLVM = mlir::LLVM;
+
+/// The problem shape of one multiply: [batch x] M x K times K x N.
+struct MmaShape {
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  bool batched = false;
+};
+
+/// The shape of the multiply from A's and the accumulator's shapes (2-D, or
+/// 3-D with a leading batch dimension); fails for other ranks.
+mlir::FailureOr<MmaShape> getMmaShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> acc);
+
+/// Registers of one operand with the coordinates each holds.
+struct OperandRegs {
+  SmallVector<Value> values;
+  /// coords[d][reg]: coordinate along dimension d of register reg.
+  SmallVector<SmallVector<Value>> coords;
+};
+
+/// Extracts the registers of `vector` (laid out as `laid`) with the
+/// coordinates each holds.
+OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid);
+
+/// Stores the registers of `regs` whose K coordinate (dimension `kDim`) lies
+/// in [k0, k0 + len) at `slotOf(coords, kLocal)`; the others go to `trash`.
+template <typename SlotFn>
+inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base,
+                         Type type, unsigned kDim, int64_t k0, int64_t len,
+                         bool needsCheck, int64_t trash, SlotFn slotOf) {
+  for (auto [i, value] : llvm::enumerate(regs.values)) {
+    Value kLocal = regs.coords[kDim][i];
+    if (k0)
+      kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
+    Value slot = slotOf(i, kLocal);
+    if (needsCheck) {
+      Value inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult,
+                                          kLocal, e.i32(len));
+      slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
+    }
+    Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type,
+                                        base, ArrayRef<LLVM::GEPArg>{slot});
+    LLVM::StoreOp::create(e.builder, e.loc, value, address);
+  }
+}
+
+/// How the element values enter and leave the accumulation.
+struct Arithmetic {
+  bool isFloat;
+  bool lhsSigned = true, rhsSigned = true;
+  Type computeType;
+
+  /// `v` (an element of tile element type `element`) in the compute type.
+  Value widen(RegisterEmitter &e, Value v, Type element, bool isSigned) const {
+    if (mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(element))
+      v = decodeFloat8(e.builder, e.loc, v, element);
+    if (v.getType() == computeType)
+      return v;
+    if (isFloat)
+      return LLVM::FPExtOp::create(e.builder, e.loc, computeType, v);
+    if (isSigned)
+      return LLVM::SExtOp::create(e.builder, e.loc, computeType, v);
+    return LLVM::ZExtOp::create(e.builder, e.loc, computeType, v);
+  }
+  Value narrow(RegisterEmitter &e, Value v, Type type) const {
+    if (v.getType() == type)
+      return v;
+    if (isFloat)
+      return LLVM::FPTruncOp::create(e.builder, e.loc, type, v);
+    return LLVM::TruncOp::create(e.builder, e.loc, type, v);
+  }
+  Value multiplyAdd(RegisterEmitter &e, Value a, Value b, Value acc) const {
+    if (isFloat)
+      return LLVM::FMAOp::create(e.builder, e.loc, a, b, acc);
+    Value product = LLVM::MulOp::create(e.builder, e.loc, a, b);
+    return LLVM::AddOp::create(e.builder, e.loc, product, acc);
+  }
+};
+
+/// Emits `for (k = 0; k < count; ++k) carried = body(k, carried)` at the
+/// insertion point as a loop of LLVM blocks rather than unrolled, so the code
+/// (and its compile and emulation time) does not grow with K. Returns the
+/// carried values after the loop; the insertion point is then after it.
+SmallVector<Value>
+emitCountedLoop(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
+                int64_t count, ValueRange init,
+                llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body);
+
+/// Whether `op` (an mmaf) can take the mma.sync path: it has an mma.sync form
+/// (hasMmaSyncForm) and its accumulator got the mma.sync layout.
+bool canLowerToMmaSync(MmaFOp op);
+
+/// Lowers an mmaf for which canLowerToMmaSync holds to ldmatrix + mma.sync.
+mlir::LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
+                                 const mlir::TypeConverter &converter,
+                                 mlir::ConversionPatternRewriter &rewriter);
+
+} // namespace tilepipe::tile_as
+
+#endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_MATRIXLOWERING_H

@@ -1,0 +1,320 @@
+//===- MmaSyncToLLVM.cpp - mmaf on tensor cores: ldmatrix + mma.sync ------===//
+//
+// The mma.sync path of mmaf for f16/bf16 operands (sm_80 and later).
+//
+// The accumulator arrives in the m16n8 fragment layout (AssignLayouts gave
+// its shape getMmaAccumulatorLayout), so its registers already are the C/D
+// fragments of mma.sync.m16n8k16 (PTX ISA, "Matrix Fragments for
+// mma.m16n8k16"): lane l holds row l / 4 and columns 2 * (l % 4) + {0, 1} of
+// each 8x8 block its warp covers, and two blocks 8 * warpsM rows apart form
+// the 16 rows of one fragment. Nothing moves for the accumulator.
+//
+// A and B are staged through the shared scratch a chunk of K at a time, as
+// on the FMA path: A as [batch][M][chunk], B as [batch][chunk][N], each row
+// padded by 16 bytes so that the eight 16-byte rows one ldmatrix reads fall
+// into eight different bank groups. Per k step of 16 a warp loads each A
+// fragment (16 rows) with ldmatrix.x4, each B fragment (8 columns) with
+// ldmatrix.x2.trans (B is row-major, mma wants it column-major), and issues
+// one mma.sync per 16x8 block. The fragment rows an ldmatrix reads need not
+// be adjacent in A: each lane supplies the address of the row it names.
+// f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
+// once at the end.
+//
+//===----------------------------------------------------------------------===//
+#include "MatrixLowering.h"
+#include "SharedScratch.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace tilepipe::tile_as {
+namespace {
+
+/// The k of mma.sync.m16n8k16.
+constexpr int64_t kStepK = 16;
+/// Padding after each staged row: 16 bytes of 2-byte elements.
+constexpr int64_t kRowPadding = 8;
+constexpr unsigned kElementBytes = 2;
+
+/// Where one chunk of A and B lives in the scratch buffer (in elements,
+/// except the byte offset of B and the total bytes).
+struct Staging {
+  int64_t chunk = 0, aPitch = 0, bPitch = 0;
+  uint64_t bOffset = 0, bytes = 0;
+
+  Staging(const MmaShape &s, int64_t chunk) : chunk(chunk) {
+    aPitch = chunk + kRowPadding;
+    bPitch = s.n + kRowPadding;
+    // Each array is followed by a 16-byte trash slot that out-of-chunk
+    // register runs are stored to.
+    uint64_t aEnd = (s.batch * s.m * aPitch + kRowPadding) * kElementBytes;
+    bOffset = llvm::alignTo(aEnd, 16);
+    bytes = bOffset + (s.batch * chunk * bPitch + kRowPadding) * kElementBytes;
+  }
+  int64_t aTrash(const MmaShape &s) const { return s.batch * s.m * aPitch; }
+  int64_t bTrash(const MmaShape &s) const { return s.batch * chunk * bPitch; }
+};
+
+/// The largest multiple of 16 of K whose staging fits the scratch limit,
+/// evened out over the chunks; 0 when not even 16 fit.
+int64_t chooseChunk(const MmaShape &s) {
+  int64_t chunk = s.k;
+  while (chunk > kStepK && Staging(s, chunk).bytes > kMaxStaticSharedBytes)
+    chunk -= kStepK;
+  if (Staging(s, chunk).bytes > kMaxStaticSharedBytes)
+    return 0;
+  int64_t numChunks = llvm::divideCeil(s.k, chunk);
+  return llvm::alignTo(llvm::divideCeil(s.k, numChunks), kStepK);
+}
+
+FailureOr<MmaShape> getShape(MmaFOp op) {
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+  return getMmaShape(lhs.getShape(), acc.getShape());
+}
+
+Value add(RegisterEmitter &e, Value a, Value b) {
+  return LLVM::AddOp::create(e.builder, e.loc, a, b);
+}
+Value sub(RegisterEmitter &e, Value a, Value b) {
+  return LLVM::SubOp::create(e.builder, e.loc, a, b);
+}
+Value mul(RegisterEmitter &e, Value a, int64_t b) {
+  return LLVM::MulOp::create(e.builder, e.loc, a, e.i32(b));
+}
+Value bits(RegisterEmitter &e, Value lane, unsigned shift, unsigned mask) {
+  Value shifted = shift ? LLVM::LShrOp::create(e.builder, e.loc, lane, e.i32(shift)) : lane;
+  return LLVM::AndOp::create(e.builder, e.loc, shifted, e.i32(mask));
+}
+
+/// Stores an operand's registers into its staged chunk, one vector store per
+/// run of registers adjacent along the innermost dimension (the staged rows
+/// run along it too, and both the runs and the padded rows are 16-byte
+/// multiples, so a run is one aligned st.shared of up to 16 bytes). A run
+/// whose K coordinate (dimension `kDim`) lies outside [k0, k0 + len) goes to
+/// the trash slot; runs never straddle a chunk (chunks are multiples of 16,
+/// runs at most 8 elements).
+template <typename SlotFn>
+void stageRuns(RegisterEmitter &e, const OperandRegs &regs, const Laid &laid, Value base,
+               Type element, unsigned kDim, int64_t k0, int64_t len, bool needsCheck,
+               int64_t trash, SlotFn slotOf) {
+  unsigned innermost = laid.shape.size() - 1;
+  int64_t run = 1;
+  if (laid.layout.getOrder().front() == innermost)
+    run = std::min<int64_t>(laid.layout.getSizePerThread()[innermost], kRowPadding);
+  Type runType = run == 1 ? element : Type(VectorType::get({run}, element));
+  for (size_t i = 0; i < regs.values.size(); i += run) {
+    Value kLocal = regs.coords[kDim][i];
+    if (k0)
+      kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
+    Value slot = slotOf(i, kLocal);
+    if (needsCheck) {
+      Value inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult,
+                                          kLocal, e.i32(len));
+      slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
+    }
+    Value value = run == 1 ? regs.values[i]
+                           : e.buildVector(cast<VectorType>(runType),
+                                           ArrayRef<Value>(regs.values).slice(i, run));
+    Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), element, base,
+                                        ArrayRef<LLVM::GEPArg>{slot});
+    LLVM::StoreOp::create(e.builder, e.loc, value, address, run * kElementBytes);
+  }
+}
+
+/// The i32 registers of `count` 8x8 b16 matrices ldmatrix reads at `address`
+/// (`transpose`: .trans).
+SmallVector<Value> loadMatrices(RegisterEmitter &e, Value address, unsigned count,
+                                bool transpose) {
+  MLIRContext *context = e.builder.getContext();
+  Type i32 = e.builder.getI32Type();
+  Type resultType = LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(count, i32));
+  Value loaded = NVVM::LdMatrixOp::create(
+      e.builder, e.loc, resultType, address, count,
+      transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(context, 8, 8), NVVM::LdStMatrixEltType::B16);
+  SmallVector<Value> regs;
+  for (unsigned i = 0; i < count; ++i)
+    regs.push_back(LLVM::ExtractValueOp::create(e.builder, e.loc, loaded, i));
+  return regs;
+}
+
+} // namespace
+
+bool canLowerToMmaSync(MmaFOp op) {
+  if (!hasMmaSyncForm(op))
+    return false;
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
+  if (!layout || !isMmaAccumulatorLayout(layout, acc.getShape()))
+    return false;
+  FailureOr<MmaShape> shape = getShape(op);
+  return succeeded(shape) && chooseChunk(*shape) > 0;
+}
+
+LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
+                           const TypeConverter &converter,
+                           ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
+  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
+  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
+  FailureOr<MmaShape> shape = getShape(op);
+  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
+    return failure();
+  const MmaShape &s = *shape;
+  unsigned rank = accLaid->shape.size();
+  unsigned mDim = rank - 2, nDim = rank - 1;
+  Type element = getElementTypeOrSelf(op.getLhs().getType());
+  Type accType = converter.convertType(getElementTypeOrSelf(op.getAcc().getType()));
+  if (!accType)
+    return op.emitOpError("accumulator element type has no LLVM form");
+  Staging staging(s, chooseChunk(s));
+
+  RegisterEmitter e(rewriter, loc);
+  OperandRegs a = unpackOperand(e, lhs, *lhsLaid);
+  OperandRegs b = unpackOperand(e, rhs, *rhsLaid);
+  OperandRegs c = unpackOperand(e, acc, *accLaid);
+  Arithmetic arith{/*isFloat=*/true};
+  arith.computeType = rewriter.getF32Type();
+  SmallVector<Value> sums;
+  Type accElement = getElementTypeOrSelf(op.getAcc().getType());
+  for (Value v : c.values)
+    sums.push_back(arith.widen(e, v, accElement, /*isSigned=*/true));
+
+  FailureOr<Value> scratch = getSharedScratch(rewriter, loc, op, staging.bytes);
+  if (failed(scratch))
+    return failure();
+  Value aBase = *scratch;
+  Value bBase = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), rewriter.getI8Type(),
+                                    aBase, ArrayRef<LLVM::GEPArg>{(int32_t)staging.bOffset});
+  auto batchOf = [&](const OperandRegs &regs, size_t i) {
+    return s.batched ? regs.coords[0][i] : e.i32(0);
+  };
+
+  // The accumulator registers as [batch][row block][column]: rows r and
+  // r + 1 (an even r) of a thread are the two halves of one m16n8 fragment.
+  BlockedAttr layout = accLaid->layout;
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
+  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
+  int64_t rowRegs = regsPerDim[mDim], colBlocks = regsPerDim[nDim] / 2;
+  int64_t warpsM = layout.getWarpsPerCTA()[mDim];
+  auto regOf = [&](int64_t batch, int64_t row, int64_t col) {
+    SmallVector<int64_t> perDim{row, col};
+    if (s.batched)
+      perDim.insert(perDim.begin(), batch);
+    return linearizeRegister(layout, accLaid->shape, perDim);
+  };
+
+  // ldmatrix.x4 of A: lanes 8j..8j+7 name the rows of matrix j, which holds
+  // rows 0-7 (j even) or 8-15 (j odd) of the fragment and k 0-7 (j < 2) or
+  // 8-15. Fragment row i of the lane's group g = lane / 4 is accumulator row
+  // origin - g + i, rows 8-15 lying 8 * warpsM further.
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  Value lane = bits(e, tid, 0, 31);
+  Value group = bits(e, lane, 2, 7);
+  Value aLaneRow = add(e, sub(e, bits(e, lane, 0, 7), group),
+                       mul(e, bits(e, lane, 3, 1), 8 * warpsM));
+  Value aLaneK = mul(e, bits(e, lane, 4, 1), 8);
+  // ldmatrix.x2.trans of B: lanes 0-15 name k rows 0-15 of the 8 columns
+  // starting at the fragment's first column, origin - 2 * (lane % 4).
+  Value bLaneK = bits(e, lane, 0, 15);
+  Value columnInPair = mul(e, bits(e, lane, 0, 3), 2);
+
+  SmallVector<Value> aRowStart, bColumnStart; // element offsets in a chunk
+  for (int64_t batch = 0; batch < batchRegs; ++batch) {
+    for (int64_t row = 0; row < rowRegs; row += 2) {
+      int64_t reg = regOf(batch, row, 0);
+      Value fullRow = add(e, add(e, mul(e, batchOf(c, reg), s.m), c.coords[mDim][reg]),
+                          aLaneRow);
+      aRowStart.push_back(add(e, mul(e, fullRow, staging.aPitch), aLaneK));
+    }
+    for (int64_t col = 0; col < colBlocks; ++col) {
+      int64_t reg = regOf(batch, 0, 2 * col);
+      Value kRow = add(e, mul(e, batchOf(c, reg), staging.chunk), bLaneK);
+      bColumnStart.push_back(add(e, mul(e, kRow, staging.bPitch),
+                                 sub(e, c.coords[nDim][reg], columnInPair)));
+    }
+  }
+
+  bool isBF16 = element.isBF16();
+  NVVM::MMATypes ptxType = isBF16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  Type pairType = VectorType::get({2}, element);
+  auto asOperand = [&](Value reg) -> Value {
+    // The NVVM op takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
+    return isBF16 ? reg : LLVM::BitcastOp::create(rewriter, loc, pairType, reg).getResult();
+  };
+  Type f32 = rewriter.getF32Type();
+  Type resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), {f32, f32, f32, f32});
+  auto elementAt = [&](Value base, Value index) {
+    return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base,
+                               ArrayRef<LLVM::GEPArg>{index});
+  };
+
+  bool needsCheck = s.k > staging.chunk;
+  for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
+    int64_t len = std::min(staging.chunk, s.k - k0);
+    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
+    stageRuns(e, a, *lhsLaid, aBase, element, rank - 1, k0, len, needsCheck, staging.aTrash(s),
+                 [&](size_t i, Value kLocal) {
+                   Value row = add(e, mul(e, batchOf(a, i), s.m), a.coords[mDim][i]);
+                   return add(e, mul(e, row, staging.aPitch), kLocal);
+                 });
+    stageRuns(e, b, *rhsLaid, bBase, element, rank - 2, k0, len, needsCheck, staging.bTrash(s),
+                 [&](size_t i, Value kLocal) {
+                   Value row = add(e, mul(e, batchOf(b, i), staging.chunk), kLocal);
+                   return add(e, mul(e, row, staging.bPitch), b.coords[nDim][i]);
+                 });
+    emitCTABarrier(rewriter, loc); // the chunk is complete
+    sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
+      Value aStep = mul(e, k, kStepK), bStep = mul(e, k, kStepK * staging.bPitch);
+      // All A fragments first, then per column block its B fragment and the
+      // mma.syncs using it: a B fragment lives for one column only.
+      SmallVector<SmallVector<Value>> aFragments;
+      for (Value start : aRowStart) {
+        aFragments.emplace_back();
+        for (Value reg : loadMatrices(e, elementAt(aBase, add(e, start, aStep)), 4, false))
+          aFragments.back().push_back(asOperand(reg));
+      }
+      SmallVector<Value> next(carried);
+      int64_t rowPairs = rowRegs / 2;
+      for (int64_t batch = 0; batch < batchRegs; ++batch)
+        for (int64_t col = 0; col < colBlocks; ++col) {
+          SmallVector<Value> bRegs;
+          Value bStart = bColumnStart[batch * colBlocks + col];
+          for (Value reg : loadMatrices(e, elementAt(bBase, add(e, bStart, bStep)), 2, true))
+            bRegs.push_back(asOperand(reg));
+          for (int64_t pair = 0; pair < rowPairs; ++pair) {
+            int64_t regs[4] = {regOf(batch, 2 * pair, 2 * col), regOf(batch, 2 * pair, 2 * col + 1),
+                               regOf(batch, 2 * pair + 1, 2 * col),
+                               regOf(batch, 2 * pair + 1, 2 * col + 1)};
+            SmallVector<Value> cRegs;
+            for (int64_t reg : regs)
+              cRegs.push_back(next[reg]);
+            Value d = NVVM::MmaOp::create(
+                rewriter, loc, resultType, aFragments[batch * rowPairs + pair], bRegs, cRegs,
+                ArrayRef<int64_t>{16, 8, kStepK}, std::nullopt, std::nullopt,
+                std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+            for (auto [i, reg] : llvm::enumerate(regs))
+              next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
+          }
+        }
+      return next;
+    });
+  }
+  emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
+
+  SmallVector<Value> results;
+  for (Value v : sums)
+    results.push_back(arith.narrow(e, v, accType));
+  auto vectorType = dyn_cast<VectorType>(acc.getType());
+  if (!vectorType)
+    return op->emitOpError("accumulator did not convert to a register vector");
+  rewriter.replaceOp(op, e.buildVector(vectorType, results));
+  return success();
+}
+
+} // namespace tilepipe::tile_as
