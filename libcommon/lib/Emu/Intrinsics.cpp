@@ -9,8 +9,11 @@
 //===----------------------------------------------------------------------===//
 #include "Intrinsics.h"
 
+#include "BulkCopy.h"
 #include "FloatBits.h"
+#include "MBarrier.h"
 #include "Runtime.h"
+#include "TensorMap.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
@@ -145,115 +148,6 @@ void cpAsyncHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *) {
     rt.checkAccess(src, srcBytes, std::min(srcBytes, bytes), 1u << kAccessAddrSpaceShift);
   std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), srcBytes);
   std::memset(reinterpret_cast<void *>(dst + srcBytes), 0, bytes - srcBytes);
-}
-
-//===----------------------------------------------------------------------===//
-// mbarrier (the pre-sm_90 arrive/test_wait family and sm_90 try_wait)
-//===----------------------------------------------------------------------===//
-
-/// The emulator's encoding of the 8-byte mbarrier object.
-struct MBarrierState {
-  uint32_t pending = 0, expected = 0, tx = 0;
-  bool phase = false;
-
-  static MBarrierState load(uintptr_t address) {
-    uint64_t word;
-    std::memcpy(&word, reinterpret_cast<const void *>(address), 8);
-    return {uint32_t(word & 0xfffff), uint32_t((word >> 20) & 0xfffff),
-            uint32_t((word >> 40) & 0x7fffff), bool(word >> 63)};
-  }
-  void store(uintptr_t address) const {
-    uint64_t word = uint64_t(pending) | uint64_t(expected) << 20 | uint64_t(tx & 0x7fffff) << 40 |
-                    uint64_t(phase) << 63;
-    std::memcpy(reinterpret_cast<void *>(address), &word, 8);
-  }
-  /// The token arrive returns: the phase it arrived in.
-  uint64_t token() const { return uint64_t(phase) << 63; }
-  void completeIfDone() {
-    if (pending == 0 && tx == 0) {
-      phase = !phase;
-      pending = expected;
-    }
-  }
-};
-
-enum class MBarrierOp : uint32_t { Init, Inval, Arrive, ArriveDrop, ArriveExpectTx,
-                                   ExpectTx, CompleteTx, TestWait, TryWait, PendingCount };
-enum MBarrierFlags : uint32_t { kMBarParity = 1 };
-
-void mbarrierHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
-  Runtime &rt = Runtime::active();
-  auto op = MBarrierOp(h.op);
-  if (op == MBarrierOp::PendingCount) // operand is a state token, not an address
-    return h.result(ret, uint32_t(h.arg<uint64_t>(args, 0) & 0xfffff));
-  auto address = h.arg<uintptr_t>(args, 0);
-  bool readOnly = op == MBarrierOp::TestWait || op == MBarrierOp::TryWait;
-  rt.checkAccess(address, 8, 8, readOnly ? 0u : uint32_t(kAccessWrite));
-  MBarrierState state = MBarrierState::load(address);
-  switch (op) {
-  case MBarrierOp::Init: {
-    uint32_t count = h.arg<uint32_t>(args, 1);
-    if (count == 0 || count > 0xfffff)
-      rt.fail("mbarrier.init with count " + std::to_string(count));
-    MBarrierState fresh;
-    fresh.pending = fresh.expected = count;
-    return fresh.store(address);
-  }
-  case MBarrierOp::Inval:
-    return MBarrierState().store(address);
-  case MBarrierOp::ExpectTx:
-  case MBarrierOp::CompleteTx: {
-    uint32_t bytes = h.arg<uint32_t>(args, 1);
-    if (op == MBarrierOp::ExpectTx)
-      state.tx += bytes;
-    else
-      state.tx = bytes > state.tx ? 0 : state.tx - bytes;
-    if (op == MBarrierOp::CompleteTx && state.pending == 0)
-      state.completeIfDone();
-    rt.noteProgress();
-    return state.store(address);
-  }
-  case MBarrierOp::Arrive:
-  case MBarrierOp::ArriveDrop:
-  case MBarrierOp::ArriveExpectTx: {
-    if (state.expected == 0)
-      rt.fail("mbarrier.arrive on an uninitialized mbarrier");
-    // The scoped (sm_90) arrive takes a count; expect_tx its byte count.
-    uint32_t count = 1;
-    if (op == MBarrierOp::ArriveExpectTx)
-      state.tx += h.arg<uint32_t>(args, 1);
-    else if (h.argOffsets.size() > 1)
-      count = h.arg<uint32_t>(args, 1);
-    if (count > state.pending)
-      rt.fail("mbarrier.arrive with count " + std::to_string(count) + " but only " +
-              std::to_string(state.pending) + " arrivals pending");
-    if (op == MBarrierOp::ArriveDrop)
-      state.expected -= std::min(state.expected, count);
-    state.pending -= count;
-    uint64_t token = state.token() | state.pending;
-    rt.noteProgress();
-    state.completeIfDone();
-    state.store(address);
-    if (!h.retOffsets.empty())
-      h.result(ret, token);
-    return;
-  }
-  case MBarrierOp::TestWait:
-  case MBarrierOp::TryWait: {
-    // The phase a token or parity names is complete once the barrier has
-    // moved past it.
-    uint64_t waited = h.arg<uint64_t>(args, 1);
-    bool waitedPhase = (h.aux & kMBarParity) ? (uint32_t(waited) & 1) : bool(waited >> 63);
-    bool done = state.phase != waitedPhase;
-    if (!done && op == MBarrierOp::TryWait) {
-      rt.yield(); // let the arriving threads run
-      done = MBarrierState::load(address).phase != waitedPhase;
-    }
-    return h.result(ret, uint8_t(done));
-  }
-  case MBarrierOp::PendingCount:
-    return;
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -846,32 +740,6 @@ std::optional<IntrinsicHandler> lookupInteger(StringRef n) {
   return make(intHandler, uint32_t(*op));
 }
 
-std::optional<IntrinsicHandler> lookupMBarrier(StringRef n) {
-  if (!n.consume_front("mbarrier."))
-    return std::nullopt;
-  // Classic forms end in ".shared" or nothing; the sm_90 forms in the CTA
-  // scope and space.
-  if (!n.consume_back(".shared"))
-    n.consume_back(".scope.cta.space.cta");
-  bool relaxed = n.consume_back(".relaxed");
-  (void)relaxed;
-  auto op = llvm::StringSwitch<std::optional<MBarrierOp>>(n)
-                .Case("init", MBarrierOp::Init)
-                .Case("inval", MBarrierOp::Inval)
-                .Case("arrive", MBarrierOp::Arrive)
-                .Case("arrive.drop", MBarrierOp::ArriveDrop)
-                .Case("arrive.expect.tx", MBarrierOp::ArriveExpectTx)
-                .Case("expect.tx", MBarrierOp::ExpectTx)
-                .Case("complete.tx", MBarrierOp::CompleteTx)
-                .Cases({"test.wait", "test.wait.parity"}, MBarrierOp::TestWait)
-                .Cases({"try.wait", "try.wait.parity"}, MBarrierOp::TryWait)
-                .Case("pending.count", MBarrierOp::PendingCount)
-                .Default(std::nullopt);
-  if (!op)
-    return std::nullopt;
-  return make(mbarrierHandler, uint32_t(*op), n.ends_with("parity") ? uint32_t(kMBarParity) : 0u);
-}
-
 std::optional<IntrinsicHandler> lookupMisc(StringRef n) {
   if (n.consume_front("isspacep.")) {
     auto space = llvm::StringSwitch<std::optional<uint32_t>>(n)
@@ -934,7 +802,8 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
   StringRef n = name;
   if (!n.consume_front("llvm.nvvm."))
     return std::nullopt;
-  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrier, lookupMisc,
+  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
+                      lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic, lookupMisc,
                       lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();
@@ -1030,14 +899,15 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
     return false;
   // The emulator runs one grid at a time (nothing to wait for or release) in
   // one address space without virtual aliases.
-  if (n.starts_with("griddepcontrol.") || n == "fence.proxy.alias")
+  if (n.starts_with("griddepcontrol."))
     return true;
-  // Generic writes before an async-proxy reader: wgmma.mma_async reads its
-  // shared operands synchronously at issue here, after every earlier write.
-  if (n == "fence.proxy.async" || n.starts_with("fence.proxy.async."))
+  // The bulk and tensor copies run to completion in the issuing thread
+  // through generic memory (BulkCopy.cpp, TensorCopy.cpp) and wgmma.mma_async
+  // reads its shared operands at issue: the async and tensormap proxies need
+  // no fences (fence.* below), bulk groups no waiting.
+  if (n.starts_with("cp.async.bulk.") &&
+      (n.contains(".prefetch.") || n.contains(".group")))
     return true;
-  if (n.starts_with("fence.proxy") || n.starts_with("fence.mbarrier"))
-    return false; // async proxies: TMA/mbarrier are not emulated
   return n.starts_with("membar.") || n.starts_with("fence.") ||
          n.starts_with("barrier.cluster.arrive") ||
          n.starts_with("prefetch.") || n == "cp.async.commit.group" ||

@@ -640,6 +640,7 @@ Expected<RewriteResult> tilepipe::emu::rewriteForHost(Module &module,
     if (fn.isDeclaration())
       continue;
     moveAllocasToAddressSpaceZero(fn);
+    lowerAsyncCopyPtx(fn);
     lowerPredicatedGlobalAccesses(fn);
     lowerInlinePtxArithmetic(fn);
     guardIntegerDivisions(fn);

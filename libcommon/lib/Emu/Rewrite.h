@@ -78,6 +78,11 @@ struct RewriteResult {
 /// vector loads and stores, so that they are checked and run like any other.
 void lowerPredicatedGlobalAccesses(llvm::Function &fn);
 
+/// Turns the TMA family's inline PTX (MLIR's mbarrier.try_wait.parity loop,
+/// predicated mbarrier and cp.async.bulk.tensor forms, tensormap.replace and
+/// tensormap.cp_fenceproxy) into calls of the equivalent NVVM intrinsics.
+void lowerAsyncCopyPtx(llvm::Function &fn);
+
 /// Turns libdevice's multi-instruction inline PTX blocks of integer
 /// carry-chain arithmetic (mad/madc/add/addc/sub/subc with .cc, mov.b64
 /// pack/unpack) and setp/selp into plain IR; other blocks stay as they are.
