@@ -73,7 +73,7 @@ struct AtomicRedViewLowering : TilePattern<ct::AtomicRedViewTkoOp> {
   LogicalResult matchAndRewrite(ct::AtomicRedViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     FailureOr<TileAccess> access =
-        buildTileAccess(rewriter, op, op.getView(), adaptor.getIndex());
+        buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
       return failure();
     Location loc = op.getLoc();

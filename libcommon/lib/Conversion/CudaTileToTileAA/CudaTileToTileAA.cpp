@@ -140,7 +140,7 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
   LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     FailureOr<TileAccess> access =
-        buildTileAccess(rewriter, op, op.getView(), adaptor.getIndex());
+        buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
       return failure();
     auto type = cast<RankedTensorType>(convert(op.getTile().getType()));
@@ -161,7 +161,7 @@ struct StoreViewLowering : TilePattern<ct::StoreViewTkoOp> {
   LogicalResult matchAndRewrite(ct::StoreViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     FailureOr<TileAccess> access =
-        buildTileAccess(rewriter, op, op.getView(), adaptor.getIndex());
+        buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
       return failure();
     rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
@@ -280,7 +280,8 @@ struct ConvertCudaTileToTileAAPass
         GridQueryLowering<ct::GetTileBlockIdOp, tile_aa::BlockIdOp>,
         LoadViewLowering, StoreViewLowering,
         LoadPtrLowering, StorePtrLowering, OffsetLowering, IotaLowering,
-        ViewErasure<ct::MakeTensorViewOp>, ViewErasure<ct::MakePartitionViewOp>>(converter, context);
+        ViewErasure<ct::MakeTensorViewOp>, ViewErasure<ct::MakePartitionViewOp>,
+        ViewErasure<ct::MakeGatherScatterViewOp>>(converter, context);
     populateArithmeticLoweringPatterns(converter, patterns);
     populateControlFlowLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
