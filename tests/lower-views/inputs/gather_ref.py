@@ -38,3 +38,14 @@ def gather_cols(a, m, n, cols, shift, gx, gy, pad):
     c = np.arange(8 * gy)[None, :]
     rows = 4 * (r // 4) + shift + r % 4
     return table[_clip(rows, m), _clip(cols[c], n)].astype(np.float32).ravel()
+
+
+def scatter_mid(dst, rows, src):
+    out = dst.reshape(2, 32, 4).copy()
+    src = src.reshape(2, 8, 4)
+    for b in range(2):
+        for k in range(8):
+            for c in range(3):
+                if 0 <= rows[k] < 32:
+                    out[b, rows[k], 1 + c] = src[b, k, c]
+    return out.ravel()
