@@ -94,12 +94,12 @@ run_rows() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tile-emu: a rank-3 scatter along the middle dimension with i64 indices, the last column past the edge" {
+@test "tile-emu: a rank-3 scatter along the middle dimension (i64 row indices, i32 scalars), the last column past the edge" {
   k=$(kernel none)
   run /usr/bin/python3 "$EMU_CHECK" --bin "$TILEPIPE_BIN" "$k" --entry scatter_mid \
     --helpers "$IN/gather_ref.py" \
     --array "src=np.arange(64).astype(np.float32) + 1" \
-    --array "rows=np.array([31, 0, 7, -1, 32, 12, 3, 20], np.int64)" \
+    --array "rows=np.array([31, 0, 7, -1, 2**32 + 5, 12, 3, 20], np.int64)" \
     --array "dst=np.zeros(256, np.float32)" \
     --expect "dst = scatter_mid(dst, rows, src)"
   [ "$status" -eq 0 ] || { echo "$output"; false; }

@@ -16,6 +16,8 @@ cuda_tile.module @kernels {
     %tview = make_tensor_view %arg0, shape = [2, 32, 4], strides = [128, 4, 1] : tensor_view<2x32x4xf16, strides=[128,4,1]>
     %gsview = make_gather_scatter_view %tview : gather_scatter_view<tile=(2x8x4), tensor_view<2x32x4xf16, strides=[128,4,1]>, sparse_dim=1>
     %1 = store_view_tko weak %cst_0_f16, %gsview[%cst_0_i64, %0, %cst_0_i64] : tile<2x8x4xf16>, gather_scatter_view<tile=(2x8x4), tensor_view<2x32x4xf16, strides=[128,4,1]>, sparse_dim=1>, tile<i64>, tile<8xi64>, tile<i64> -> token
+    %cst_1_i32 = constant <i32: 1> : tile<i32>
+    %2 = store_view_tko weak %cst_0_f16, %gsview[%cst_1_i32, %0, %cst_1_i32] : tile<2x8x4xf16>, gather_scatter_view<tile=(2x8x4), tensor_view<2x32x4xf16, strides=[128,4,1]>, sparse_dim=1>, tile<i32>, tile<8xi64>, tile<i32> -> token
     return
   }
 }

@@ -89,12 +89,15 @@ cuda_tile.module @kernels {
   }
 
   // scatter_mid: a rank-3 view scattered along its middle dimension with
-  // i64 indices; the last dimension starts at element 1 of 4, so the tile's
-  // last column falls outside and is not written:
+  // i64 row indices (i32 scalar indices: the math is in i64, so 2**32 + 5
+  // stays out of range); the last dimension starts at
+  // element 1 of 4, so the tile's last column falls outside and is not
+  // written:
   //   dst[b, rows[k], 1 + c] = src[b, k, c]   (b < 2, k < 8, c < 3)
   entry @scatter_mid(%src: tile<ptr<f32>>, %rows: tile<ptr<i64>>, %dst: tile<ptr<f32>>) {
     %c0 = constant <i64: 0> : tile<i64>
-    %c1 = constant <i64: 1> : tile<i64>
+    %z = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
     %sv = make_tensor_view %src, shape = [2, 8, 4], strides = [32, 4, 1] : tensor_view<2x8x4xf32, strides=[32,4,1]>
     %sp = make_partition_view %sv : partition_view<tile=(2x8x4), tensor_view<2x8x4xf32, strides=[32,4,1]>>
     %t, %t1 = load_view_tko weak %sp[%c0, %c0, %c0] : partition_view<tile=(2x8x4), tensor_view<2x8x4xf32, strides=[32,4,1]>>, tile<i64> -> tile<2x8x4xf32>, token
@@ -103,7 +106,7 @@ cuda_tile.module @kernels {
     %idx, %t2 = load_view_tko weak %ip[%c0] token = %t1 : partition_view<tile=(8), tensor_view<8xi64, strides=[1]>>, tile<i64> -> tile<8xi64>, token
     %dv = make_tensor_view %dst, shape = [2, 32, 4], strides = [128, 4, 1] : tensor_view<2x32x4xf32, strides=[128,4,1]>
     %dg = make_gather_scatter_view %dv : gather_scatter_view<tile=(2x8x4), tensor_view<2x32x4xf32, strides=[128,4,1]>, sparse_dim=1>
-    %t3 = store_view_tko weak %t, %dg[%c0, %idx, %c1] token = %t2 : tile<2x8x4xf32>, gather_scatter_view<tile=(2x8x4), tensor_view<2x32x4xf32, strides=[128,4,1]>, sparse_dim=1>, tile<i64>, tile<8xi64>, tile<i64> -> token
+    %t3 = store_view_tko weak %t, %dg[%z, %idx, %c1] token = %t2 : tile<2x8x4xf32>, gather_scatter_view<tile=(2x8x4), tensor_view<2x32x4xf32, strides=[128,4,1]>, sparse_dim=1>, tile<i32>, tile<8xi64>, tile<i32> -> token
     return
   }
 }

@@ -179,6 +179,9 @@ static FailureOr<TracedView> traceView(Operation *op, Value view) {
 /// every element of the tile: the rows spread along dimension `dim`.
 static Value spreadAlongDim(IndexBuilder &b, Value rows, unsigned dim) {
   ArrayRef<int64_t> shape = b.tensorType.getShape();
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  if (rowsType.getElementType() != b.type)
+    rows = arith::ExtSIOp::create(b.rewriter, b.loc, rowsType.clone(b.type), rows);
   if (shape.size() == 1)
     return rows;
   SmallVector<int64_t> lined(shape.size(), 1);
@@ -211,9 +214,15 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   // Element t of the tile sits at coordinate index[d] * step[d] + t[d] of
   // tensor dimension dimMap[d] (at index[d][t[d]] along a gather view's
   // sparse dimension). It is in bounds when every such coordinate is below
-  // its size; the unsigned compare also masks negative indices. (The
-  // verifier gives all indices one element type.)
-  auto indexType = cast<IntegerType>(getElementTypeOrSelf(indices.front().getType()));
+  // its size; the unsigned compare also masks negative indices. The math is
+  // in the widest index type (a gather view's index tile may be wider or
+  // narrower than its scalars; the narrower are sign-extended).
+  IntegerType indexType;
+  for (Value index : indices) {
+    auto type = cast<IntegerType>(getElementTypeOrSelf(index.getType()));
+    if (!indexType || type.getWidth() > indexType.getWidth())
+      indexType = type;
+  }
   IndexBuilder b(rewriter, op->getLoc(), indexType, tileShape);
   Value offsets, mask;
   for (unsigned dim = 0; dim < rank; ++dim) {

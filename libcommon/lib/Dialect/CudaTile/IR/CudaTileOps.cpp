@@ -321,8 +321,8 @@ std::optional<ViewInfo> getViewInfo(Type type) {
 
 /// The index operands of a view access. Every index is a scalar of one
 /// integer type, except on a gather_scatter_view, whose sparse dimension takes
-/// a 1-d tile of element indices, one per tile row along that dimension (of
-/// the same element type as the scalar indices).
+/// a 1-d integer tile of element indices, one per tile row along that
+/// dimension (its element type may differ from the scalars').
 static LogicalResult verifyViewIndices(Operation *op, Type viewType,
                                        ValueRange indices) {
   std::optional<unsigned> sparseDim;
@@ -331,24 +331,23 @@ static LogicalResult verifyViewIndices(Operation *op, Type viewType,
     sparseDim = gather.getSparseDim();
     sparseSize = gather.getTileShape()[*sparseDim];
   }
-  Type elementType;
+  Type scalarType;
   for (auto [dim, index] : llvm::enumerate(indices)) {
     auto type = cast<TileType>(index.getType());
-    if (!elementType)
-      elementType = type.getElementType();
-    if (type.getElementType() != elementType)
-      return op->emitOpError("expected all indices to have the same element type");
     if (sparseDim && dim == *sparseDim) {
-      auto expected = TileType::get(ArrayRef<int64_t>{sparseSize}, elementType);
-      if (type != expected)
+      if (type.getShape() != ArrayRef<int64_t>{sparseSize})
         return op->emitOpError("expected index ")
-               << dim << " (the sparse dimension) to be " << expected
-               << ", got " << type;
+               << dim << " (the sparse dimension) to be a 1-d tile of "
+               << sparseSize << " indices, got " << type;
       continue;
     }
     if (type.getRank() != 0)
       return op->emitOpError("index operand ")
              << dim << " must be a scalar tile (rank 0), got " << type;
+    if (!scalarType)
+      scalarType = type;
+    if (type != scalarType)
+      return op->emitOpError("expected all scalar indices to have the same type");
   }
   return success();
 }
