@@ -89,6 +89,10 @@ uint16_t tilepipe::emu::floatToBFloat(float value, Rounding rounding) {
   return uint16_t(roundToSmallFloat(value, 7, 127, 8, rounding));
 }
 
+uint16_t tilepipe::emu::doubleToBFloat(double value, Rounding rounding) {
+  return uint16_t(roundToSmallFloat(value, 7, 127, 8, rounding));
+}
+
 float tilepipe::emu::halfToFloat(uint16_t bits) {
   uint32_t sign = uint32_t(bits >> 15) << 31;
   int exp = (bits >> 10) & 31;

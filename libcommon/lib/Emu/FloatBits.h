@@ -28,6 +28,8 @@ uint16_t doubleToHalf(double value);
 
 /// float -> bfloat16 bits.
 uint16_t floatToBFloat(float value, Rounding rounding = Rounding::Nearest);
+/// double -> bfloat16 with a single rounding.
+uint16_t doubleToBFloat(double value, Rounding rounding = Rounding::Nearest);
 inline float bfloatToFloat(uint16_t bits) { return bitsFloat(uint32_t(bits) << 16); }
 
 /// The 8-bit float formats of mma/wgmma .e4m3 and .e5m2 operands (PTX ISA

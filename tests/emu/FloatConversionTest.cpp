@@ -1,0 +1,280 @@
+//===- FloatConversionTest.cpp - f16/bf16 conversions in JIT-compiled IR --===//
+//
+// fptrunc/fpext between f32/f64 and f16/bf16 and bf16 arithmetic, run as
+// nvptx64 kernels through the emulator, against the bit-level reference of
+// FloatBits.cpp (exact rounding in double arithmetic) over a wide sweep: every
+// upper half of the f32 bit patterns with the lower halves that sit at, just
+// below and just above the rounding boundaries. The GPU keeps subnormal
+// results (PTX ISA, cvt: subnormals are flushed only with .ftz).
+//
+//===----------------------------------------------------------------------===//
+#include "FloatBits.h"
+
+#include "tilepipe/Emu/Emulator.h"
+
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace tilepipe::emu;
+
+namespace {
+
+/// A kernel `name` that maps in[i] to out[i] for i < n (grid-stride loop);
+/// `body` turns %x (of type `from`) into %y (of type `to`).
+std::string mapKernel(const char *name, const char *from, const char *to, const char *body) {
+  return llvm::formatv(R"(
+define ptx_kernel void @{0}(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %n) "nvvm.reqntid"="128" {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ctaid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %nctaid = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %base = mul i32 %ctaid, 128
+  %first = add i32 %base, %tid
+  %stride = mul i32 %nctaid, 128
+  br label %loop
+loop:
+  %i = phi i32 [ %first, %entry ], [ %next, %body ]
+  %more = icmp slt i32 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %src = getelementptr {1}, ptr addrspace(1) %in, i32 %i
+  %x = load {1}, ptr addrspace(1) %src
+  {3}
+  %dst = getelementptr {2}, ptr addrspace(1) %out, i32 %i
+  store {2} %y, ptr addrspace(1) %dst
+  %next = add i32 %i, %stride
+  br label %loop
+done:
+  ret void
+}
+)",
+                       name, from, to, body)
+      .str();
+}
+
+/// Element-wise bf16 arithmetic on in[0..2] = a, b, c (bits): out[k] is the
+/// k-th result below.
+const char *kBFloatArithmetic = R"(
+define ptx_kernel void @bf16_arithmetic(ptr addrspace(1) %in, ptr addrspace(1) %out) "nvvm.reqntid"="1" {
+  %pb = getelementptr bfloat, ptr addrspace(1) %in, i32 1
+  %pc = getelementptr bfloat, ptr addrspace(1) %in, i32 2
+  %a = load bfloat, ptr addrspace(1) %in
+  %b = load bfloat, ptr addrspace(1) %pb
+  %c = load bfloat, ptr addrspace(1) %pc
+  %add = fadd bfloat %a, %a
+  %sub = fsub bfloat %b, %a
+  %mul = fmul bfloat %b, %c
+  %div = fdiv bfloat %b, %c
+  %fma = call bfloat @llvm.fma.bf16(bfloat %b, bfloat %c, bfloat %a)
+  %neg = fneg bfloat %a
+  %abs = call bfloat @llvm.fabs.bf16(bfloat %neg)
+  %min = call bfloat @llvm.minnum.bf16(bfloat %a, bfloat %b)
+  %va = insertelement <2 x bfloat> poison, bfloat %a, i32 0
+  %vab = insertelement <2 x bfloat> %va, bfloat %b, i32 1
+  %vadd = fadd <2 x bfloat> %vab, %vab
+  %vadd1 = extractelement <2 x bfloat> %vadd, i32 1
+  %results = insertelement <9 x bfloat> poison, bfloat %add, i32 0
+  %r1 = insertelement <9 x bfloat> %results, bfloat %sub, i32 1
+  %r2 = insertelement <9 x bfloat> %r1, bfloat %mul, i32 2
+  %r3 = insertelement <9 x bfloat> %r2, bfloat %div, i32 3
+  %r4 = insertelement <9 x bfloat> %r3, bfloat %fma, i32 4
+  %r5 = insertelement <9 x bfloat> %r4, bfloat %neg, i32 5
+  %r6 = insertelement <9 x bfloat> %r5, bfloat %abs, i32 6
+  %r7 = insertelement <9 x bfloat> %r6, bfloat %min, i32 7
+  %r8 = insertelement <9 x bfloat> %r7, bfloat %vadd1, i32 8
+  store <9 x bfloat> %r8, ptr addrspace(1) %out, align 2
+  ret void
+}
+declare bfloat @llvm.fma.bf16(bfloat, bfloat, bfloat)
+declare bfloat @llvm.fabs.bf16(bfloat)
+declare bfloat @llvm.minnum.bf16(bfloat, bfloat)
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+)";
+
+std::string kernels() {
+  return std::string("target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
+                     "target triple = \"nvptx64-nvidia-cuda\"\n") +
+         mapKernel("f32_to_bf16", "float", "bfloat", "%y = fptrunc float %x to bfloat") +
+         mapKernel("v2f32_to_v2bf16", "<2 x float>", "<2 x bfloat>",
+                   "%y = fptrunc <2 x float> %x to <2 x bfloat>") +
+         mapKernel("f64_to_bf16", "double", "bfloat", "%y = fptrunc double %x to bfloat") +
+         mapKernel("f32_to_f16", "float", "half", "%y = fptrunc float %x to half") +
+         mapKernel("f64_to_f16", "double", "half", "%y = fptrunc double %x to half") +
+         mapKernel("bf16_to_f32", "bfloat", "float", "%y = fpext bfloat %x to float") +
+         mapKernel("f16_to_f32", "half", "float", "%y = fpext half %x to float") +
+         kBFloatArithmetic;
+}
+
+/// Every f32 upper half with lower halves at and around the bf16 rounding
+/// boundaries (and, for f16, mid-range patterns).
+std::vector<uint32_t> sweepBits() {
+  std::vector<uint32_t> bits;
+  for (uint32_t upper = 0; upper < 0x10000; ++upper)
+    for (uint32_t lower : {0x0000u, 0x0001u, 0x4000u, 0x7fffu, 0x8000u, 0x8001u, 0xffffu})
+      bits.push_back(upper << 16 | lower);
+  return bits;
+}
+
+class FloatConversions : public ::testing::Test {
+protected:
+  void SetUp() override {
+    auto created = Emulator::createFromIR(kernels(), "conversions.ll", EmulatorOptions());
+    ASSERT_TRUE(bool(created)) << llvm::toString(created.takeError());
+    emulator_ = std::make_unique<Emulator>(std::move(*created));
+  }
+
+  /// Runs `kernel` over `in`, `count` elements of it, into `out`.
+  template <class In, class Out>
+  void map(const char *kernel, std::vector<In> &in, std::vector<Out> &out, uint32_t count) {
+    emulator_->registerBuffer(in.data(), in.size() * sizeof(In), "in");
+    emulator_->registerBuffer(out.data(), out.size() * sizeof(Out), "out");
+    std::vector<KernelArg> args = {KernelArg::pointer(in.data()), KernelArg::pointer(out.data()),
+                                   KernelArg::integer(32, count)};
+    llvm::Error err = emulator_->launch(kernel, Dim3{8, 1, 1}, Dim3{128, 1, 1}, args);
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  }
+
+  std::unique_ptr<Emulator> emulator_;
+};
+
+/// A NaN result must be a quiet NaN of the input's sign; anything else the
+/// reference's exact bits. Returns the number of mismatches (reports 5).
+template <class Source>
+int countMismatches(const std::vector<Source> &in, const std::vector<uint16_t> &out,
+                    uint16_t (*reference)(Source), uint16_t quietBit, uint16_t expMask) {
+  int mismatches = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    uint16_t expected = reference(in[i]);
+    bool ok = std::isnan(in[i])
+                  ? (out[i] & (expMask | quietBit)) == (expMask | quietBit) &&
+                        (out[i] >> 15) == (expected >> 15)
+                  : out[i] == expected;
+    if (!ok && ++mismatches <= 5)
+      ADD_FAILURE() << llvm::formatv("input {0:e} ({1:x}): got {2:x4}, expected {3:x4}",
+                                     double(in[i]), llvm::bit_cast<uint64_t>(double(in[i])),
+                                     out[i], expected)
+                           .str();
+  }
+  return mismatches;
+}
+
+uint16_t bfloatReference(float x) { return floatToBFloat(x); }
+uint16_t bfloatFromDouble(double x) { return doubleToBFloat(x); }
+uint16_t halfReference(float x) { return floatToHalf(x); }
+uint16_t halfFromDouble(double x) { return doubleToHalf(x); }
+
+std::vector<float> sweepFloats() {
+  std::vector<float> values;
+  for (uint32_t bits : sweepBits())
+    values.push_back(bitsFloat(bits));
+  return values;
+}
+
+TEST_F(FloatConversions, FloatToBFloatRoundsToNearestEvenKeepingSubnormals) {
+  std::vector<float> in = sweepFloats();
+  std::vector<uint16_t> out(in.size());
+  map("f32_to_bf16", in, out, in.size());
+  EXPECT_EQ(countMismatches(in, out, bfloatReference, 0x40, 0x7f80), 0);
+  // Hand-computed: f32 bits 0x00080000 = 2^19 * 2^-149 = 2^-130 is the bf16
+  // subnormal 0x0008 (2^3 * 2^-133); 0x00008000 = 2^-134 is a tie between 0
+  // and 2^-133 and rounds to even (0), 0x00008001 is above it; 0x00018000 is
+  // a tie between 0x0001 and 0x0002.
+  EXPECT_EQ(out[0x0008 * 7 + 0], 0x0008);
+  EXPECT_EQ(out[0x0000 * 7 + 4], 0x0000);
+  EXPECT_EQ(out[0x0000 * 7 + 5], 0x0001);
+  EXPECT_EQ(out[0x0001 * 7 + 4], 0x0002);
+  EXPECT_EQ(out[0x7f7f * 7 + 4], 0x7f80); // 0x7f7f8000: a tie rounding to infinity
+}
+
+TEST_F(FloatConversions, VectorFloatToBFloatMatchesScalar) {
+  std::vector<float> in = sweepFloats();
+  std::vector<uint16_t> out(in.size());
+  map("v2f32_to_v2bf16", in, out, in.size() / 2);
+  EXPECT_EQ(countMismatches(in, out, bfloatReference, 0x40, 0x7f80), 0);
+}
+
+/// Doubles just below, at and just above every bf16 rounding boundary: a
+/// double -> f32 -> bf16 double rounding gets the "just above" ones wrong.
+std::vector<double> sweepDoubles() {
+  std::vector<double> values;
+  for (uint32_t upper = 0; upper < 0x10000; ++upper) {
+    double tie = bitsFloat(upper << 16 | 0x8000);
+    for (double scale : {1 - 0x1p-40, 1.0, 1 + 0x1p-40})
+      values.push_back(tie * scale);
+  }
+  for (double extreme : {0x1p-1000, -0x1p-1000, 0x1p-133, 0x1p-134, 0x1p-134 * (1 + 0x1p-50),
+                         0x1p+200, 3.4e38, -3.3e38})
+    values.push_back(extreme);
+  return values;
+}
+
+TEST_F(FloatConversions, DoubleToBFloatRoundsOnce) {
+  std::vector<double> in = sweepDoubles();
+  std::vector<uint16_t> out(in.size());
+  map("f64_to_bf16", in, out, in.size());
+  EXPECT_EQ(countMismatches(in, out, bfloatFromDouble, 0x40, 0x7f80), 0);
+  EXPECT_EQ(out[(0x3f80 * 3) + 2], 0x3f81); // just above 1 + 2^-8: up, not to even
+}
+
+TEST_F(FloatConversions, FloatAndDoubleToHalf) {
+  std::vector<float> floats = sweepFloats();
+  std::vector<uint16_t> out(floats.size());
+  map("f32_to_f16", floats, out, floats.size());
+  EXPECT_EQ(countMismatches(floats, out, halfReference, 0x200, 0x7c00), 0);
+  std::vector<double> doubles = sweepDoubles();
+  for (uint32_t bits : sweepBits()) // and the f16 rounding boundaries
+    doubles.push_back(double(bitsFloat(bits)) * (1 + 0x1p-40));
+  out.assign(doubles.size(), 0);
+  map("f64_to_f16", doubles, out, doubles.size());
+  EXPECT_EQ(countMismatches(doubles, out, halfFromDouble, 0x200, 0x7c00), 0);
+}
+
+TEST_F(FloatConversions, BFloatAndHalfWidenExactly) {
+  std::vector<uint16_t> in(0x10000);
+  for (uint32_t bits = 0; bits < 0x10000; ++bits)
+    in[bits] = bits;
+  std::vector<float> out(in.size());
+  for (bool bf : {true, false}) {
+    map(bf ? "bf16_to_f32" : "f16_to_f32", in, out, in.size());
+    int mismatches = 0;
+    for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+      float expected = bf ? bfloatToFloat(bits) : halfToFloat(bits);
+      bool ok = std::isnan(expected) ? std::isnan(out[bits]) &&
+                                           std::signbit(out[bits]) == std::signbit(expected)
+                                     : floatBits(out[bits]) == floatBits(expected);
+      if (!ok && ++mismatches <= 5)
+        ADD_FAILURE() << (bf ? "bf16 " : "f16 ") << bits << ": got " << out[bits];
+    }
+    EXPECT_EQ(mismatches, 0) << (bf ? "bf16" : "f16");
+  }
+}
+
+TEST_F(FloatConversions, BFloatArithmeticKeepsSubnormals) {
+  // a = 2^-130 (0x0008), b = 2^-126 (0x0080, the smallest normal), c = 0.5.
+  std::vector<uint16_t> in = {0x0008, 0x0080, 0x3f00};
+  std::vector<uint16_t> out(9, 0xdead);
+  emulator_->registerBuffer(in.data(), in.size() * 2, "in");
+  emulator_->registerBuffer(out.data(), out.size() * 2, "out");
+  llvm::Error err = emulator_->launch("bf16_arithmetic", Dim3{1, 1, 1}, Dim3{1, 1, 1},
+                                      {KernelArg::pointer(in.data()), KernelArg::pointer(out.data())});
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  EXPECT_EQ(out[0], 0x0010); // 2^-130 + 2^-130 = 2^-129
+  EXPECT_EQ(out[1], 0x0078); // 2^-126 - 2^-130 = 15 * 2^-130
+  EXPECT_EQ(out[2], 0x0040); // 2^-126 * 0.5 = 2^-127
+  EXPECT_EQ(out[3], 0x0100); // 2^-126 / 0.5 = 2^-125
+  EXPECT_EQ(out[4], 0x0048); // 2^-127 + 2^-130 = 9 * 2^-130
+  EXPECT_EQ(out[5], 0x8008);
+  EXPECT_EQ(out[6], 0x0008);
+  EXPECT_EQ(out[7], 0x0008);
+  EXPECT_EQ(out[8], 0x0100); // lane 1 of the vector add: 2 * 2^-126
+}
+
+} // namespace
