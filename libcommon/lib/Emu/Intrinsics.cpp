@@ -59,7 +59,7 @@ void barrierHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
 enum CollectiveShape : uint32_t {
   kMaskValue,      // (mask, value, ...) shfl, vote, match
   kValueMask,      // (value, mask) redux
-  kMaskOnly,       // (mask) bar.warp.sync
+  kMaskOnly,       // (mask) bar.warp.sync, elect.sync
 };
 /// Marks match.*.sync.i64 (in IntrinsicHandler::rounding, unused otherwise).
 constexpr uint8_t kMatch64 = 8;
@@ -549,6 +549,8 @@ std::optional<IntrinsicHandler> lookupCollective(StringRef n) {
     return make(collectiveHandler, uint32_t(CollectiveKind::WarpSync), kMaskOnly);
   if (n == "activemask")
     return make(activeMaskHandler);
+  if (n == "elect.sync")
+    return make(collectiveHandler, uint32_t(CollectiveKind::Elect), kMaskOnly);
   if (n.consume_front("shfl.sync.")) {
     auto mode = llvm::StringSwitch<std::optional<CollectiveKind>>(n.split('.').first)
                     .Case("idx", CollectiveKind::ShflIdx)

@@ -56,7 +56,7 @@ enum class SpecialReg : uint32_t {
 enum class CollectiveKind : uint8_t {
   WarpSync, ShflIdx, ShflUp, ShflDown, ShflBfly, VoteAll, VoteAny, VoteUni,
   VoteBallot, MatchAny, MatchAll, ReduxAdd, ReduxMin, ReduxMax, ReduxUMin,
-  ReduxUMax, ReduxAnd, ReduxOr, ReduxXor,
+  ReduxUMax, ReduxAnd, ReduxOr, ReduxXor, Elect,
   /// mma.sync / ldmatrix: computed by a WarpMatrixOp.
   MatrixOp,
 };
