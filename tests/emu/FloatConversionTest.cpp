@@ -99,6 +99,63 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 )";
 
+/// cvt to f16/bf16 with every rounding modifier, through intrinsics and
+/// single-instruction inline PTX. %a = 1 + 2^-11 + 2^-20 is just above the
+/// f16 tie between 0x3c00 and 0x3c01; %b = 1 + 2^-8 + 2^-12 just above the
+/// bf16 tie between 0x3f80 and 0x3f81.
+const char *kRoundingModes = R"(
+define ptx_kernel void @rounding_modes(ptr addrspace(1) %out) "nvvm.reqntid"="1" {
+  %a = fadd float 0x3FF0020000000000, 0x3EB0000000000000
+  %na = fneg float %a
+  %b = fadd float 0x3FF0100000000000, 0x3F30000000000000
+  %nb = fneg float %b
+  %r0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %a)
+  %r1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %a)
+  %r2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %na)
+  %r3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %na)
+  %r4 = call i16 asm "cvt.rm.bf16.f32 $0, $1;", "=h,f"(float %nb)
+  %r5 = call i16 asm "cvt.rp.bf16.f32 $0, $1;", "=h,f"(float %b)
+  %h6 = call half @llvm.nvvm.f2f16.rz.relu(float %na)
+  %r6 = bitcast half %h6 to i16
+  %h7 = call half @llvm.nvvm.f2f16.rn.satfinite(float 70000.0)
+  %r7 = bitcast half %h7 to i16
+  %b8 = call bfloat @llvm.nvvm.f2bf16.rz(float %b)
+  %r8 = bitcast bfloat %b8 to i16
+  %b9 = call bfloat @llvm.nvvm.f2bf16.rn(float %nb)
+  %r9 = bitcast bfloat %b9 to i16
+  %v = call <2 x half> @llvm.nvvm.ff2f16x2.rz(float %a, float -2.5)
+  %vi = bitcast <2 x half> %v to <2 x i16>
+  %r10 = extractelement <2 x i16> %vi, i32 0
+  %r11 = extractelement <2 x i16> %vi, i32 1
+  %r12 = call i16 @llvm.nvvm.f2h.rn.ftz(float 0x3800000000000000)
+  %r13 = call i16 @llvm.nvvm.f2h.rn(float 0x3E70000000000000)
+  %p = getelementptr i16, ptr addrspace(1) %out, i32 0
+  %s0 = insertelement <14 x i16> poison, i16 %r0, i32 0
+  %s1 = insertelement <14 x i16> %s0, i16 %r1, i32 1
+  %s2 = insertelement <14 x i16> %s1, i16 %r2, i32 2
+  %s3 = insertelement <14 x i16> %s2, i16 %r3, i32 3
+  %s4 = insertelement <14 x i16> %s3, i16 %r4, i32 4
+  %s5 = insertelement <14 x i16> %s4, i16 %r5, i32 5
+  %s6 = insertelement <14 x i16> %s5, i16 %r6, i32 6
+  %s7 = insertelement <14 x i16> %s6, i16 %r7, i32 7
+  %s8 = insertelement <14 x i16> %s7, i16 %r8, i32 8
+  %s9 = insertelement <14 x i16> %s8, i16 %r9, i32 9
+  %s10 = insertelement <14 x i16> %s9, i16 %r10, i32 10
+  %s11 = insertelement <14 x i16> %s10, i16 %r11, i32 11
+  %s12 = insertelement <14 x i16> %s11, i16 %r12, i32 12
+  %s13 = insertelement <14 x i16> %s12, i16 %r13, i32 13
+  store <14 x i16> %s13, ptr addrspace(1) %p, align 2
+  ret void
+}
+declare half @llvm.nvvm.f2f16.rz.relu(float)
+declare half @llvm.nvvm.f2f16.rn.satfinite(float)
+declare bfloat @llvm.nvvm.f2bf16.rz(float)
+declare bfloat @llvm.nvvm.f2bf16.rn(float)
+declare <2 x half> @llvm.nvvm.ff2f16x2.rz(float, float)
+declare i16 @llvm.nvvm.f2h.rn.ftz(float)
+declare i16 @llvm.nvvm.f2h.rn(float)
+)";
+
 std::string kernels() {
   return std::string("target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
                      "target triple = \"nvptx64-nvidia-cuda\"\n") +
@@ -110,7 +167,7 @@ std::string kernels() {
          mapKernel("f64_to_f16", "double", "half", "%y = fptrunc double %x to half") +
          mapKernel("bf16_to_f32", "bfloat", "float", "%y = fpext bfloat %x to float") +
          mapKernel("f16_to_f32", "half", "float", "%y = fpext half %x to float") +
-         kBFloatArithmetic;
+         kBFloatArithmetic + kRoundingModes;
 }
 
 /// Every f32 upper half with lower halves at and around the bf16 rounding
@@ -275,6 +332,28 @@ TEST_F(FloatConversions, BFloatArithmeticKeepsSubnormals) {
   EXPECT_EQ(out[6], 0x0008);
   EXPECT_EQ(out[7], 0x0008);
   EXPECT_EQ(out[8], 0x0100); // lane 1 of the vector add: 2 * 2^-126
+}
+
+TEST_F(FloatConversions, HalfAndBFloatRoundingModifiers) {
+  std::vector<uint16_t> out(14, 0xdead);
+  emulator_->registerBuffer(out.data(), out.size() * 2, "out");
+  llvm::Error err = emulator_->launch("rounding_modes", Dim3{1, 1, 1}, Dim3{1, 1, 1},
+                                      {KernelArg::pointer(out.data())});
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  EXPECT_EQ(out[0], 0x3c01);  // .rn: above the tie, up
+  EXPECT_EQ(out[1], 0x3c00);  // .rz
+  EXPECT_EQ(out[2], 0xbc01);  // .rm of the negative: away from zero
+  EXPECT_EQ(out[3], 0xbc00);  // .rp of the negative: toward zero
+  EXPECT_EQ(out[4], 0xbf81);  // bf16 .rm of -b
+  EXPECT_EQ(out[5], 0x3f81);  // bf16 .rp of b
+  EXPECT_EQ(out[6], 0x0000);  // .relu of a negative
+  EXPECT_EQ(out[7], 0x7bff);  // .satfinite: 70000 clamps to 65504, not infinity
+  EXPECT_EQ(out[8], 0x3f80);  // bf16 .rz
+  EXPECT_EQ(out[9], 0xbf81);  // bf16 .rn of -b
+  EXPECT_EQ(out[10], 0xc100); // ff2f16x2: b (-2.5) in the low half ...
+  EXPECT_EQ(out[11], 0x3c00); // ... a (.rz) in the high half
+  EXPECT_EQ(out[12], 0x0000); // .ftz flushes the f32 subnormal 2^-127
+  EXPECT_EQ(out[13], 0x0001); // 2^-24 is the smallest f16 subnormal
 }
 
 } // namespace

@@ -673,7 +673,7 @@ std::optional<IntrinsicHandler> lookupHalf(StringRef n) {
   llvm::SmallVector<StringRef, 6> parts;
   n.split(parts, '.');
   auto op = llvm::StringSwitch<std::optional<HalfOp>>(parts[0])
-                .Case("f2h", HalfOp::F2H)
+                .Cases({"f2h", "f2f16"}, HalfOp::F2H) // i16 and half results
                 .Case("f2bf16", HalfOp::F2BF)
                 .Case("ff2f16x2", HalfOp::FF2H2)
                 .Case("ff2bf16x2", HalfOp::FF2BF2)
@@ -868,6 +868,19 @@ std::optional<uint32_t> tilepipe::emu::lookupSpecialRegister(StringRef name) {
   return uint32_t(*reg);
 }
 
+/// cvt.<rnd>[.relu][.satfinite][.ftz].{f16,bf16}.f32 as the f2h / f2bf16
+/// intrinsic with the same modifiers (which lookupHalf checks); "" if the
+/// opcode is not one.
+static std::string smallFloatConversion(StringRef opcode) {
+  if (!opcode.consume_front("cvt."))
+    return "";
+  if (opcode.consume_back(".bf16.f32"))
+    return ("f2bf16." + opcode).str();
+  if (opcode.consume_back(".f16.f32"))
+    return ("f2h." + opcode).str();
+  return "";
+}
+
 std::optional<std::string> tilepipe::emu::inlineAsmAsIntrinsic(StringRef text) {
   // "{ rcp.approx.ftz.f32 $0,$1; }" -> opcode "rcp.approx.ftz.f32" and
   // operands "$0", "$1": one instruction whose operands are the asm
@@ -885,11 +898,9 @@ std::optional<std::string> tilepipe::emu::inlineAsmAsIntrinsic(StringRef text) {
   for (auto [i, operand] : llvm::enumerate(operands))
     if (operand.trim() != "$" + std::to_string(i))
       return std::nullopt;
-  std::string name = llvm::StringSwitch<std::string>(opcode)
-                         .Case("cvt.rn.f16.f32", "f2h.rn")
-                         .Case("cvt.rn.bf16.f32", "f2bf16.rn")
-                         .Case("nanosleep.u32", "nanosleep")
-                         .Default(opcode.str());
+  std::string name = opcode == "nanosleep.u32" ? "nanosleep" : smallFloatConversion(opcode);
+  if (name.empty())
+    name = opcode.str();
   if (!lookupIntrinsic("llvm.nvvm." + name))
     return std::nullopt;
   return "llvm.nvvm." + name;
