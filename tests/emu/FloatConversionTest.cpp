@@ -156,6 +156,55 @@ declare i16 @llvm.nvvm.f2h.rn.ftz(float)
 declare i16 @llvm.nvvm.f2h.rn(float)
 )";
 
+/// The fp8 conversion intrinsics, results as i16/i32 bits in out[0..10].
+const char *kFp8Conversions = R"(
+define ptx_kernel void @fp8_conversions(ptr addrspace(1) %out) "nvvm.reqntid"="1" {
+  %c0 = call i16 @llvm.nvvm.ff.to.e4m3x2.rn(float 1.0, float -448.0)
+  %c1 = call i16 @llvm.nvvm.ff.to.e4m3x2.rn(float 1000.0, float 0x7FF8000000000000)
+  %c2 = call i16 @llvm.nvvm.ff.to.e4m3x2.rn(float 0x3F60000000000000, float 0x3F50000000000000)
+  %c3 = call i16 @llvm.nvvm.ff.to.e4m3x2.rn.relu(float -1.0, float 1.0625)
+  %c4 = call i16 @llvm.nvvm.ff.to.e5m2x2.rn(float 1.0, float 0x7FF0000000000000)
+  %c5 = call i16 @llvm.nvvm.ff.to.e5m2x2.rn(float -70000.0, float 0x3EF0000000000000)
+  %c6 = call i16 @llvm.nvvm.f16x2.to.e4m3x2.rn(<2 x half> <half 0.5, half -2.0>)
+  %c7 = call i16 @llvm.nvvm.f16x2.to.e5m2x2.rn.relu(<2 x half> <half -0.5, half 3.0>)
+  %h8 = call <2 x half> @llvm.nvvm.e4m3x2.to.f16x2.rn(i16 u0x38fe)
+  %h9 = call <2 x half> @llvm.nvvm.e5m2x2.to.f16x2.rn(i16 u0x3c7b)
+  %h10 = call <2 x half> @llvm.nvvm.e4m3x2.to.f16x2.rn.relu(i16 u0x7ffe)
+  %c8 = bitcast <2 x half> %h8 to i32
+  %c9 = bitcast <2 x half> %h9 to i32
+  %c10 = bitcast <2 x half> %h10 to i32
+  call void @store16(ptr addrspace(1) %out, i32 0, i16 %c0)
+  call void @store16(ptr addrspace(1) %out, i32 1, i16 %c1)
+  call void @store16(ptr addrspace(1) %out, i32 2, i16 %c2)
+  call void @store16(ptr addrspace(1) %out, i32 3, i16 %c3)
+  call void @store16(ptr addrspace(1) %out, i32 4, i16 %c4)
+  call void @store16(ptr addrspace(1) %out, i32 5, i16 %c5)
+  call void @store16(ptr addrspace(1) %out, i32 6, i16 %c6)
+  call void @store16(ptr addrspace(1) %out, i32 7, i16 %c7)
+  %p8 = getelementptr i32, ptr addrspace(1) %out, i32 8
+  store i32 %c8, ptr addrspace(1) %p8, align 4
+  %p9 = getelementptr i32, ptr addrspace(1) %out, i32 9
+  store i32 %c9, ptr addrspace(1) %p9, align 4
+  %p10 = getelementptr i32, ptr addrspace(1) %out, i32 10
+  store i32 %c10, ptr addrspace(1) %p10, align 4
+  ret void
+}
+define internal void @store16(ptr addrspace(1) %out, i32 %i, i16 %v) {
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  %w = zext i16 %v to i32
+  store i32 %w, ptr addrspace(1) %p, align 4
+  ret void
+}
+declare i16 @llvm.nvvm.ff.to.e4m3x2.rn(float, float)
+declare i16 @llvm.nvvm.ff.to.e4m3x2.rn.relu(float, float)
+declare i16 @llvm.nvvm.ff.to.e5m2x2.rn(float, float)
+declare i16 @llvm.nvvm.f16x2.to.e4m3x2.rn(<2 x half>)
+declare i16 @llvm.nvvm.f16x2.to.e5m2x2.rn.relu(<2 x half>)
+declare <2 x half> @llvm.nvvm.e4m3x2.to.f16x2.rn(i16)
+declare <2 x half> @llvm.nvvm.e5m2x2.to.f16x2.rn(i16)
+declare <2 x half> @llvm.nvvm.e4m3x2.to.f16x2.rn.relu(i16)
+)";
+
 std::string kernels() {
   return std::string("target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
                      "target triple = \"nvptx64-nvidia-cuda\"\n") +
@@ -167,7 +216,7 @@ std::string kernels() {
          mapKernel("f64_to_f16", "double", "half", "%y = fptrunc double %x to half") +
          mapKernel("bf16_to_f32", "bfloat", "float", "%y = fpext bfloat %x to float") +
          mapKernel("f16_to_f32", "half", "float", "%y = fpext half %x to float") +
-         kBFloatArithmetic + kRoundingModes;
+         kBFloatArithmetic + kRoundingModes + kFp8Conversions;
 }
 
 /// Every f32 upper half with lower halves at and around the bf16 rounding
@@ -354,6 +403,42 @@ TEST_F(FloatConversions, HalfAndBFloatRoundingModifiers) {
   EXPECT_EQ(out[11], 0x3c00); // ... a (.rz) in the high half
   EXPECT_EQ(out[12], 0x0000); // .ftz flushes the f32 subnormal 2^-127
   EXPECT_EQ(out[13], 0x0001); // 2^-24 is the smallest f16 subnormal
+}
+
+TEST_F(FloatConversions, Fp8ConversionIntrinsics) {
+  std::vector<uint32_t> out(11, 0xdeadbeef);
+  emulator_->registerBuffer(out.data(), out.size() * 4, "out");
+  llvm::Error err = emulator_->launch("fp8_conversions", Dim3{1, 1, 1}, Dim3{1, 1, 1},
+                                      {KernelArg::pointer(out.data())});
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  // e4m3: 1.0 = 0.0111.000, 448 = 0.1111.110; the first operand goes high.
+  EXPECT_EQ(out[0], 0x38feu);
+  EXPECT_EQ(out[1], 0x7e7fu); // 1000 saturates to 448; NaN is 0x7f
+  EXPECT_EQ(out[2], 0x0100u); // 2^-9 is the smallest subnormal; 2^-10 a tie to 0
+  EXPECT_EQ(out[3], 0x0038u); // .relu; 1.0625 is a tie between 1 and 1.125: even
+  EXPECT_EQ(out[4], 0x3c7bu); // e5m2: 1.0 = 0.01111.00; infinity saturates to 57344
+  EXPECT_EQ(out[5], 0xfb01u); // -70000 saturates; 2^-16 is the smallest subnormal
+  EXPECT_EQ(out[6], 0xc030u); // f16x2 <0.5, -2.0>: the upper half -2.0 goes high
+  EXPECT_EQ(out[7], 0x4200u); // e5m2 3.0 = 0.10000.10 high, .relu(-0.5) low
+  EXPECT_EQ(out[8], 0x3c00df00u); // 1.0 and -448 in f16
+  EXPECT_EQ(out[9], 0x3c007b00u); // 1.0 and 57344 in f16
+  EXPECT_EQ(out[10], 0x7fff0000u); // e4m3 NaN stays NaN; .relu(-448) is 0
+}
+
+TEST(FloatBits, Fp8EncodingRoundTripsAndRoundsToEven) {
+  for (uint32_t code = 0; code < 256; ++code) {
+    double e4m3 = e4m3ToDouble(code);
+    if (!std::isnan(e4m3))
+      EXPECT_EQ(floatToE4m3(float(e4m3)), code) << code;
+    float e5m2 = e5m2ToFloat(code);
+    if (std::isfinite(e5m2))
+      EXPECT_EQ(floatToE5m2(e5m2), code) << code;
+    // Half-way to the next code of the same sign rounds to the even one.
+    if ((code & 0x7f) < 0x7e) {
+      double midpoint = (e4m3 + e4m3ToDouble(code + 1)) / 2;
+      EXPECT_EQ(floatToE4m3(float(midpoint)), (code & 1) ? code + 1 : code) << code;
+    }
+  }
 }
 
 } // namespace

@@ -806,7 +806,8 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
     return std::nullopt;
   for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
                       lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic, lookupMisc,
-                      lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFloat})
+                      lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
+                      lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();
       return h;

@@ -64,6 +64,10 @@ std::optional<IntrinsicHandler> lookupIntrinsic(llvm::StringRef name);
 /// "llvm.nvvm." prefix); defined in MatrixOps.cpp.
 std::optional<IntrinsicHandler> lookupMatrixIntrinsic(llvm::StringRef name);
 
+/// The e4m3x2/e5m2x2 conversions ("ff.to.e4m3x2.rn", ...); defined in
+/// Fp8Conversions.cpp.
+std::optional<IntrinsicHandler> lookupFp8Conversion(llvm::StringRef name);
+
 /// Maps "llvm.nvvm.read.ptx.sreg.tid.x" and friends to a SpecialReg value.
 std::optional<uint32_t> lookupSpecialRegister(llvm::StringRef name);
 
