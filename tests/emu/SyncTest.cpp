@@ -4,8 +4,8 @@
 // suites reach only through computeCollective or not at all: elect.sync,
 // match.sync, redux.sync and vote.sync as intrinsics, named barriers with
 // thread counts and bar.arrive, mbarrier.inval, the no-op setmaxnreg and
-// fences, and atomics on shared memory. Expected values are worked out from
-// the PTX ISA by hand.
+// fences, atomics on shared memory, and cp.async with its groups. Expected
+// values are worked out from the PTX ISA by hand.
 //
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Emu/Emulator.h"
@@ -243,6 +243,40 @@ done:
   ret void
 }
 
+; 4 threads: thread t copies 16 bytes of in[4t..4t+3] into shared memory
+; with cp.async.cg and src-size 4t (the rest is zero-filled, PTX ISA
+; "cp.async"), and one word with cp.async.ca.4 into a second tile; commit,
+; wait for all groups, then out[0..15] is the first tile and out[16..19] the
+; second. %shift (bytes, 0) moves the 16-byte destination off its alignment.
+define ptx_kernel void @async_copies(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %shift) "nvvm.reqntid"="4" {
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t4 = mul i32 %tid, 4
+  %src = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %t4
+  %dst = getelementptr inbounds [32 x i32], ptr addrspace(3) @tile, i32 0, i32 %t4
+  %dstshifted = getelementptr inbounds i8, ptr addrspace(3) %dst, i32 %shift
+  %bytes = mul i32 %tid, 4
+  call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) %dstshifted, ptr addrspace(1) %src, i32 %bytes)
+  %t16 = add i32 %tid, 16
+  %dst2 = getelementptr inbounds [32 x i32], ptr addrspace(3) @tile, i32 0, i32 %t16
+  %src2 = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %t16
+  call void @llvm.nvvm.cp.async.ca.shared.global.4(ptr addrspace(3) %dst2, ptr addrspace(1) %src2)
+  call void @llvm.nvvm.cp.async.commit.group()
+  call void @llvm.nvvm.cp.async.wait.group(i32 0)
+  call void @llvm.nvvm.barrier0()
+  br label %copy
+copy:
+  %i = phi i32 [ %tid, %0 ], [ %next, %copy ]
+  %from = getelementptr inbounds [32 x i32], ptr addrspace(3) @tile, i32 0, i32 %i
+  %v = load i32, ptr addrspace(3) %from, align 4
+  %to = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %i
+  store i32 %v, ptr addrspace(1) %to, align 4
+  %next = add i32 %i, 4
+  %more = icmp ult i32 %next, 20
+  br i1 %more, label %copy, label %done
+done:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
 declare { i32, i1 } @llvm.nvvm.elect.sync(i32)
@@ -274,6 +308,10 @@ declare void @llvm.nvvm.fence.proxy.tensormap_generic.release.cta()
 declare i64 @llvm.nvvm.mbarrier.arrive.shared(ptr addrspace(3))
 declare i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3), i32)
 declare i32 @llvm.nvvm.atomic.add.gen.i.cta.i32.p0(ptr, i32)
+declare void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3), ptr addrspace(1), i32)
+declare void @llvm.nvvm.cp.async.ca.shared.global.4(ptr addrspace(3), ptr addrspace(1))
+declare void @llvm.nvvm.cp.async.commit.group()
+declare void @llvm.nvvm.cp.async.wait.group(i32 immarg)
 )";
 
 class SyncKernels : public ::testing::Test {
@@ -380,6 +418,32 @@ TEST_F(SyncKernels, AtomicsOnSharedMemory) {
   EXPECT_EQ(out[4], 1); // ... and only one thread won
   EXPECT_EQ(out[5], 64 % 10); // inc: old >= 9 ? 0 : old + 1, 64 times
   EXPECT_EQ(out[6], 32);
+}
+
+TEST_F(SyncKernels, AsyncCopiesZeroFillAndWaitForTheirGroup) {
+  std::vector<int32_t> in(32), out(20, -1);
+  for (int i = 0; i < 32; ++i)
+    in[i] = 1000 + i;
+  emulator_->registerBuffer(in.data(), in.size() * 4, "in");
+  llvm::Error err =
+      run("async_copies", 4, out, {KernelArg::pointer(in.data()), KernelArg::integer(32, 0)});
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  for (int t = 0; t < 4; ++t)
+    for (int j = 0; j < 4; ++j) // src-size 4t bytes: t words, then zeros
+      EXPECT_EQ(out[4 * t + j], j < t ? 1000 + 4 * t + j : 0) << t << " " << j;
+  for (int t = 0; t < 4; ++t)
+    EXPECT_EQ(out[16 + t], 1016 + t) << t;
+}
+
+TEST_F(SyncKernels, MisalignedAsyncCopyIsCaught) {
+  // cp.async.cg.*.16 needs a 16-byte aligned destination.
+  std::vector<int32_t> in(32, 0), out(20, -1);
+  emulator_->registerBuffer(in.data(), in.size() * 4, "in");
+  llvm::Error err =
+      run("async_copies", 4, out, {KernelArg::pointer(in.data()), KernelArg::integer(32, 4)});
+  ASSERT_TRUE(bool(err));
+  std::string message = llvm::toString(std::move(err));
+  EXPECT_NE(message.find("misaligned"), std::string::npos) << message;
 }
 
 } // namespace
