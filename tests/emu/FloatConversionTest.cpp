@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -212,6 +213,8 @@ std::string kernels() {
          mapKernel("v2f32_to_v2bf16", "<2 x float>", "<2 x bfloat>",
                    "%y = fptrunc <2 x float> %x to <2 x bfloat>") +
          mapKernel("f64_to_bf16", "double", "bfloat", "%y = fptrunc double %x to bfloat") +
+         mapKernel("i32_to_bf16", "i32", "bfloat", "%y = sitofp i32 %x to bfloat") +
+         mapKernel("u32_to_bf16", "i32", "bfloat", "%y = uitofp i32 %x to bfloat") +
          mapKernel("f32_to_f16", "float", "half", "%y = fptrunc float %x to half") +
          mapKernel("f64_to_f16", "double", "half", "%y = fptrunc double %x to half") +
          mapKernel("bf16_to_f32", "bfloat", "float", "%y = fpext bfloat %x to float") +
@@ -439,6 +442,26 @@ TEST(FloatBits, Fp8EncodingRoundTripsAndRoundsToEven) {
       EXPECT_EQ(floatToE4m3(float(midpoint)), (code & 1) ? code + 1 : code) << code;
     }
   }
+}
+
+TEST_F(FloatConversions, IntegerToBFloatRoundsOnce) {
+  std::vector<uint32_t> in = sweepBits();
+  std::vector<uint16_t> out(in.size());
+  for (bool isSigned : {true, false}) {
+    map(isSigned ? "i32_to_bf16" : "u32_to_bf16", in, out, in.size());
+    int mismatches = 0;
+    for (size_t i = 0; i < in.size(); ++i) {
+      double exact = isSigned ? double(int32_t(in[i])) : double(in[i]);
+      if (out[i] != doubleToBFloat(exact) && ++mismatches <= 5)
+        ADD_FAILURE() << exact << ": got " << out[i] << ", expected " << doubleToBFloat(exact);
+    }
+    EXPECT_EQ(mismatches, 0) << (isSigned ? "signed" : "unsigned");
+  }
+  // 2^24 + 2^16 + 1 is just above the tie between 2^24 and 2^24 + 2^17;
+  // through f32 it would become the tie and round to even (0x4b80).
+  auto it = std::find(in.begin(), in.end(), 0x01010001u);
+  ASSERT_NE(it, in.end());
+  EXPECT_EQ(out[it - in.begin()], 0x4b81);
 }
 
 } // namespace

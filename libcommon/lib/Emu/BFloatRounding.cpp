@@ -2,9 +2,10 @@
 //
 // The x86 backend's f32 -> bf16 rounding (an fptrunc, and every bf16
 // operation it promotes to f32 and truncates back) flushes subnormal results
-// to zero, and its f64 -> bf16 rounds twice (through f32). The GPU does
-// neither: cvt.rn.bf16.f32 has no .ftz modifier (PTX ISA, "cvt"), so a
-// subnormal bf16 result is kept, and cvt.rn.bf16.f64 rounds once. So every
+// to zero, and its f64 -> bf16 and int -> bf16 round twice, through f32
+// (2^24 + 2^16 + 1 becomes 2^24, not 2^24 + 2^17). The GPU does neither:
+// cvt.rn.bf16.f32 has no .ftz modifier (PTX ISA, "cvt"), so a subnormal bf16
+// result is kept, and cvt.rn.bf16.{f64,s32,...} round once. So every
 // bf16-producing rounding is done here in IR that the backend cannot change:
 // the f32 bits rounded to nearest even by integer addition. (f16 needs no
 // such care: the backend's f32/f64 -> f16 rounding is exact, see
@@ -104,6 +105,14 @@ Value *unroundedResult(IRBuilder<> &b, Instruction &inst) {
     if (scalar->isDoubleTy())
       return roundDoubleToOddFloat(b, source);
     return nullptr;
+  }
+  if (isa<SIToFPInst, UIToFPInst>(&inst)) {
+    // Through f64, exact for integers of up to 53 bits (wider ones round
+    // there first), then rounded once as an f64 source.
+    Value *source = inst.getOperand(0);
+    Type *f64 = withElement(inst.getType(), b.getDoubleTy());
+    Value *wide = isa<SIToFPInst>(&inst) ? b.CreateSIToFP(source, f64) : b.CreateUIToFP(source, f64);
+    return roundDoubleToOddFloat(b, wide);
   }
   if (auto *op = dyn_cast<BinaryOperator>(&inst)) {
     if (!op->getType()->isFPOrFPVectorTy())
