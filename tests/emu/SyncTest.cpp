@@ -245,9 +245,11 @@ done:
 
 ; 4 threads: thread t copies 16 bytes of in[4t..4t+3] into shared memory
 ; with cp.async.cg and src-size 4t (the rest is zero-filled, PTX ISA
-; "cp.async"), and one word with cp.async.ca.4 into a second tile; commit,
-; wait for all groups, then out[0..15] is the first tile and out[16..19] the
-; second. %shift (bytes, 0) moves the 16-byte destination off its alignment.
+; "cp.async") as group 0, and one word with cp.async.ca.4 over a -5 as group
+; 1. After wait_group 1 (group 0 done, group 1 may be pending) it reads that
+; word into out[20 + t]; after wait_all, out[0..15] is the first tile and
+; out[16..19] the second. %shift (bytes, 0) moves the 16-byte destination
+; off its alignment.
 define ptx_kernel void @async_copies(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %shift) "nvvm.reqntid"="4" {
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %t4 = mul i32 %tid, 4
@@ -256,12 +258,19 @@ define ptx_kernel void @async_copies(ptr addrspace(1) %out, ptr addrspace(1) %in
   %dstshifted = getelementptr inbounds i8, ptr addrspace(3) %dst, i32 %shift
   %bytes = mul i32 %tid, 4
   call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) %dstshifted, ptr addrspace(1) %src, i32 %bytes)
+  call void @llvm.nvvm.cp.async.commit.group()
   %t16 = add i32 %tid, 16
   %dst2 = getelementptr inbounds [32 x i32], ptr addrspace(3) @tile, i32 0, i32 %t16
+  store i32 -5, ptr addrspace(3) %dst2, align 4
   %src2 = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %t16
   call void @llvm.nvvm.cp.async.ca.shared.global.4(ptr addrspace(3) %dst2, ptr addrspace(1) %src2)
   call void @llvm.nvvm.cp.async.commit.group()
-  call void @llvm.nvvm.cp.async.wait.group(i32 0)
+  call void @llvm.nvvm.cp.async.wait.group(i32 1)
+  %early = load i32, ptr addrspace(3) %dst2, align 4
+  %t20 = add i32 %tid, 20
+  %earlyslot = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %t20
+  store i32 %early, ptr addrspace(1) %earlyslot, align 4
+  call void @llvm.nvvm.cp.async.wait.all()
   call void @llvm.nvvm.barrier0()
   br label %copy
 copy:
@@ -312,6 +321,7 @@ declare void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3), ptr add
 declare void @llvm.nvvm.cp.async.ca.shared.global.4(ptr addrspace(3), ptr addrspace(1))
 declare void @llvm.nvvm.cp.async.commit.group()
 declare void @llvm.nvvm.cp.async.wait.group(i32 immarg)
+declare void @llvm.nvvm.cp.async.wait.all()
 )";
 
 class SyncKernels : public ::testing::Test {
@@ -421,7 +431,7 @@ TEST_F(SyncKernels, AtomicsOnSharedMemory) {
 }
 
 TEST_F(SyncKernels, AsyncCopiesZeroFillAndWaitForTheirGroup) {
-  std::vector<int32_t> in(32), out(20, -1);
+  std::vector<int32_t> in(32), out(24, -1);
   for (int i = 0; i < 32; ++i)
     in[i] = 1000 + i;
   emulator_->registerBuffer(in.data(), in.size() * 4, "in");
@@ -431,13 +441,16 @@ TEST_F(SyncKernels, AsyncCopiesZeroFillAndWaitForTheirGroup) {
   for (int t = 0; t < 4; ++t)
     for (int j = 0; j < 4; ++j) // src-size 4t bytes: t words, then zeros
       EXPECT_EQ(out[4 * t + j], j < t ? 1000 + 4 * t + j : 0) << t << " " << j;
-  for (int t = 0; t < 4; ++t)
+  for (int t = 0; t < 4; ++t) {
     EXPECT_EQ(out[16 + t], 1016 + t) << t;
+    // wait_group 1 leaves the newest group pending: its copy has not landed.
+    EXPECT_EQ(out[20 + t], -5) << t;
+  }
 }
 
 TEST_F(SyncKernels, MisalignedAsyncCopyIsCaught) {
   // cp.async.cg.*.16 needs a 16-byte aligned destination.
-  std::vector<int32_t> in(32, 0), out(20, -1);
+  std::vector<int32_t> in(32, 0), out(24, -1);
   emulator_->registerBuffer(in.data(), in.size() * 4, "in");
   llvm::Error err =
       run("async_copies", 4, out, {KernelArg::pointer(in.data()), KernelArg::integer(32, 4)});

@@ -134,22 +134,6 @@ void yieldHandler(const IntrinsicHandler &h, const uint8_t *, uint8_t *) {
   Runtime::active().yield();
 }
 
-/// cp.async.{ca,cg}.shared.global.N[.s]: copied at once, which is one legal
-/// outcome of the asynchronous copy (the wait makes no difference then).
-void cpAsyncHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *) {
-  auto dst = h.arg<uintptr_t>(args, 0);
-  auto src = h.arg<uintptr_t>(args, 1);
-  uint32_t bytes = h.op;
-  uint32_t srcBytes = h.argOffsets.size() > 2 ? h.arg<uint32_t>(args, 2) : bytes;
-  srcBytes = std::min(srcBytes, bytes);
-  Runtime &rt = Runtime::active();
-  rt.checkAccess(dst, bytes, bytes, kAccessWrite | (3u << kAccessAddrSpaceShift));
-  if (srcBytes)
-    rt.checkAccess(src, srcBytes, std::min(srcBytes, bytes), 1u << kAccessAddrSpaceShift);
-  std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), srcBytes);
-  std::memset(reinterpret_cast<void *>(dst + srcBytes), 0, bytes - srcBytes);
-}
-
 //===----------------------------------------------------------------------===//
 // Scoped atomics (atomic.<op>.gen.<i|f>.<cta|sys>): the host is sequential
 //===----------------------------------------------------------------------===//
@@ -764,16 +748,6 @@ std::optional<IntrinsicHandler> lookupMisc(StringRef n) {
     return make(exitHandler);
   if (n == "nanosleep")
     return make(yieldHandler);
-  if (n.consume_front("cp.async.ca.shared.global.") ||
-      n.consume_front("cp.async.cg.shared.global.")) {
-    bool withSize = n.consume_back(".s");
-    uint32_t bytes = 0;
-    if (n.getAsInteger(10, bytes) || !(bytes == 4 || bytes == 8 || bytes == 16))
-      return std::nullopt;
-    IntrinsicHandler h = make(cpAsyncHandler, bytes);
-    (void)withSize;
-    return h;
-  }
   if (n.consume_front("atomic.")) {
     llvm::SmallVector<StringRef, 6> parts;
     n.split(parts, '.');
@@ -807,7 +781,7 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
   for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
                       lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic, lookupMisc,
                       lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
-                      lookupFloat})
+                      lookupAsyncCopyIntrinsic, lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();
       return h;
@@ -924,8 +898,7 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
     return true;
   return n.starts_with("membar.") || n.starts_with("fence.") ||
          n.starts_with("barrier.cluster.arrive") ||
-         n.starts_with("prefetch.") || n == "cp.async.commit.group" ||
-         n == "cp.async.wait.group" || n == "cp.async.wait.all" ||
+         n.starts_with("prefetch.") ||
          n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.") ||
          // wgmma.mma_async completes at issue (WgmmaAsm.cpp): nothing to
          // order, commit or wait for.

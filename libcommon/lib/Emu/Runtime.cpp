@@ -143,6 +143,8 @@ void Runtime::runCta(uint32_t x, uint32_t y, uint32_t z) {
         t.lane = linear % 32;
         t.warp = linear / 32;
         t.state = EmuThread::Ready;
+        t.asyncCopies.clear(); // a failed CTA may leave some behind
+        t.asyncGroups = 0;
         t.sp = initFiberStack(t.stackLo, t.stackHi, &Runtime::fiberMain);
         ready_.push_back(&t);
       }
@@ -187,6 +189,7 @@ void Runtime::wake(EmuThread &thread) {
 }
 
 void Runtime::onThreadExit() {
+  completeAsyncCopies(*current_, UINT32_MAX);
   idleYields_ = 0;
   current_->state = EmuThread::Exited;
   --liveThreads_;
