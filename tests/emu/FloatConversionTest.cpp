@@ -431,11 +431,13 @@ TEST_F(FloatConversions, Fp8ConversionIntrinsics) {
 TEST(FloatBits, Fp8EncodingRoundTripsAndRoundsToEven) {
   for (uint32_t code = 0; code < 256; ++code) {
     double e4m3 = e4m3ToDouble(code);
-    if (!std::isnan(e4m3))
+    if (!std::isnan(e4m3)) {
       EXPECT_EQ(floatToE4m3(float(e4m3)), code) << code;
+    }
     float e5m2 = e5m2ToFloat(code);
-    if (std::isfinite(e5m2))
+    if (std::isfinite(e5m2)) {
       EXPECT_EQ(floatToE5m2(e5m2), code) << code;
+    }
     // Half-way to the next code of the same sign rounds to the even one.
     if ((code & 0x7f) < 0x7e) {
       double midpoint = (e4m3 + e4m3ToDouble(code + 1)) / 2;

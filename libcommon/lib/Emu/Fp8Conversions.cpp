@@ -74,7 +74,7 @@ std::optional<uint32_t> consumeFormat(StringRef &n) {
 std::optional<IntrinsicHandler> tilepipe::emu::lookupFp8Conversion(StringRef n) {
   bool fromFloats = n.consume_front("ff.to.");
   bool fromHalves = !fromFloats && n.consume_front("f16x2.to.");
-  uint32_t flags = fromHalves ? kFromHalf : fromFloats ? 0 : kDecode;
+  uint32_t flags = fromHalves ? uint32_t(kFromHalf) : fromFloats ? 0u : uint32_t(kDecode);
   auto format = consumeFormat(n);
   if (!format || ((flags & kDecode) && !n.consume_front(".to.f16x2")))
     return std::nullopt;
