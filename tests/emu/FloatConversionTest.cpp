@@ -216,6 +216,7 @@ std::string kernels() {
          mapKernel("i32_to_bf16", "i32", "bfloat", "%y = sitofp i32 %x to bfloat") +
          mapKernel("u32_to_bf16", "i32", "bfloat", "%y = uitofp i32 %x to bfloat") +
          mapKernel("f32_to_f16", "float", "half", "%y = fptrunc float %x to half") +
+         mapKernel("f32_halve", "float", "float", "%y = fmul float %x, 0.5") +
          mapKernel("f64_to_f16", "double", "half", "%y = fptrunc double %x to half") +
          mapKernel("bf16_to_f32", "bfloat", "float", "%y = fpext bfloat %x to float") +
          mapKernel("f16_to_f32", "half", "float", "%y = fpext half %x to float") +
@@ -464,6 +465,21 @@ TEST_F(FloatConversions, IntegerToBFloatRoundsOnce) {
   auto it = std::find(in.begin(), in.end(), 0x01010001u);
   ASSERT_NE(it, in.end());
   EXPECT_EQ(out[it - in.begin()], 0x4b81);
+}
+
+TEST_F(FloatConversions, HostFlushToZeroModeDoesNotReachKernels) {
+  // Kernel threads start from the default MXCSR (Fiber.cpp), whatever the
+  // host thread's: set flush-to-zero and denormals-are-zero around a launch
+  // that halves f32 subnormals (exact for even significands).
+  std::vector<float> in, out(64);
+  for (uint32_t i = 0; i < 64; ++i)
+    in.push_back(bitsFloat(2 * i + 2)); // 2, 4, ... times 2^-149
+  uint32_t saved = __builtin_ia32_stmxcsr();
+  __builtin_ia32_ldmxcsr(saved | 0x8040); // FTZ | DAZ
+  map("f32_halve", in, out, in.size());
+  __builtin_ia32_ldmxcsr(saved);
+  for (uint32_t i = 0; i < 64; ++i)
+    EXPECT_EQ(floatBits(out[i]), i + 1) << i;
 }
 
 } // namespace
