@@ -1,4 +1,4 @@
-//===- MatrixTest.cpp - stmatrix and fp8 mma.sync --------------------------===//
+//===- MatrixTest.cpp - stmatrix, bf16 and fp8 mma.sync --------------------===//
 //
 // Fragments are filled from the PTX ISA's tables (written out here, not taken
 // from the emulator) and results compared with hand-computed values.
@@ -107,6 +107,41 @@ TEST(WarpMatrix, MmaE5m2E4m3M16N8K16F16) {
       int row = g + 8 * (i / 2), col = 2 * t + i % 2;
       uint16_t half = uint16_t(lanes[lane].out[i / 2] >> (16 * (i % 2)));
       EXPECT_EQ(halfToFloat(half), float(kE4m3Values[(row + col) % 8] - 0.5)) << lane << " " << i;
+    }
+  }
+}
+
+// mma.m16n8k16 with .bf16 A and B (fragments of PTX ISA "mma.m16n8k16,
+// floating point": a0-a7 rows g, g+8, g, g+8 in pairs, columns 2t + (i & 1),
+// +8 from a4; b0-b3 rows 2t + (i & 1), +8 from b2, column g). A[m][k] =
+// (m - k) * 2^100 (beyond f16's range), B[k][n] = 3 if k == n + 8, C[m][n] =
+// n * 2^100: D = (3 (m - n - 8) + n) * 2^100, exact in f32.
+TEST(WarpMatrix, MmaBf16M16N8K16F32) {
+  auto h = lookupMatrixIntrinsic("mma.m16n8k16.row.col.bf16");
+  ASSERT_TRUE(h && h->matrixOp);
+  const float scale = std::ldexp(1.0f, 100);
+  std::array<LaneExchange, 32> lanes;
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = lane / 4, t = lane % 4;
+    auto &r = lanes[lane].regs;
+    for (int i = 0; i < 8; ++i) {
+      int row = g + 8 * ((i / 2) % 2), col = 2 * t + i % 2 + 8 * (i / 4);
+      r[i / 2] |= uint32_t(floatToBFloat(float(row - col) * scale)) << (16 * (i % 2));
+    }
+    for (int i = 0; i < 4; ++i) {
+      int row = 2 * t + i % 2 + 8 * (i / 2), col = g;
+      r[4 + i / 2] |= uint32_t(floatToBFloat(row == col + 8 ? 3.0f : 0.0f)) << (16 * (i % 2));
+    }
+    for (int i = 0; i < 4; ++i)
+      r[6 + i] = floatBits(float(2 * t + i % 2) * scale);
+  }
+  h->matrixOp->compute(lanes);
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = lane / 4, t = lane % 4;
+    for (int i = 0; i < 4; ++i) {
+      int row = g + 8 * (i / 2), col = 2 * t + i % 2;
+      EXPECT_EQ(bitsFloat(lanes[lane].out[i]), float(3 * (row - col - 8) + col) * scale)
+          << lane << " " << i;
     }
   }
 }

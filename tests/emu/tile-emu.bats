@@ -33,13 +33,13 @@ check() {
          np.array_equal(np.load('out/a.npy'), np.load('a.npy'))"
 }
 
-@test "1e6-element vector add over 977 CTAs of 128 threads is fast" {
+# Its speed (issue #6: under a minute) is measured by bench/emu-vector-add on
+# the corpus vector add of the same size, not asserted here.
+@test "1e6-element vector add over 977 CTAs of 128 threads gives a + b" {
   gen "np.save('a.npy', np.random.rand(1000000).astype(np.float32)); np.save('b.npy', np.random.rand(1000000).astype(np.float32)); np.save('c.npy', np.zeros(1000000, np.float32))"
-  start=$(date +%s)
-  run timeout 60 tile-emu "$K/vadd.ll" --kernel vadd_strided --grid 977 --param ptr:a.npy \
+  run tile-emu "$K/vadd.ll" --kernel vadd_strided --grid 977 --param ptr:a.npy \
     --param ptr:b.npy --param ptr:c.npy --param i32:1000000 --out-dir out
   [ "$status" -eq 0 ]
-  [ $(( $(date +%s) - start )) -lt 30 ]
   check "np.array_equal(np.load('out/c.npy'), np.load('a.npy') + np.load('b.npy'))"
 }
 

@@ -1,6 +1,7 @@
 //===- FloatBits.cpp - f16 / bf16 conversions with PTX rounding -----------===//
 #include "FloatBits.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace tilepipe::emu;
@@ -89,6 +90,10 @@ uint16_t tilepipe::emu::floatToBFloat(float value, Rounding rounding) {
   return uint16_t(roundToSmallFloat(value, 7, 127, 8, rounding));
 }
 
+uint16_t tilepipe::emu::doubleToBFloat(double value, Rounding rounding) {
+  return uint16_t(roundToSmallFloat(value, 7, 127, 8, rounding));
+}
+
 float tilepipe::emu::halfToFloat(uint16_t bits) {
   uint32_t sign = uint32_t(bits >> 15) << 31;
   int exp = (bits >> 10) & 31;
@@ -110,4 +115,22 @@ double tilepipe::emu::e4m3ToDouble(uint8_t bits) {
   double magnitude = exponent == 0 ? std::ldexp(double(mantissa), -9) // subnormal: m/8 * 2^-6
                                    : std::ldexp(double(8 + mantissa), int(exponent) - 10);
   return negative ? -magnitude : magnitude;
+}
+
+// Both 8-bit formats are rounded as binary formats with a 5-bit exponent
+// field (e4m3's 4 bits cannot hold the overflow), then clamped.
+uint8_t tilepipe::emu::floatToE4m3(float value) {
+  if (std::isnan(value))
+    return 0x7f;
+  uint32_t bits = roundToSmallFloat(value, 3, 7, 5, Rounding::Nearest);
+  uint32_t magnitude = std::min(bits & 0xffu, 0x7eu); // 0x7e = 448; 0x7f is NaN
+  return uint8_t((bits >> 8) << 7 | magnitude);
+}
+
+uint8_t tilepipe::emu::floatToE5m2(float value) {
+  if (std::isnan(value))
+    return 0x7f;
+  uint32_t bits = roundToSmallFloat(value, 2, 15, 5, Rounding::Nearest);
+  uint32_t magnitude = std::min(bits & 0x7fu, 0x7bu); // 0x7b = 57344, 0x7c infinity
+  return uint8_t((bits & 0x80) | magnitude);
 }

@@ -28,6 +28,8 @@ uint16_t doubleToHalf(double value);
 
 /// float -> bfloat16 bits.
 uint16_t floatToBFloat(float value, Rounding rounding = Rounding::Nearest);
+/// double -> bfloat16 with a single rounding.
+uint16_t doubleToBFloat(double value, Rounding rounding = Rounding::Nearest);
 inline float bfloatToFloat(uint16_t bits) { return bitsFloat(uint32_t(bits) << 16); }
 
 /// The 8-bit float formats of mma/wgmma .e4m3 and .e5m2 operands (PTX ISA
@@ -37,6 +39,10 @@ double e4m3ToDouble(uint8_t bits);
 /// e5m2: binary16 with the low 8 fraction bits cut off (infinities and NaNs
 /// as in IEEE 754).
 inline float e5m2ToFloat(uint8_t bits) { return halfToFloat(uint16_t(bits) << 8); }
+/// float -> e4m3 / e5m2 as cvt.rn.satfinite: nearest even, magnitudes beyond
+/// the largest finite value (infinities too) clamp to it, NaN is 0x7f.
+uint8_t floatToE4m3(float value);
+uint8_t floatToE5m2(float value);
 
 } // namespace tilepipe::emu
 

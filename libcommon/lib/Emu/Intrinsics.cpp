@@ -59,7 +59,7 @@ void barrierHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
 enum CollectiveShape : uint32_t {
   kMaskValue,      // (mask, value, ...) shfl, vote, match
   kValueMask,      // (value, mask) redux
-  kMaskOnly,       // (mask) bar.warp.sync
+  kMaskOnly,       // (mask) bar.warp.sync, elect.sync
 };
 /// Marks match.*.sync.i64 (in IntrinsicHandler::rounding, unused otherwise).
 constexpr uint8_t kMatch64 = 8;
@@ -132,22 +132,6 @@ void exitHandler(const IntrinsicHandler &h, const uint8_t *, uint8_t *) {
 
 void yieldHandler(const IntrinsicHandler &h, const uint8_t *, uint8_t *) {
   Runtime::active().yield();
-}
-
-/// cp.async.{ca,cg}.shared.global.N[.s]: copied at once, which is one legal
-/// outcome of the asynchronous copy (the wait makes no difference then).
-void cpAsyncHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *) {
-  auto dst = h.arg<uintptr_t>(args, 0);
-  auto src = h.arg<uintptr_t>(args, 1);
-  uint32_t bytes = h.op;
-  uint32_t srcBytes = h.argOffsets.size() > 2 ? h.arg<uint32_t>(args, 2) : bytes;
-  srcBytes = std::min(srcBytes, bytes);
-  Runtime &rt = Runtime::active();
-  rt.checkAccess(dst, bytes, bytes, kAccessWrite | (3u << kAccessAddrSpaceShift));
-  if (srcBytes)
-    rt.checkAccess(src, srcBytes, std::min(srcBytes, bytes), 1u << kAccessAddrSpaceShift);
-  std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), srcBytes);
-  std::memset(reinterpret_cast<void *>(dst + srcBytes), 0, bytes - srcBytes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -549,6 +533,8 @@ std::optional<IntrinsicHandler> lookupCollective(StringRef n) {
     return make(collectiveHandler, uint32_t(CollectiveKind::WarpSync), kMaskOnly);
   if (n == "activemask")
     return make(activeMaskHandler);
+  if (n == "elect.sync")
+    return make(collectiveHandler, uint32_t(CollectiveKind::Elect), kMaskOnly);
   if (n.consume_front("shfl.sync.")) {
     auto mode = llvm::StringSwitch<std::optional<CollectiveKind>>(n.split('.').first)
                     .Case("idx", CollectiveKind::ShflIdx)
@@ -671,7 +657,7 @@ std::optional<IntrinsicHandler> lookupHalf(StringRef n) {
   llvm::SmallVector<StringRef, 6> parts;
   n.split(parts, '.');
   auto op = llvm::StringSwitch<std::optional<HalfOp>>(parts[0])
-                .Case("f2h", HalfOp::F2H)
+                .Cases({"f2h", "f2f16"}, HalfOp::F2H) // i16 and half results
                 .Case("f2bf16", HalfOp::F2BF)
                 .Case("ff2f16x2", HalfOp::FF2H2)
                 .Case("ff2bf16x2", HalfOp::FF2BF2)
@@ -762,16 +748,6 @@ std::optional<IntrinsicHandler> lookupMisc(StringRef n) {
     return make(exitHandler);
   if (n == "nanosleep")
     return make(yieldHandler);
-  if (n.consume_front("cp.async.ca.shared.global.") ||
-      n.consume_front("cp.async.cg.shared.global.")) {
-    bool withSize = n.consume_back(".s");
-    uint32_t bytes = 0;
-    if (n.getAsInteger(10, bytes) || !(bytes == 4 || bytes == 8 || bytes == 16))
-      return std::nullopt;
-    IntrinsicHandler h = make(cpAsyncHandler, bytes);
-    (void)withSize;
-    return h;
-  }
   if (n.consume_front("atomic.")) {
     llvm::SmallVector<StringRef, 6> parts;
     n.split(parts, '.');
@@ -804,7 +780,8 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
     return std::nullopt;
   for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
                       lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic, lookupMisc,
-                      lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFloat})
+                      lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
+                      lookupAsyncCopyIntrinsic, lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();
       return h;
@@ -866,6 +843,19 @@ std::optional<uint32_t> tilepipe::emu::lookupSpecialRegister(StringRef name) {
   return uint32_t(*reg);
 }
 
+/// cvt.<rnd>[.relu][.satfinite][.ftz].{f16,bf16}.f32 as the f2h / f2bf16
+/// intrinsic with the same modifiers (which lookupHalf checks); "" if the
+/// opcode is not one.
+static std::string smallFloatConversion(StringRef opcode) {
+  if (!opcode.consume_front("cvt."))
+    return "";
+  if (opcode.consume_back(".bf16.f32"))
+    return ("f2bf16." + opcode).str();
+  if (opcode.consume_back(".f16.f32"))
+    return ("f2h." + opcode).str();
+  return "";
+}
+
 std::optional<std::string> tilepipe::emu::inlineAsmAsIntrinsic(StringRef text) {
   // "{ rcp.approx.ftz.f32 $0,$1; }" -> opcode "rcp.approx.ftz.f32" and
   // operands "$0", "$1": one instruction whose operands are the asm
@@ -883,11 +873,9 @@ std::optional<std::string> tilepipe::emu::inlineAsmAsIntrinsic(StringRef text) {
   for (auto [i, operand] : llvm::enumerate(operands))
     if (operand.trim() != "$" + std::to_string(i))
       return std::nullopt;
-  std::string name = llvm::StringSwitch<std::string>(opcode)
-                         .Case("cvt.rn.f16.f32", "f2h.rn")
-                         .Case("cvt.rn.bf16.f32", "f2bf16.rn")
-                         .Case("nanosleep.u32", "nanosleep")
-                         .Default(opcode.str());
+  std::string name = opcode == "nanosleep.u32" ? "nanosleep" : smallFloatConversion(opcode);
+  if (name.empty())
+    name = opcode.str();
   if (!lookupIntrinsic("llvm.nvvm." + name))
     return std::nullopt;
   return "llvm.nvvm." + name;
@@ -910,8 +898,7 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
     return true;
   return n.starts_with("membar.") || n.starts_with("fence.") ||
          n.starts_with("barrier.cluster.arrive") ||
-         n.starts_with("prefetch.") || n == "cp.async.commit.group" ||
-         n == "cp.async.wait.group" || n == "cp.async.wait.all" ||
+         n.starts_with("prefetch.") ||
          n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.") ||
          // wgmma.mma_async completes at issue (WgmmaAsm.cpp): nothing to
          // order, commit or wait for.

@@ -64,6 +64,14 @@ std::optional<IntrinsicHandler> lookupIntrinsic(llvm::StringRef name);
 /// "llvm.nvvm." prefix); defined in MatrixOps.cpp.
 std::optional<IntrinsicHandler> lookupMatrixIntrinsic(llvm::StringRef name);
 
+/// cp.async.{ca,cg}.shared.global.*, commit_group, wait_group, wait_all;
+/// defined in AsyncCopy.cpp.
+std::optional<IntrinsicHandler> lookupAsyncCopyIntrinsic(llvm::StringRef name);
+
+/// The e4m3x2/e5m2x2 conversions ("ff.to.e4m3x2.rn", ...); defined in
+/// Fp8Conversions.cpp.
+std::optional<IntrinsicHandler> lookupFp8Conversion(llvm::StringRef name);
+
 /// Maps "llvm.nvvm.read.ptx.sreg.tid.x" and friends to a SpecialReg value.
 std::optional<uint32_t> lookupSpecialRegister(llvm::StringRef name);
 
@@ -73,7 +81,7 @@ std::optional<uint32_t> lookupSpecialRegister(llvm::StringRef name);
 std::optional<std::string> inlineAsmAsIntrinsic(llvm::StringRef text);
 
 /// NVVM intrinsics that need no run-time work on a sequential host (fences,
-/// prefetches, cp.async group bookkeeping when copies are synchronous).
+/// prefetches).
 bool isNoOpIntrinsic(llvm::StringRef name);
 
 } // namespace tilepipe::emu

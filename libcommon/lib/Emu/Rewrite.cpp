@@ -644,6 +644,7 @@ Expected<RewriteResult> tilepipe::emu::rewriteForHost(Module &module,
     lowerPredicatedGlobalAccesses(fn);
     lowerInlinePtxArithmetic(fn);
     guardIntegerDivisions(fn);
+    lowerBFloatRounding(fn);
     instrumenter.run(fn);
   }
   if (Error err = rewriteCalls(module, handlers))

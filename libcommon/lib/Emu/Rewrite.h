@@ -88,6 +88,11 @@ void lowerAsyncCopyPtx(llvm::Function &fn);
 /// pack/unpack) and setp/selp into plain IR; other blocks stay as they are.
 void lowerInlinePtxArithmetic(llvm::Function &fn);
 
+/// Rounds every bf16 result (fptrunc to bf16, bf16 arithmetic and the math
+/// intrinsics the backend promotes to f32) in integer IR, keeping subnormals
+/// as the GPU does (see BFloatRounding.cpp).
+void lowerBFloatRounding(llvm::Function &fn);
+
 /// Rewrites `module` in place for `hostLayout` / `hostTriple`. Handlers of the
 /// intrinsics used are appended to `handlers` (the wrappers point at them, so
 /// they must outlive the JIT-compiled code).

@@ -143,6 +143,8 @@ void Runtime::runCta(uint32_t x, uint32_t y, uint32_t z) {
         t.lane = linear % 32;
         t.warp = linear / 32;
         t.state = EmuThread::Ready;
+        t.asyncCopies.clear(); // a failed CTA may leave some behind
+        t.asyncGroups = 0;
         t.sp = initFiberStack(t.stackLo, t.stackHi, &Runtime::fiberMain);
         ready_.push_back(&t);
       }
@@ -187,6 +189,7 @@ void Runtime::wake(EmuThread &thread) {
 }
 
 void Runtime::onThreadExit() {
+  completeAsyncCopies(*current_, UINT32_MAX);
   idleYields_ = 0;
   current_->state = EmuThread::Exited;
   --liveThreads_;
@@ -532,6 +535,7 @@ const char *tilepipe::emu::collectiveName(CollectiveKind kind) {
   case CollectiveKind::ReduxAnd: return "redux.sync.and";
   case CollectiveKind::ReduxOr: return "redux.sync.or";
   case CollectiveKind::ReduxXor: return "redux.sync.xor";
+  case CollectiveKind::Elect: return "elect.sync";
   case CollectiveKind::MatrixOp: return "warp matrix operation";
   }
   return "?";
@@ -617,6 +621,17 @@ void tilepipe::emu::computeCollective(CollectiveKind kind, uint32_t mask,
       l.result = same;
     });
     return;
+  case CollectiveKind::Elect: {
+    // PTX ISA, elect.sync: one leader, the same for the same membermask;
+    // every lane gets the leader's laneid, the predicate is true in the
+    // leader only. Ours is the lowest lane of the mask.
+    uint32_t leader = llvm::countr_zero(mask);
+    forEach([&](LaneExchange &l, int lane) {
+      l.result = leader;
+      l.pred = uint32_t(lane) == leader;
+    });
+    return;
+  }
   case CollectiveKind::MatchAll: {
     bool all = true;
     uint64_t first = lanes[llvm::countr_zero(mask)].value;

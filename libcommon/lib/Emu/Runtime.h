@@ -56,7 +56,7 @@ enum class SpecialReg : uint32_t {
 enum class CollectiveKind : uint8_t {
   WarpSync, ShflIdx, ShflUp, ShflDown, ShflBfly, VoteAll, VoteAny, VoteUni,
   VoteBallot, MatchAny, MatchAll, ReduxAdd, ReduxMin, ReduxMax, ReduxUMin,
-  ReduxUMax, ReduxAnd, ReduxOr, ReduxXor,
+  ReduxUMax, ReduxAnd, ReduxOr, ReduxXor, Elect,
   /// mma.sync / ldmatrix: computed by a WarpMatrixOp.
   MatrixOp,
 };
@@ -100,6 +100,14 @@ void computeCollective(CollectiveKind kind, uint32_t mask,
 
 enum class BarrierReduction : uint8_t { None, Popc, And, Or };
 
+/// A cp.async whose source was read at issue and whose destination is
+/// written when a wait covers its group (AsyncCopy.cpp).
+struct PendingAsyncCopy {
+  uintptr_t dst;
+  std::vector<uint8_t> data;
+  uint32_t group;
+};
+
 struct EmuThread {
   uint32_t tid[3] = {0, 0, 0};
   uint32_t linear = 0, lane = 0, warp = 0;
@@ -109,7 +117,14 @@ struct EmuThread {
   /// Where a collective or barrier reduction leaves this thread's result.
   uint64_t result = 0;
   LaneExchange exchange;
+  /// cp.async copies not complete yet, and the groups committed so far.
+  std::vector<PendingAsyncCopy> asyncCopies;
+  uint32_t asyncGroups = 0;
 };
+
+/// Writes the destinations of `thread`'s copies in groups before
+/// `firstPendingGroup` (UINT32_MAX: every copy, committed or not).
+void completeAsyncCopies(EmuThread &thread, uint32_t firstPendingGroup);
 
 using LaunchEntry = void (*)(const uint8_t *args);
 
