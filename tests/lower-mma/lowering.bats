@@ -75,7 +75,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tileiras: sm_90 PTX is .target sm_90a with wgmma.mma_async and ptxas assembles it; sm_80 keeps mma.sync" {
+@test "tileiras: sm_90 PTX is .target sm_90a with wgmma.mma_async (tile-ptx -v says why) and ptxas assembles it; sm_80 keeps mma.sync" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_wgmma.mlir" tmp
   run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX90 '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -89,8 +89,16 @@ setup() {
   run tileiras --gpu-name sm_90 -o "$tmp/k.cubin" "$in"
   [ "$status" -eq 0 ] && [ -s "$tmp/k.cubin" ] || { rm -rf "$tmp"; echo "$output"; false; }
   run tile-pack -v --gpu-name sm_90 -o "$tmp/k.cubin" <(tileiras --gpu-name sm_90 --emit=ptx -o - "$in")
+  [[ "$output" == *"ptxas -arch sm_90a "* ]] || { rm -rf "$tmp"; echo "$output"; false; }
+  # tile-ptx -v says why it chose sm_90a (and says nothing on sm_80).
+  tileiras --gpu-name sm_90 --emit=llvm -o "$tmp/k90.ll" "$in"
+  tileiras --gpu-name sm_80 --emit=llvm -o "$tmp/k80.ll" "$in"
+  run tile-ptx -v --gpu-name sm_90 -o "$tmp/k.ptx" "$tmp/k90.ll"
+  [[ "$output" == "tile-ptx: .target sm_90a: the module uses wgmma, which only the arch-specific target has" ]] ||
+    { rm -rf "$tmp"; echo "$output"; false; }
+  run tile-ptx -v --gpu-name sm_80 -o "$tmp/k.ptx" "$tmp/k80.ll"
   rm -rf "$tmp"
-  [[ "$output" == *"ptxas -arch sm_90a "* ]] || { echo "$output"; false; }
+  [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }
 }
 
 @test "tileiras: sm_90 takes mma.sync where no warpgroup tiles the accumulator (32 rows; 8 warps over 64 rows; 2 warps)" {
