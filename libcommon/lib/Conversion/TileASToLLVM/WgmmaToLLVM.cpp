@@ -97,14 +97,16 @@ Value descriptor(RegisterEmitter &e, Value address, uint64_t layoutBits) {
 }
 
 /// Emits `op` as the inline PTX convert-nvvm-to-llvm gives it (the NVVM op
-/// has no LLVM intrinsic) and returns the result.
-Value emitAsInlinePtx(ConversionPatternRewriter &rewriter, NVVM::WgmmaMmaAsyncOp op) {
+/// has no LLVM intrinsic; tile-emu decodes this form) and returns the result.
+FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter,
+                                 NVVM::WgmmaMmaAsyncOp op) {
   SmallVector<std::pair<Value, NVVM::PTXRegisterMod>> operands;
   auto builderOp = cast<NVVM::BasicPtxBuilderInterface>(op.getOperation());
   bool manualMapping = builderOp.getAsmValues(rewriter, operands);
   NVVM::PtxBuilder ptx(op, rewriter, manualMapping);
   for (auto &[value, modifier] : operands)
-    (void)ptx.insertValue(value, modifier);
+    if (failed(ptx.insertValue(value, modifier)))
+      return op.emitOpError("has an operand inline PTX cannot take");
   LLVM::InlineAsmOp inlineAsm = ptx.build();
   rewriter.eraseOp(op);
   return inlineAsm.getResult(0);
@@ -239,6 +241,7 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
         rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
     emitCTABarrier(rewriter, loc); // the chunk is complete
+    bool emitted = true;
     sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
       // 16 elements of K are two core matrices along K.
       Value kBytes = m.mul(k, 2 * kCoreBytes);
@@ -272,14 +275,20 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
             // Both operands K-major: A row-major, B column-major.
             NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
-        Value d = emitAsInlinePtx(rewriter, mma);
+        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma);
+        if (failed(d)) {
+          emitted = false;
+          continue;
+        }
         for (auto [i, reg] : llvm::enumerate(regs))
-          next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
+          next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
       }
       NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
       return next;
     });
+    if (!emitted)
+      return failure();
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
 
