@@ -67,6 +67,16 @@ teardown() {
   [ ! -e "$TMP/out.tileirbc" ]
 }
 
+@test "gather_scatter_view accesses (a tile of indices on the sparse dimension) round-trip through bytecode 13.3" {
+  local gather="$TILEPIPE_SOURCE_DIR/tests/dialect/roundtrip/gather-scatter-13.3.mlir"
+  tile-read "$gather" > "$TMP/first.mlir"
+  grep -q 'tile<4xi32>, tile<i32> -> tile<4x8xf32>, token' "$TMP/first.mlir"
+  grep -q 'tile<i64>, tile<8xi64>, tile<i64> -> token' "$TMP/first.mlir"
+  tile-read --emit=tileirbc --bytecode-version=13.3 "$gather" -o "$TMP/gather.tileirbc"
+  tile-read "$TMP/gather.tileirbc" > "$TMP/second.mlir"
+  diff "$TMP/first.mlir" "$TMP/second.mlir"
+}
+
 # The 13.4 ops that only cuTile Python's writer emits (insert 118,
 # gdc_launch_dependents_tko 119, gdc_wait_tko 120, memory_fence_alias_tko 122).
 OPS_13_4="$TILEPIPE_SOURCE_DIR/tests/dialect/roundtrip/ops-13.4.mlir"

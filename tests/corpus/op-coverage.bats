@@ -6,7 +6,7 @@
 # corpus suite runs); every op outside UNLOWERED must have a lowering, so
 # one cannot disappear unnoticed. Shrink UNLOWERED as ops get lowered.
 
-UNLOWERED=alloca,make_gather_scatter_view
+UNLOWERED=
 
 setup() {
   COVERAGE="$BATS_TEST_DIRNAME/op-coverage.py"

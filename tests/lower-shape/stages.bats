@@ -65,3 +65,10 @@ stages() {
   [ "$status" -eq 5 ]
   [[ "$output" == *"permutation is not a permutation of [0, 2)"* ]]
 }
+
+@test "tile-sched: a reshape that only drops unit dimensions keeps the layout and moves no data" {
+  run stages stage_reshape_unit.mlir SCHED "tile-sched"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run stages stage_reshape_unit.mlir LLVM "tile-sched | tile-llvm --emit=mlir"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

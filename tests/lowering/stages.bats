@@ -65,10 +65,11 @@ setup() {
   [[ "$output" == *"blocked layout order must be a permutation"* ]]
 }
 
-@test "unsupported ops fail cleanly in tile-lower (exit 5, diagnostic)" {
-  run tile-lower --gpu-name sm_80 "$IN/unsupported_op.mlir"
+@test "an unsupported form fails cleanly in tile-lower (exit 5, diagnostic)" {
+  run tile-lower --gpu-name sm_80 "$IN/unsupported_form.mlir"
   [ "$status" -eq 5 ]
-  [[ "$output" == *"failed to legalize operation 'cuda_tile.make_gather_scatter_view'"* ]]
+  [[ "$output" == *"padding_value pos_inf has no 'f8E4M3FN' encoding"* ]]
+  [[ "$output" == *"failed to legalize operation 'cuda_tile.load_view_tko'"* ]]
 }
 
 @test "PTX of the 1-D vector add: two v4 loads per input, v4 stores" {

@@ -42,11 +42,12 @@ struct AtomicRMWLowering : TilePattern<ct::AtomicRMWTkoOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value old = tile_aa::AtomicRMWOp::create(
-        rewriter, loc, adaptor.getArg().getType(), adaptor.getPointers(),
-        adaptor.getArg(), adaptor.getMask(),
+        rewriter, loc, adaptor.getArg().getType(),
+        accessPointers(rewriter, op, adaptor.getPointers()), adaptor.getArg(), adaptor.getMask(),
         rewriter.getStringAttr(ct::stringifyAtomicRMWMode(op.getMode())),
         orderingAttr(rewriter, op.getMemoryOrderingSemantics()),
         scopeAttr(rewriter, op.getMemoryScope()));
+    orderAccess(rewriter, op);
     rewriter.replaceOp(op, {old, resultToken(rewriter, loc, adaptor.getToken())});
     return success();
   }
@@ -58,10 +59,11 @@ struct AtomicCASLowering : TilePattern<ct::AtomicCASTkoOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value old = tile_aa::AtomicCASOp::create(
-        rewriter, loc, adaptor.getVal().getType(), adaptor.getPointers(),
-        adaptor.getCmp(), adaptor.getVal(),
+        rewriter, loc, adaptor.getVal().getType(),
+        accessPointers(rewriter, op, adaptor.getPointers()), adaptor.getCmp(), adaptor.getVal(),
         adaptor.getMask(), orderingAttr(rewriter, op.getMemoryOrderingSemantics()),
         scopeAttr(rewriter, op.getMemoryScope()));
+    orderAccess(rewriter, op);
     rewriter.replaceOp(op, {old, resultToken(rewriter, loc, adaptor.getToken())});
     return success();
   }
@@ -73,16 +75,17 @@ struct AtomicRedViewLowering : TilePattern<ct::AtomicRedViewTkoOp> {
   LogicalResult matchAndRewrite(ct::AtomicRedViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     FailureOr<TileAccess> access =
-        buildTileAccess(rewriter, op, op.getView(), adaptor.getIndex());
+        buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
       return failure();
     Location loc = op.getLoc();
     tile_aa::AtomicRMWOp::create(
-        rewriter, loc, adaptor.getValue().getType(), access->ptrs,
-        adaptor.getValue(), access->mask,
+        rewriter, loc, adaptor.getValue().getType(),
+        accessPointers(rewriter, op, access->ptrs), adaptor.getValue(), access->mask,
         rewriter.getStringAttr(ct::stringifyAtomicRMWMode(op.getMode())),
         orderingAttr(rewriter, op.getMemoryOrderingSemantics()),
         scopeAttr(rewriter, op.getMemoryScope()));
+    orderAccess(rewriter, op);
     rewriter.replaceOp(op, resultToken(rewriter, loc, adaptor.getToken()));
     return success();
   }

@@ -67,6 +67,8 @@ struct EntryLowering : TilePattern<ct::EntryOp> {
         rewriter.getFunctionType(signature.getConvertedTypes(), {}));
     if (auto hints = op.getOptimizationHints())
       func->setAttr(kHintsAttrName, hints->getValue());
+    if (hasTileBlockAlloca(op))
+      func->setAttr(kGenericAddressingAttrName, rewriter.getUnitAttr());
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), *getTypeConverter(),
                                            &signature)))
@@ -140,7 +142,7 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
   LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     FailureOr<TileAccess> access =
-        buildTileAccess(rewriter, op, op.getView(), adaptor.getIndex());
+        buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
       return failure();
     auto type = cast<RankedTensorType>(convert(op.getTile().getType()));
@@ -149,8 +151,9 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
       return failure();
     auto load = tile_aa::LoadOp::create(
         rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
-        access->ptrs, access->mask, other, adaptor.getToken(),
+        accessPointers(rewriter, op, access->ptrs), access->mask, other, adaptor.getToken(),
         rewriter.getI64IntegerAttr(access->contiguity));
+    orderAccess(rewriter, op);
     rewriter.replaceOp(op, load.getResults());
     return success();
   }
@@ -161,12 +164,13 @@ struct StoreViewLowering : TilePattern<ct::StoreViewTkoOp> {
   LogicalResult matchAndRewrite(ct::StoreViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     FailureOr<TileAccess> access =
-        buildTileAccess(rewriter, op, op.getView(), adaptor.getIndex());
+        buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
       return failure();
     rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
-        op, tokenType(op), access->ptrs, adaptor.getTile(), access->mask,
-        adaptor.getToken(), rewriter.getI64IntegerAttr(access->contiguity));
+        op, tokenType(op), accessPointers(rewriter, op, access->ptrs), adaptor.getTile(),
+        access->mask, adaptor.getToken(), rewriter.getI64IntegerAttr(access->contiguity));
+    orderAccess(rewriter, op);
     return success();
   }
 };
@@ -191,10 +195,11 @@ struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
     auto load = tile_aa::LoadOp::create(
         rewriter, loc, scalar ? RankedTensorType::get({1}, type) : type,
         tile_aa::TokenType::get(op.getContext()),
-        asOneElement(rewriter, loc, adaptor.getSource()),
+        accessPointers(rewriter, op, asOneElement(rewriter, loc, adaptor.getSource())),
         asOneElement(rewriter, loc, adaptor.getMask()),
         asOneElement(rewriter, loc, adaptor.getPaddingValue()), adaptor.getToken(),
         rewriter.getI64IntegerAttr(1));
+    orderAccess(rewriter, op);
     Value result = load.getResult();
     if (scalar) {
       FailureOr<Value> element = scalarOfSingleElement(rewriter, loc, result);
@@ -213,10 +218,12 @@ struct StorePtrLowering : TilePattern<ct::StorePtrTkoOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
-        op, tokenType(op), asOneElement(rewriter, loc, adaptor.getDestination()),
+        op, tokenType(op),
+        accessPointers(rewriter, op, asOneElement(rewriter, loc, adaptor.getDestination())),
         asOneElement(rewriter, loc, adaptor.getValue()),
         asOneElement(rewriter, loc, adaptor.getMask()), adaptor.getToken(),
         rewriter.getI64IntegerAttr(1));
+    orderAccess(rewriter, op);
     return success();
   }
 };
@@ -280,7 +287,8 @@ struct ConvertCudaTileToTileAAPass
         GridQueryLowering<ct::GetTileBlockIdOp, tile_aa::BlockIdOp>,
         LoadViewLowering, StoreViewLowering,
         LoadPtrLowering, StorePtrLowering, OffsetLowering, IotaLowering,
-        ViewErasure<ct::MakeTensorViewOp>, ViewErasure<ct::MakePartitionViewOp>>(converter, context);
+        ViewErasure<ct::MakeTensorViewOp>, ViewErasure<ct::MakePartitionViewOp>,
+        ViewErasure<ct::MakeGatherScatterViewOp>>(converter, context);
     populateArithmeticLoweringPatterns(converter, patterns);
     populateControlFlowLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
@@ -303,6 +311,9 @@ struct ConvertCudaTileToTileAAPass
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // The mark has been read by every memory op; later stages see only the
+    // generic pointer types it produced.
+    module.walk([](func::FuncOp func) { func->removeAttr(kGenericAddressingAttrName); });
     replaceCudaTileLocations(module);
   }
 };

@@ -54,6 +54,31 @@ struct GridQueryLowering : TilePattern<SourceOp> {
   }
 };
 
+/// Set on a kernel whose body has a tile-block (non-global) alloca. Its
+/// pointers may then hold generic addresses of shared memory, so every
+/// memory access in it goes through accessPointers and is followed by
+/// orderAccess (MemoryLowering.cpp).
+inline constexpr llvm::StringLiteral kGenericAddressingAttrName =
+    "tile_aa.generic_addressing";
+
+/// Whether the kernel `entry` allocates tile-block memory (alloca without
+/// `global`).
+bool hasTileBlockAlloca(cuda_tile::EntryOp entry);
+
+/// The pointer (tensor) `ptrs` that a memory access of `op` goes through:
+/// itself, or in a kernel marked kGenericAddressingAttrName the same address
+/// bits as generic pointers (address space 0), so the access reaches shared
+/// and global memory alike. Null stays null.
+mlir::Value accessPointers(mlir::ConversionPatternRewriter &rewriter,
+                           mlir::Operation *op, mlir::Value ptrs);
+
+/// After a memory access of `op` in a kernel marked
+/// kGenericAddressingAttrName: a CTA barrier. The tile block is one logical
+/// thread, so its next access must see this one, but the threads that hold
+/// the elements differ from access to access (a scratch buffer is written in
+/// one layout and read in another).
+void orderAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op);
+
 /// The one element of a single-element tensor as a scalar every thread
 /// holds (ShapeLowering.cpp). Fails for pointer elements.
 mlir::FailureOr<mlir::Value>

@@ -7,12 +7,84 @@
 #include "LoweringCommon.h"
 #include "ViewLowering.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 using namespace mlir;
 
 namespace tilepipe {
 namespace ct = cuda_tile;
 
+bool hasTileBlockAlloca(ct::EntryOp entry) {
+  return entry
+      .walk([](ct::AllocaOp alloca) {
+        return alloca.getGlobal() ? WalkResult::advance() : WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
+/// `type` (a pointer or pointer tensor) with generic pointers, or with i64
+/// addresses when `asInteger`.
+static Type withGenericElements(Type type, bool asInteger) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto ptr = cast<tile_aa::PtrType>(tensor ? tensor.getElementType() : type);
+  Type element = asInteger ? Type(IntegerType::get(type.getContext(), 64))
+                           : Type(tile_aa::PtrType::get(type.getContext(),
+                                                        ptr.getPointeeType(), 0));
+  return tensor ? Type(tensor.clone(element)) : element;
+}
+
+static bool addressesGenerically(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  return func && func->hasAttr(kGenericAddressingAttrName);
+}
+
+void orderAccess(ConversionPatternRewriter &rewriter, Operation *op) {
+  // NVVM ops pass through the later stages untouched.
+  if (addressesGenerically(op))
+    NVVM::Barrier0Op::create(rewriter, op->getLoc());
+}
+
+Value accessPointers(ConversionPatternRewriter &rewriter, Operation *op, Value ptrs) {
+  if (!ptrs || !addressesGenerically(op))
+    return ptrs;
+  // Through the integer address, not ptr_to_ptr: a scalar ptr_to_ptr is an
+  // LLVM addrspacecast (cvta), which must not touch a generic address.
+  Location loc = op->getLoc();
+  Value bits = tile_aa::PtrToIntOp::create(
+      rewriter, loc, withGenericElements(ptrs.getType(), true), ptrs);
+  return tile_aa::IntToPtrOp::create(
+      rewriter, loc, withGenericElements(ptrs.getType(), false), bits);
+}
+
 namespace {
+
+/// alloca (tile block): a shared-memory buffer (tile_aa.alloca, a generic
+/// address) seen as the kernel's pointer type; the kernel is marked for
+/// generic accesses (hasTileBlockAlloca). A `global` alloca, memory other
+/// tile blocks may reach, would need a buffer per tile block in global
+/// memory, which no static allocation gives (the grid is a launch
+/// parameter); it is rejected.
+struct AllocaLowering : TilePattern<ct::AllocaOp> {
+  using TilePattern::TilePattern;
+  LogicalResult matchAndRewrite(ct::AllocaOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (op.getGlobal())
+      return op.emitOpError("global allocations (shared across tile blocks) "
+                            "are not lowered: each tile block would need its "
+                            "own buffer in global memory");
+    auto type = dyn_cast<tile_aa::PtrType>(convert(op.getType()));
+    if (!type)
+      return op.emitOpError("result does not lower to a pointer");
+    Location loc = op.getLoc();
+    auto generic = tile_aa::AllocaOp::create(
+        rewriter, loc, tile_aa::PtrType::get(op.getContext(), type.getPointeeType(), 0),
+        op.getNumElemAttr(), op.getAlignmentAttr());
+    Value bits = tile_aa::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), generic);
+    rewriter.replaceOpWithNewOp<tile_aa::IntToPtrOp>(op, type, bits);
+    return success();
+  }
+};
 
 /// get_index_space_shape: tile counts from the view's tensor sizes.
 struct IndexSpaceShapeLowering : TilePattern<ct::GetIndexSpaceShapeOp> {
@@ -48,8 +120,8 @@ struct StridedViewErasure : TilePattern<ct::MakeStridedViewOp> {
 
 void populateMemoryLoweringPatterns(TileTypeConverter &converter,
                                     RewritePatternSet &patterns) {
-  patterns.add<IndexSpaceShapeLowering, StridedViewErasure>(converter,
-                                                            patterns.getContext());
+  patterns.add<IndexSpaceShapeLowering, StridedViewErasure, AllocaLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace tilepipe

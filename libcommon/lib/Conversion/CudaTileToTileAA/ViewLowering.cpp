@@ -106,48 +106,65 @@ static SmallVector<Extent> getExtents(ArrayRef<int64_t> statics,
 }
 
 namespace {
-/// A tiled view (partition or strided) traced back to the ops that made it.
-/// Tile dimension d covers tensor dimension dimMap[d]; tile i along d starts
-/// at element i * step[d] of that dimension (the tile size for partition
-/// views, the traversal stride for strided views).
+/// A tile view traced back to the ops that made it. Tile dimension d covers
+/// tensor dimension dimMap[d]; index i along d starts the tile at element
+/// i * step[d] of that dimension (the tile size for partition views, the
+/// traversal stride for strided views, 1 for the dense dimensions of a
+/// gather_scatter_view, whose indices are element offsets). Along a gather
+/// view's sparse dimension the index is a tile holding each row's element
+/// index instead.
 struct TracedView {
   ArrayRef<int32_t> tileShape;
-  ArrayRef<int32_t> dimMap;
+  SmallVector<int32_t> dimMap;
   SmallVector<int64_t> step;
+  std::optional<unsigned> sparseDim;
   ct::PaddingValueAttr padding;
   ct::TensorViewType tensorType;
   ct::MakeTensorViewOp tensorView;
 };
 } // namespace
 
-/// The parameters partition and strided view types share.
+/// The parameters all tile view types share.
 template <typename ViewType>
 static TracedView readViewType(ViewType type) {
   TracedView traced;
   traced.tileShape = type.getTileShape();
-  traced.dimMap = type.getDimMap();
   traced.padding = type.getPaddingValue();
   traced.tensorType = type.getTensorView();
   return traced;
 }
 
-/// The make_{partition,strided}_view / make_tensor_view pair behind `view`;
-/// the lowering reads sizes, strides and the base pointer from them.
+template <typename ViewType>
+static TracedView readTiledViewType(ViewType type) {
+  TracedView traced = readViewType(type);
+  traced.dimMap.assign(type.getDimMap().begin(), type.getDimMap().end());
+  return traced;
+}
+
+/// The make_{partition,strided,gather_scatter}_view / make_tensor_view pair
+/// behind `view`; the lowering reads sizes, strides and the base pointer from
+/// them.
 static FailureOr<TracedView> traceView(Operation *op, Value view) {
   TracedView traced;
   Value tensorView;
   if (auto partition = view.getDefiningOp<ct::MakePartitionViewOp>()) {
-    traced = readViewType(partition.getType());
+    traced = readTiledViewType(partition.getType());
     traced.step.assign(traced.tileShape.begin(), traced.tileShape.end());
     tensorView = partition.getTensorView();
   } else if (auto strided = view.getDefiningOp<ct::MakeStridedViewOp>()) {
-    traced = readViewType(strided.getType());
+    traced = readTiledViewType(strided.getType());
     ArrayRef<int64_t> strides = strided.getType().getTraversalStrides();
     traced.step.assign(strides.begin(), strides.end());
     tensorView = strided.getTensorView();
+  } else if (auto gather = view.getDefiningOp<ct::MakeGatherScatterViewOp>()) {
+    traced = readViewType(gather.getType());
+    llvm::append_range(traced.dimMap, llvm::seq<int32_t>(0, traced.tileShape.size()));
+    traced.step.assign(traced.tileShape.size(), 1);
+    traced.sparseDim = gather.getType().getSparseDim();
+    tensorView = gather.getTensorView();
   } else {
-    return op->emitOpError(
-        "only views made by make_partition_view or make_strided_view are lowered");
+    return op->emitOpError("only views made by make_partition_view, "
+                           "make_strided_view or make_gather_scatter_view are lowered");
   }
   traced.tensorView = tensorView.getDefiningOp<ct::MakeTensorViewOp>();
   if (!traced.tensorView)
@@ -158,8 +175,25 @@ static FailureOr<TracedView> traceView(Operation *op, Value view) {
   return traced;
 }
 
+/// The coordinates a gather view's sparse index tile (`rows`, 1-d) gives
+/// every element of the tile: the rows spread along dimension `dim`.
+static Value spreadAlongDim(IndexBuilder &b, Value rows, unsigned dim) {
+  ArrayRef<int64_t> shape = b.tensorType.getShape();
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  if (rowsType.getElementType() != b.type)
+    rows = arith::ExtSIOp::create(b.rewriter, b.loc, rowsType.clone(b.type), rows);
+  if (shape.size() == 1)
+    return rows;
+  SmallVector<int64_t> lined(shape.size(), 1);
+  lined[dim] = shape[dim];
+  Value reshaped = tile_aa::ReshapeOp::create(
+      b.rewriter, b.loc, RankedTensorType::get(lined, b.type), rows);
+  return tile_aa::BroadcastOp::create(b.rewriter, b.loc, b.tensorType, reshaped);
+}
+
 FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewriter,
                                                 Operation *op, Value view,
+                                                ValueRange originalIndices,
                                                 ValueRange indices) {
   FailureOr<TracedView> traced = traceView(op, view);
   if (failed(traced))
@@ -178,16 +212,30 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
       traced->tensorType.getStrides(), traced->tensorView.getDynamicStrides(), rewriter);
 
   // Element t of the tile sits at coordinate index[d] * step[d] + t[d] of
-  // tensor dimension dimMap[d]. It is in bounds when every such coordinate
-  // is below its size; the unsigned compare also masks negative indices.
-  auto indexType = cast<IntegerType>(indices.front().getType());
+  // tensor dimension dimMap[d] (at index[d][t[d]] along a gather view's
+  // sparse dimension). It is in bounds when every such coordinate is below
+  // its size; the unsigned compare also masks negative indices. The math is
+  // in the widest index type (a gather view's index tile may be wider or
+  // narrower than its scalars; the narrower are sign-extended).
+  IntegerType indexType;
+  for (Value index : indices) {
+    auto type = cast<IntegerType>(getElementTypeOrSelf(index.getType()));
+    if (!indexType || type.getWidth() > indexType.getWidth())
+      indexType = type;
+  }
   IndexBuilder b(rewriter, op->getLoc(), indexType, tileShape);
   Value offsets, mask;
   for (unsigned dim = 0; dim < rank; ++dim) {
     unsigned tensorDim = dimMap[dim];
-    Value start = arith::MulIOp::create(rewriter, b.loc, b.toIndexType(indices[dim]),
-                                        b.constant(traced->step[dim]));
-    Value coord = arith::AddIOp::create(rewriter, b.loc, b.splat(start), b.iota(dim));
+    Value coord;
+    if (dim == traced->sparseDim) {
+      coord = spreadAlongDim(b, indices[dim], dim);
+    } else {
+      Value start = b.toIndexType(indices[dim]);
+      if (traced->step[dim] != 1)
+        start = arith::MulIOp::create(rewriter, b.loc, start, b.constant(traced->step[dim]));
+      coord = arith::AddIOp::create(rewriter, b.loc, b.splat(start), b.iota(dim));
+    }
     Value inBounds = arith::CmpIOp::create(rewriter, b.loc, arith::CmpIPredicate::ult,
                                            coord, b.splat(b.scalar(sizes[tensorDim])));
     mask = mask ? arith::AndIOp::create(rewriter, b.loc, mask, inBounds).getResult()
@@ -208,19 +256,24 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
       offsets);
 
   // Contiguity: the tile's innermost elements are adjacent when the tensor
-  // dimension it covers has stride 1; a group stays aligned and under one
-  // mask bit while the base address, that dimension's size, the tile's start
-  // along it and every other covered stride are multiples of it.
+  // dimension it covers has stride 1 (and is not gathered); a group stays
+  // aligned and under one mask bit while the base address, that dimension's
+  // size, the tile's start along it and every other covered stride are
+  // multiples of it. A gather view's start is its index (an element
+  // offset), known to divide as far as its `assume`s and constants say.
   int64_t contiguity = 1;
   unsigned inner = dimMap[rank - 1];
-  if (strides[inner].constant == 1) {
+  uint64_t startDivisor = traced->sparseDim
+                              ? getKnownDivisor(originalIndices[rank - 1])
+                              : powerOfTwoFactor(traced->step[rank - 1]);
+  if (strides[inner].constant == 1 && traced->sparseDim != rank - 1) {
     Type pointee = ptrType.getPointeeType();
     unsigned elementBytes = isa<FloatTF32Type>(pointee) // stored as 32-bit f32
                                 ? 4
                                 : std::max<unsigned>(1, pointee.getIntOrFloatBitWidth() / 8);
     uint64_t group = tileShape[rank - 1];
     group = std::min(group, sizes[inner].divisor());
-    group = std::min(group, powerOfTwoFactor(traced->step[rank - 1]));
+    group = std::min(group, startDivisor);
     group = std::min<uint64_t>(group, getKnownDivisor(traced->tensorView.getBase()) / elementBytes);
     for (unsigned dim = 0; dim + 1 < rank; ++dim)
       group = std::min(group, strides[dimMap[dim]].divisor());

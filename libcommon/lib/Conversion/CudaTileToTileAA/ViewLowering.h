@@ -1,7 +1,7 @@
 //===- ViewLowering.h - cuda_tile views -> tile_aa pointer tensors --------===//
 //
-// load_view_tko / store_view_tko address one tile of a partition_view or
-// strided_view. Here that becomes what the hardware needs: a tensor of
+// load_view_tko / store_view_tko address one tile of a partition_view,
+// strided_view or gather_scatter_view. Here that becomes what the hardware needs: a tensor of
 // pointers, an in-bounds mask, the value a load reads outside the tensor,
 // and the proven contiguity of the access (from the `assume` facts on
 // the base pointer, shape and strides).
@@ -23,14 +23,16 @@ struct TileAccess {
   int64_t contiguity = 1;
 };
 
-/// Builds the access for tile `indices` (already converted scalars) of the
-/// view `view` (an original cuda_tile value, made by make_partition_view or
-/// make_strided_view of make_tensor_view). The mask is false exactly for the
-/// elements outside the tensor. Fails with a diagnostic on views this slice
-/// does not lower.
+/// Builds the access for tile `indices` (already converted; the original
+/// cuda_tile values are `originalIndices`, read for divisibility facts) of
+/// the view `view` (an original cuda_tile value, made by make_partition_view,
+/// make_strided_view or make_gather_scatter_view of make_tensor_view). The
+/// mask is false exactly for the elements outside the tensor. Fails with a
+/// diagnostic on views this slice does not lower.
 mlir::FailureOr<TileAccess>
 buildTileAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
-                mlir::Value view, mlir::ValueRange indices);
+                mlir::Value view, mlir::ValueRange originalIndices,
+                mlir::ValueRange indices);
 
 /// What a load of `view` reads outside the tensor: its padding_value splat
 /// to `type` (zero when it has none). Null, after a diagnostic, when the

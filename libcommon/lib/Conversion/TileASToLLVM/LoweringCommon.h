@@ -16,6 +16,10 @@
 
 namespace tilepipe::tile_as {
 
+/// NVPTX address spaces of the pointers the lowering makes (0 is generic).
+inline constexpr unsigned kGlobalAddressSpace = 1;
+inline constexpr unsigned kSharedAddressSpace = 3;
+
 /// Builtin/tile_as types -> LLVM types: tensors with a blocked layout become
 /// vector<registers x element>; pointer tensors vectors of i64 addresses.
 class TileLLVMTypeConverter : public mlir::LLVMTypeConverter {

@@ -17,6 +17,7 @@
 #include "LoweringCommon.h"
 #include "RegisterEmitter.h"
 #include "SharedExchange.h"
+#include "SharedScratch.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,8 +28,6 @@ using namespace mlir;
 
 namespace tilepipe::tile_as {
 namespace {
-
-static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// A pointer cast: the operand itself for tensors (vectors of addresses),
 /// `ScalarOp` for scalars (none when the LLVM types already match).
@@ -99,6 +98,38 @@ struct GlobalLowering : ConvertOpToLLVMPattern<GlobalOp> {
         op.getConstant(), op.getInternal() ? LLVM::Linkage::Internal : LLVM::Linkage::External,
         op.getSymName(), flat, alignment, kGlobalAddressSpace);
     rewriter.replaceOp(op, global);
+    return success();
+  }
+};
+
+/// alloca: a shared-memory global of its own (uninitialized, as the
+/// scratch buffer), its generic address the result.
+struct AllocaLowering : ConvertOpToLLVMPattern<AllocaOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(AllocaOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    uint64_t bytes = uint64_t(op.getNumElem()) * getByteSize(op.getType().getPointeeType());
+    if (bytes > kMaxStaticSharedBytes)
+      return op.emitOpError("needs ")
+             << bytes << " bytes of shared memory; at most " << kMaxStaticSharedBytes
+             << " can be declared statically";
+    ModuleOp module = getTopModule(op);
+    unsigned count = llvm::count_if(module.getOps<LLVM::GlobalOp>(), [](LLVM::GlobalOp global) {
+      return global.getSymName().starts_with("__tile_alloca");
+    });
+    LLVM::GlobalOp global;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      global = LLVM::GlobalOp::create(
+          rewriter, module.getLoc(), LLVM::LLVMArrayType::get(rewriter.getI8Type(), bytes),
+          /*isConstant=*/false, LLVM::Linkage::Internal,
+          "__tile_alloca" + std::to_string(count), /*value=*/Attribute(),
+          op.getAlignment(), kSharedAddressSpace);
+    }
+    Value shared = LLVM::AddressOfOp::create(rewriter, op.getLoc(), global);
+    rewriter.replaceOpWithNewOp<LLVM::AddrSpaceCastOp>(
+        op, getTypeConverter()->convertType(op.getType()), shared);
     return success();
   }
 };
@@ -407,6 +438,7 @@ void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
   patterns.add<PointerCastLowering<IntToPtrOp, LLVM::IntToPtrOp>,
                PointerCastLowering<PtrToIntOp, LLVM::PtrToIntOp>,
                PointerCastLowering<PtrToPtrOp, LLVM::AddrSpaceCastOp>, GlobalLowering,
+               AllocaLowering,
                GetGlobalLowering, PrintLowering, AssertLowering, ToScalarLowering>(converter);
 }
 

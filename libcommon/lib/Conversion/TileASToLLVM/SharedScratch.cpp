@@ -1,5 +1,6 @@
 //===- SharedScratch.cpp - The CTA's shared-memory scratch buffer ---------===//
 #include "SharedScratch.h"
+#include "LoweringCommon.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -7,7 +8,6 @@
 using namespace mlir;
 
 static constexpr llvm::StringLiteral kScratchName = "__tile_scratch";
-static constexpr unsigned kSharedAddressSpace = 3;
 
 FailureOr<Value> tilepipe::tile_as::getSharedScratch(OpBuilder &builder,
                                                      Location loc,

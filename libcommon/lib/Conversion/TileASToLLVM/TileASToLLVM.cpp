@@ -5,7 +5,9 @@
 // vector code unchanged. Pointer tensors are vectors of i64 addresses.
 // Memory ops become one predicated ld/st.global of up to 16 bytes per group
 // of adjacent registers (inline PTX, as the predicate must guard the access
-// itself to mask ragged tails).
+// itself to mask ragged tails). Pointers in another address space (generic:
+// a kernel with a tile-block alloca addresses shared and global memory
+// alike) move the same groups with LLVM loads and stores under a branch.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
@@ -250,6 +252,29 @@ static unsigned getAddressSpace(Type ptrTensor) {
       .getAddressSpace();
 }
 
+/// The words of one group as an LLVM load (generic pointers), zeros where
+/// `predicate` is false.
+static Value loadWordsUnderBranch(RewriterBase &rewriter, Location loc,
+                                  const AccessShape &access, Value address,
+                                  Value predicate) {
+  auto wordsType = VectorType::get({access.words}, rewriter.getIntegerType(access.wordBits));
+  Value zeros = LLVM::ZeroOp::create(rewriter, loc, wordsType);
+  unsigned alignment = access.words * access.wordBits / 8;
+  return emitIfElse(rewriter, loc, predicate, zeros, [&]() -> Value {
+    return LLVM::LoadOp::create(rewriter, loc, wordsType, address, alignment);
+  });
+}
+
+/// The same for a store of `words` (a vector<words x iN>).
+static void storeWordsUnderBranch(RewriterBase &rewriter, Location loc,
+                                  const AccessShape &access, Value address,
+                                  Value predicate, Value words) {
+  unsigned alignment = access.words * access.wordBits / 8;
+  emitIf(rewriter, loc, predicate, [&] {
+    LLVM::StoreOp::create(rewriter, loc, words, address, alignment);
+  });
+}
+
 struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(LoadOp op, OpAdaptor adaptor,
@@ -284,18 +309,24 @@ struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
     for (int64_t first = 0; first < type.getNumElements(); first += access->width) {
       auto [address, predicate] =
           groupAddress(e, adaptor.getPtrs(), adaptor.getMask(), first, addressSpace);
-      auto asmOp = LLVM::InlineAsmOp::create(
-          rewriter, loc, resultType, ValueRange{address, predicate}, asmString,
-          constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-          ArrayAttr());
-      SmallVector<Value> words;
-      if (access->words == 1)
-        words.push_back(access->fromRegister(e, asmOp.getResult(0)));
-      else
-        for (unsigned i = 0; i < access->words; ++i)
-          words.push_back(LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i));
-      Value group = access->fromWords(e, e.buildVector(wordsType, words), groupType);
+      Value wordVector;
+      if (addressSpace != kGlobalAddressSpace) {
+        wordVector = loadWordsUnderBranch(rewriter, loc, *access, address, predicate);
+      } else {
+        auto asmOp = LLVM::InlineAsmOp::create(
+            rewriter, loc, resultType, ValueRange{address, predicate}, asmString,
+            constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+            ArrayAttr());
+        SmallVector<Value> words;
+        if (access->words == 1)
+          words.push_back(access->fromRegister(e, asmOp.getResult(0)));
+        else
+          for (unsigned i = 0; i < access->words; ++i)
+            words.push_back(LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i));
+        wordVector = e.buildVector(wordsType, words);
+      }
+      Value group = access->fromWords(e, wordVector, groupType);
       for (unsigned i = 0; i < access->width; ++i)
         result = e.insert(result, e.extract(group, i), first + i);
     }
@@ -343,6 +374,10 @@ struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
       for (unsigned i = 0; i < access->width; ++i)
         elements.push_back(e.extract(adaptor.getValue(), first + i));
       Value words = access->toWords(e, e.buildVector(groupType, elements));
+      if (addressSpace != kGlobalAddressSpace) {
+        storeWordsUnderBranch(rewriter, loc, *access, address, predicate, words);
+        continue;
+      }
       SmallVector<Value> operands{address};
       for (unsigned i = 0; i < access->words; ++i)
         operands.push_back(access->toRegister(e, e.extract(words, i)));

@@ -170,26 +170,42 @@ static void printAssumePredicate(OpAsmPrinter &printer, Operation *,
   printBareAttr(printer, predicate);
 }
 
-/// `, tile<i32>`: the one type shared by all indices (nothing if none).
+/// `, tile<i32>`: the one type shared by all indices, or `, T0, T1, ...`:
+/// one per index (nothing if there are no indices).
 static ParseResult
 parseIndexTypes(OpAsmParser &parser,
                 ArrayRef<OpAsmParser::UnresolvedOperand> indices,
                 SmallVectorImpl<Type> &types) {
   if (indices.empty())
     return success();
-  Type type;
-  if (parser.parseComma() || parseCudaTileType(parser, type))
+  if (parser.parseComma())
     return failure();
-  types.assign(indices.size(), type);
+  SMLoc loc = parser.getCurrentLocation();
+  do {
+    Type type;
+    if (parseCudaTileType(parser, type))
+      return failure();
+    types.push_back(type);
+  } while (types.size() < indices.size() && succeeded(parser.parseOptionalComma()));
+  if (types.size() == 1)
+    types.assign(indices.size(), types.front());
+  if (types.size() != indices.size())
+    return parser.emitError(loc, "expected 1 or ")
+           << indices.size() << " index types, got " << types.size();
   return success();
 }
 
+/// One type when all indices share it (partition and strided views), else
+/// each index's type (a gather_scatter_view's sparse index is a 1-d tile).
 static void printIndexTypes(OpAsmPrinter &printer, Operation *, OperandRange,
                             TypeRange types) {
   if (types.empty())
     return;
-  printer << ", ";
-  printCudaTileType(printer, types.front());
+  bool uniform = llvm::all_equal(types);
+  for (Type type : uniform ? types.take_front() : types) {
+    printer << ", ";
+    printCudaTileType(printer, type);
+  }
 }
 
 /// A bare enum keyword (`weak`, `device`, `addf`).
@@ -303,6 +319,39 @@ std::optional<ViewInfo> getViewInfo(Type type) {
   return std::nullopt;
 }
 
+/// The index operands of a view access. Every index is a scalar of one
+/// integer type, except on a gather_scatter_view, whose sparse dimension takes
+/// a 1-d integer tile of element indices, one per tile row along that
+/// dimension (its element type may differ from the scalars').
+static LogicalResult verifyViewIndices(Operation *op, Type viewType,
+                                       ValueRange indices) {
+  std::optional<unsigned> sparseDim;
+  int64_t sparseSize = 0;
+  if (auto gather = dyn_cast<GatherScatterViewType>(viewType)) {
+    sparseDim = gather.getSparseDim();
+    sparseSize = gather.getTileShape()[*sparseDim];
+  }
+  Type scalarType;
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    auto type = cast<TileType>(index.getType());
+    if (sparseDim && dim == *sparseDim) {
+      if (type.getShape() != ArrayRef<int64_t>{sparseSize})
+        return op->emitOpError("expected index ")
+               << dim << " (the sparse dimension) to be a 1-d tile of "
+               << sparseSize << " indices, got " << type;
+      continue;
+    }
+    if (type.getRank() != 0)
+      return op->emitOpError("index operand ")
+             << dim << " must be a scalar tile (rank 0), got " << type;
+    if (!scalarType)
+      scalarType = type;
+    if (type != scalarType)
+      return op->emitOpError("expected all scalar indices to have the same type");
+  }
+  return success();
+}
+
 /// Shared checks of the view load/store/reduce ops.
 LogicalResult verifyViewAccess(Operation *op, Type viewType, ValueRange indices,
                                TileType tileType) {
@@ -312,12 +361,8 @@ LogicalResult verifyViewAccess(Operation *op, Type viewType, ValueRange indices,
   if (indices.size() != info->indexRank)
     return op->emitOpError("expected ")
            << info->indexRank << " index operands, got " << indices.size();
-  if (!indices.empty()) {
-    Type first = indices.front().getType();
-    for (Value index : indices)
-      if (index.getType() != first)
-        return op->emitOpError("expected all indices to have the same type");
-  }
+  if (failed(verifyViewIndices(op, viewType, indices)))
+    return failure();
   if (tileType.getShape() != ArrayRef<int64_t>(info->tileShape))
     return op->emitOpError("expected tile type to match the view tile shape (")
            << info->tileShape.size() << "-d), got " << tileType;
@@ -1195,6 +1240,8 @@ LogicalResult StoreViewTkoOp::verify() {
 LogicalResult AtomicRedViewTkoOp::verify() {
   if (failed(verifyAtomicOrdering(*this, getMemoryOrderingSemantics())))
     return failure();
+  if (isa<GatherScatterViewType>(getView().getType()))
+    return emitOpError("gather_scatter_view is not supported; use partition_view instead");
   auto tile = cast<TileType>(getValue().getType());
   if (failed(verifyViewAccess(*this, getView().getType(), getIndex(), tile)))
     return failure();

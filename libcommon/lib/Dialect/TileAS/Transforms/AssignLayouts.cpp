@@ -70,7 +70,36 @@ struct AssignLayoutsPass
       else if (auto store = dyn_cast<StoreOp>(op))
         note(store.getValue().getType(), store.getContiguity());
     });
+    propagateThroughUnitReshapes(func, widths);
     return widths;
+  }
+
+  /// A shape no memory op anchors takes the width of a reshape partner that
+  /// differs from it only in unit dimensions: both then map registers to
+  /// elements alike and the reshape moves no data (cuTile loads a batched
+  /// operand as 1xMxK and reshapes it to MxK for the matrix multiply).
+  static void propagateThroughUnitReshapes(func::FuncOp func,
+                                           std::map<ShapeKey, unsigned> &widths) {
+    auto squeeze = [](ArrayRef<int64_t> shape) {
+      ShapeKey squeezed;
+      for (int64_t extent : shape)
+        if (extent != 1)
+          squeezed.push_back(extent);
+      return squeezed;
+    };
+    func.walk([&](ReshapeOp op) {
+      auto from = cast<RankedTensorType>(op.getSrc().getType());
+      auto to = cast<RankedTensorType>(op.getType());
+      if (squeeze(from.getShape()) != squeeze(to.getShape()))
+        return;
+      ShapeKey fromKey(from.getShape().begin(), from.getShape().end());
+      ShapeKey toKey(to.getShape().begin(), to.getShape().end());
+      bool fromKnown = widths.count(fromKey), toKnown = widths.count(toKey);
+      if (fromKnown && !toKnown)
+        widths[toKey] = widths[fromKey];
+      else if (toKnown && !fromKnown)
+        widths[fromKey] = widths[toKey];
+    });
   }
 
   /// The tensor-core accumulator layout (wgmma or mma.sync) of each

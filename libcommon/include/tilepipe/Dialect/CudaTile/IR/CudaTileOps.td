@@ -337,6 +337,10 @@ def CudaTile_GetIndexSpaceShapeOp : CudaTile_Op<"get_index_space_shape", [Pure]>
   let hasVerifier = 1;
 }
 
+// A view index: a scalar, or along a gather_scatter_view's sparse dimension
+// a 1-d tile of element indices (verifyViewAccess checks which is where).
+def CudaTile_ViewIndexTile : CudaTile_RankedTileOf<[CudaTile_AnyInt], [0, 1]>;
+
 def CudaTile_LoadViewTkoOp : CudaTile_Op<"load_view_tko", [
     AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
@@ -344,7 +348,7 @@ def CudaTile_LoadViewTkoOp : CudaTile_Op<"load_view_tko", [
   let arguments = (ins CudaTile_MemoryOrderingSemanticsAttr:$memory_ordering_semantics,
                        OptionalAttr<CudaTile_MemoryScopeAttr>:$memory_scope,
                        CudaTile_AnyTileView:$view,
-                       Variadic<CudaTile_ScalarIntTile>:$index,
+                       Variadic<CudaTile_ViewIndexTile>:$index,
                        Optional<CudaTile_TokenType>:$token,
                        OptionalAttr<CudaTile_OptimizationHintsAttr>:$optimization_hints);
   let results = (outs CudaTile_AnyTile:$tile, CudaTile_TokenType:$result_token);
@@ -364,7 +368,7 @@ def CudaTile_StoreViewTkoOp : CudaTile_Op<"store_view_tko", [AttrSizedOperandSeg
                        OptionalAttr<CudaTile_MemoryScopeAttr>:$memory_scope,
                        CudaTile_AnyTile:$tile,
                        CudaTile_AnyTileView:$view,
-                       Variadic<CudaTile_ScalarIntTile>:$index,
+                       Variadic<CudaTile_ViewIndexTile>:$index,
                        Optional<CudaTile_TokenType>:$token,
                        OptionalAttr<CudaTile_OptimizationHintsAttr>:$optimization_hints);
   let results = (outs CudaTile_TokenType:$result_token);

@@ -21,7 +21,7 @@ def TileAA_PtrToIntOp : TileAA_CastOp<"ptr_to_int", TileAA_PtrLike, TileAA_IntLi
   let summary = "pointers as i64 addresses";
 }
 def TileAA_PtrToPtrOp : TileAA_CastOp<"ptr_to_ptr", TileAA_PtrLike, TileAA_PtrLike> {
-  let summary = "the same addresses as pointers to another element type";
+  let summary = "the same addresses as pointers to another element type or address space";
 }
 
 def TileAA_ToScalarOp : TileAA_Op<"to_scalar", [Pure,
@@ -51,6 +51,20 @@ def TileAA_GlobalOp : TileAA_Op<"global"> {
                        OptionalAttr<I64Attr>:$alignment, UnitAttr:$constant,
                        UnitAttr:$internal);
   let assemblyFormat = "$sym_name attr-dict `=` $value";
+}
+
+def TileAA_AllocaOp : TileAA_Op<"alloca", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a tile block's private scratch buffer, in shared memory";
+  let description = [{
+    `num_elem` elements of the result's pointee, aligned to `alignment`
+    bytes, in the CTA's shared memory for the life of the kernel (one
+    buffer per op: a cuda_tile alloca's lifetime ends with its block, so
+    reusing the buffer on each execution is what it allows). The result is
+    the buffer's generic address (address space 0).
+  }];
+  let arguments = (ins I64Attr:$num_elem, I64Attr:$alignment);
+  let results = (outs TileAA_PtrType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
 def TileAA_GetGlobalOp : TileAA_Op<"get_global", [Pure]> {

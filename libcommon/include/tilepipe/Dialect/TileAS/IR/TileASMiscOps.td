@@ -19,7 +19,7 @@ def TileAS_PtrToIntOp : TileAS_CastOp<"ptr_to_int", TileAS_PtrLike, TileAS_IntLi
   let summary = "pointers as i64 addresses";
 }
 def TileAS_PtrToPtrOp : TileAS_CastOp<"ptr_to_ptr", TileAS_PtrLike, TileAS_PtrLike> {
-  let summary = "the same addresses as pointers to another element type";
+  let summary = "the same addresses as pointers to another element type or address space";
 }
 
 def TileAS_ToScalarOp : TileAS_Op<"to_scalar", [Pure,
@@ -49,6 +49,20 @@ def TileAS_GlobalOp : TileAS_Op<"global"> {
                        OptionalAttr<I64Attr>:$alignment, UnitAttr:$constant,
                        UnitAttr:$internal);
   let assemblyFormat = "$sym_name attr-dict `=` $value";
+}
+
+def TileAS_AllocaOp : TileAS_Op<"alloca", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a tile block's private scratch buffer, in shared memory";
+  let description = [{
+    `num_elem` elements of the result's pointee, aligned to `alignment`
+    bytes, in the CTA's shared memory for the life of the kernel (one
+    buffer per op: a cuda_tile alloca's lifetime ends with its block, so
+    reusing the buffer on each execution is what it allows). The result is
+    the buffer's generic address (address space 0).
+  }];
+  let arguments = (ins I64Attr:$num_elem, I64Attr:$alignment);
+  let results = (outs TileAS_PtrType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
 def TileAS_GetGlobalOp : TileAS_Op<"get_global", [Pure]> {
