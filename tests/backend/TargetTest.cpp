@@ -77,6 +77,11 @@ define ptx_kernel void @k() {
   EXPECT_EQ(selectPTXProcessor(*wgmma, gpu("sm_90")), "sm_90a");
   // wgmma is Hopper-only: there is no sm_100a version to promote to.
   EXPECT_EQ(selectPTXProcessor(*wgmma, gpu("sm_100")), "sm_100");
+  // The feature that forced the promotion (tile-ptx -v names it).
+  EXPECT_EQ(findArchSpecificFeature(*wgmma, gpu("sm_90")), "wgmma.");
+  EXPECT_EQ(findArchSpecificFeature(*wgmma, gpu("sm_90a")), "");
+  EXPECT_EQ(findArchSpecificFeature(*wgmma, gpu("sm_100")), "");
+  EXPECT_EQ(findArchSpecificFeature(*plain, gpu("sm_90")), "");
 }
 
 TEST(CompileLLVMToPTX, EmitsTheKernelForTheTarget) {

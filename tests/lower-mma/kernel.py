@@ -3,7 +3,7 @@
 
   kernel.py --m 16 --n 16 --k 16 --a f16 --b f16 --acc f32 [--batch 2]
   kernel.py --m 32 --n 16 --k 64 --a i8 --b i8 --acc i32 [--unsigned-lhs]
-  kernel.py ... --warps 8      (num_worker_warps hint for sm_80)
+  kernel.py ... --warps 8      (num_worker_warps hint for sm_80 and sm_90)
 
 Kernel @k(a, b, c, d) loads A [batch x] M x K, B [batch x] K x N and the
 accumulator C [batch x] M x N (row-major, dense), computes D = A x B + C with
@@ -28,7 +28,7 @@ def main():
     p.add_argument("--acc", default="f32")
     p.add_argument("--unsigned-lhs", action="store_true")
     p.add_argument("--unsigned-rhs", action="store_true")
-    p.add_argument("--warps", type=int, default=0, help="num_worker_warps hint (sm_80)")
+    p.add_argument("--warps", type=int, default=0, help="num_worker_warps hint (sm_80, sm_90)")
     o = p.parse_args()
     o.b = o.b or o.a
     lead = [o.batch] if o.batch else []
@@ -49,7 +49,8 @@ def main():
         k.emit("%%d = mmaf %s, %s, %s : %s" % (a, b, c, types))
     k.store("%d", "%d_out_p", sc, o.acc)
     print("cuda_tile.module @kernels {")
-    hints = " optimization_hints=<sm_80 = {num_worker_warps = %d}>" % o.warps if o.warps else ""
+    hints = (" optimization_hints=<sm_80 = {num_worker_warps = %d}, sm_90 = {num_worker_warps = %d}>"
+             % (o.warps, o.warps) if o.warps else "")
     print("  entry @k(%%a: tile<ptr<%s>>, %%b: tile<ptr<%s>>, %%c: tile<ptr<%s>>, %%d_out: tile<ptr<%s>>)%s {"
           % (o.a, o.b, o.acc, o.acc, hints))
     print("\n".join(k.lines))

@@ -24,6 +24,7 @@ struct PtxToolOptions {
   CLI::Option *ftzFlag = nullptr; // was --ftz given at all?
   std::optional<bool> precSqrt;
   bool fmad = true;
+  bool verbose = false;
 };
 } // namespace
 
@@ -38,6 +39,8 @@ static void addCodegenOptions(ToolDriver &driver, PtxToolOptions &options) {
                  "(default: the module's nvvm-reflect-prec-sqrt flag, else true)");
   app.add_option("--fmad", options.fmad,
                  "Contract multiply-add into fma: true|false (default true)");
+  app.add_flag("-v,--verbose", options.verbose,
+               "Say when the module needs the arch-specific sm_XXa target, and why");
 }
 
 static PTXCodegenOptions codegenOptions(const PtxToolOptions &options) {
@@ -88,8 +91,13 @@ int main(int argc, char **argv) {
     return kExitCompile;
   }
 
-  llvm::Expected<std::string> ptx =
-      compileLLVMToPTX(*module, codegenOptions(options));
+  PTXCodegenOptions codegen = codegenOptions(options);
+  llvm::StringRef feature = findArchSpecificFeature(*module, codegen.gpu);
+  if (options.verbose && !feature.empty())
+    llvm::errs() << driver.toolName() << ": .target " << selectPTXProcessor(*module, codegen.gpu)
+                 << ": the module uses " << feature.drop_back()
+                 << ", which only the arch-specific target has\n";
+  llvm::Expected<std::string> ptx = compileLLVMToPTX(*module, codegen);
   if (!ptx)
     return reportError(driver.toolName(), ptx.takeError(), kExitCompile);
   if (llvm::Error error = writeOutput(options.io.output, *ptx))

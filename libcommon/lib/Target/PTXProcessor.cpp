@@ -41,15 +41,22 @@ static bool usesFeature(const llvm::Module &module, llvm::StringRef feature) {
   return false;
 }
 
-std::string tilepipe::selectPTXProcessor(const llvm::Module &module,
-                                         const GpuTarget &gpu) {
+llvm::StringRef tilepipe::findArchSpecificFeature(const llvm::Module &module,
+                                                  const GpuTarget &gpu) {
   if (gpu.suffix)
-    return gpu.name();
+    return {};
   for (const ArchSpecificFeature &feature : kArchSpecificFeatures)
     if (gpu.sm >= feature.minSM && gpu.sm <= feature.maxSM &&
         usesFeature(module, feature.name))
-      return gpu.name() + "a";
-  return gpu.name();
+      return feature.name;
+  return {};
+}
+
+std::string tilepipe::selectPTXProcessor(const llvm::Module &module,
+                                         const GpuTarget &gpu) {
+  if (findArchSpecificFeature(module, gpu).empty())
+    return gpu.name();
+  return gpu.name() + "a";
 }
 
 void tilepipe::removeUnavailableGridDependencyControl(llvm::Module &module,

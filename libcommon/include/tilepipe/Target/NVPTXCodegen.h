@@ -49,6 +49,10 @@ struct PTXCodegenOptions {
 /// both LLVM 22's NVPTX back end and CUDA 13.0's ptxas know.
 constexpr unsigned kPTXISAVersion = 90; // PTX 9.0
 
+/// The arch-specific feature (its PTX spelling, "wgmma.") that makes `module`
+/// need `sm_XXa` on `gpu`; empty when it needs none or `gpu` has a suffix.
+llvm::StringRef findArchSpecificFeature(const llvm::Module &module, const GpuTarget &gpu);
+
 /// The `.target` processor for `module` on `gpu`: gpu.name(), promoted to the
 /// arch-specific `sm_XXa` when the module uses features only that target has
 /// (wgmma, setmaxnreg, tcgen05, ...).

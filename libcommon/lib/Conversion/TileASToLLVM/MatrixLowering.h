@@ -1,9 +1,9 @@
 //===- MatrixLowering.h - Pieces shared by the matrix multiply lowerings --===//
 //
-// Both mmaf/mmai lowerings (the FMA path in MatrixToLLVM.cpp, the mma.sync
-// path in MmaSyncToLLVM.cpp) stage A and B through shared memory a chunk of
-// K at a time and carry the accumulator through a counted loop; these are
-// the pieces they share.
+// The mmaf/mmai lowerings (the FMA path in MatrixToLLVM.cpp, the mma.sync
+// path in MmaSyncToLLVM.cpp, the wgmma path in WgmmaToLLVM.cpp) stage A and
+// B through shared memory a chunk of K at a time and carry the accumulator
+// through a counted loop; these are the pieces they share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_MATRIXLOWERING_H
@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tilepipe::tile_as {
 
@@ -33,6 +34,37 @@ struct MmaShape {
 /// The shape of the multiply from A's and the accumulator's shapes (2-D, or
 /// 3-D with a leading batch dimension); fails for other ranks.
 mlir::FailureOr<MmaShape> getMmaShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> acc);
+
+/// The shape of an mmaf's multiply (getMmaShape of its operand types).
+mlir::FailureOr<MmaShape> getMmaShape(MmaFOp op);
+
+/// The K chunk staged at a time: the largest multiple of `step` not above K
+/// whose staging (`bytesOf(chunk)`) fits `limit`, then evened out over the
+/// chunks it takes (still a multiple of `step`); 0 when not even `step` fits.
+inline int64_t chooseKChunk(int64_t k, int64_t step, uint64_t limit,
+                            llvm::function_ref<uint64_t(int64_t)> bytesOf) {
+  int64_t chunk = llvm::alignTo(k, step);
+  while (chunk > step && bytesOf(chunk) > limit)
+    chunk -= step;
+  if (bytesOf(chunk) > limit)
+    return 0;
+  int64_t numChunks = llvm::divideCeil(k, chunk);
+  return llvm::alignTo(llvm::divideCeil(k, numChunks), step);
+}
+
+/// i32 index arithmetic of the staging addresses (all values non-negative).
+struct IndexMath {
+  RegisterEmitter &e;
+  Value add(Value a, Value b) const { return LLVM::AddOp::create(e.builder, e.loc, a, b); }
+  Value add(Value a, int64_t b) const { return b ? add(a, e.i32(b)) : a; }
+  Value mul(Value a, int64_t b) const {
+    return b == 1 ? a : LLVM::MulOp::create(e.builder, e.loc, a, e.i32(b)).getResult();
+  }
+  Value div(Value a, int64_t b) const {
+    return b == 1 ? a : LLVM::UDivOp::create(e.builder, e.loc, a, e.i32(b)).getResult();
+  }
+  Value rem(Value a, int64_t b) const { return LLVM::URemOp::create(e.builder, e.loc, a, e.i32(b)); }
+};
 
 /// Registers of one operand with the coordinates each holds.
 struct OperandRegs {
@@ -117,6 +149,16 @@ bool canLowerToMmaSync(MmaFOp op);
 mlir::LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
                                  const mlir::TypeConverter &converter,
                                  mlir::ConversionPatternRewriter &rewriter);
+
+/// Whether `op` (an mmaf) can take the wgmma path: it has an mma.sync form,
+/// the module targets Hopper and its accumulator got the wgmma layout
+/// (getWgmmaAccumulatorLayout).
+bool canLowerToWgmma(MmaFOp op);
+
+/// Lowers an mmaf for which canLowerToWgmma holds to wgmma.mma_async.
+mlir::LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
+                               const mlir::TypeConverter &converter,
+                               mlir::ConversionPatternRewriter &rewriter);
 
 } // namespace tilepipe::tile_as
 

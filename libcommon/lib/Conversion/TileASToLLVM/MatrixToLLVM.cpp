@@ -8,8 +8,9 @@
 // unrolled: a 128x64 by 64x256 multiply would be 16K FMAs). fp8 operands are
 // staged as their bytes and decoded after each load. Barriers separate the
 // writes of a chunk from its reads and from the next chunk's writes.
-// The mma.sync path (MmaSyncToLLVM.cpp) takes the f16/bf16 mmafs whose
-// accumulator got the fragment layout.
+// The tensor-core paths take the f16/bf16 mmafs whose accumulator got a
+// fragment layout: wgmma (WgmmaToLLVM.cpp) on Hopper, else mma.sync
+// (MmaSyncToLLVM.cpp).
 // ConvertTileASToLLVMPass registers these through populateMatrixToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +38,11 @@ FailureOr<MmaShape> getMmaShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> acc) {
   s.n = acc[rank - 1];
   s.k = lhs[rank - 1];
   return s;
+}
+
+FailureOr<MmaShape> getMmaShape(MmaFOp op) {
+  return getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(),
+                     cast<RankedTensorType>(op.getAcc().getType()).getShape());
 }
 
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid) {
@@ -253,6 +259,9 @@ struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (canLowerToWgmma(op))
+      return lowerWgmma(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
+                        *getTypeConverter(), rewriter);
     if (canLowerToMmaSync(op))
       return lowerMmaSync(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
                           *getTypeConverter(), rewriter);

@@ -1,6 +1,7 @@
 //===- TileASLayouts.cpp - Register mapping of tile_as layouts ------------===//
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -163,6 +164,38 @@ bool tilepipe::tile_as::isMmaAccumulatorLayout(BlockedAttr layout,
          layout.getThreadsPerWarp()[rank - 1] == 4 &&
          tilesWithMma(shape, layout.getWarpsPerCTA()[rank - 2],
                       layout.getWarpsPerCTA()[rank - 1]);
+}
+
+bool tilepipe::tile_as::targetsWgmma(Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    module = op->getParentOfType<ModuleOp>();
+  auto target =
+      module ? module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName) : nullptr;
+  return target && (target.getValue() == "sm_90" || target.getValue() == "sm_90a");
+}
+
+BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,
+                                                         ArrayRef<int64_t> shape,
+                                                         unsigned numWarps) {
+  unsigned rank = shape.size();
+  if ((rank != 2 && rank != 3) || numWarps % 4 != 0 || !tilesWithMma(shape, numWarps, 1))
+    return {};
+  SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1), warps(rank, 1), order;
+  sizePerThread[rank - 1] = 2;
+  threads[rank - 2] = 8;
+  threads[rank - 1] = 4;
+  warps[rank - 2] = numWarps;
+  for (int dim = rank - 1; dim >= 0; --dim)
+    order.push_back(dim);
+  return BlockedAttr::get(context, sizePerThread, threads, warps, order);
+}
+
+bool tilepipe::tile_as::isWgmmaAccumulatorLayout(BlockedAttr layout, ArrayRef<int64_t> shape) {
+  if (!isMmaAccumulatorLayout(layout, shape))
+    return false;
+  unsigned rank = shape.size();
+  return layout.getWarpsPerCTA()[rank - 1] == 1 && layout.getWarpsPerCTA()[rank - 2] % 4 == 0;
 }
 
 bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {

@@ -102,8 +102,8 @@ struct AssignLayoutsPass
     });
   }
 
-  /// The mma.sync accumulator layout of each accumulator shape of an mmaf
-  /// that has an mma.sync form.
+  /// The tensor-core accumulator layout (wgmma or mma.sync) of each
+  /// accumulator shape of an mmaf that has an mma.sync form.
   static std::map<ShapeKey, BlockedAttr> collectMmaLayouts(func::FuncOp func,
                                                            unsigned numWarps) {
     std::map<ShapeKey, BlockedAttr> layouts;
@@ -111,8 +111,13 @@ struct AssignLayoutsPass
       if (!hasMmaSyncForm(op))
         return;
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
-      if (BlockedAttr layout =
-              getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps))
+      // On Hopper the wgmma layout where it tiles, else the mma.sync one.
+      BlockedAttr layout;
+      if (targetsWgmma(func))
+        layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      if (!layout)
+        layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      if (layout)
         layouts[ShapeKey(acc.getShape().begin(), acc.getShape().end())] = layout;
     });
     return layouts;

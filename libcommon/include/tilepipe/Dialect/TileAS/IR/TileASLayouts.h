@@ -66,6 +66,24 @@ BlockedAttr getMmaAccumulatorLayout(mlir::MLIRContext *context,
 /// `shape` (for any warp grid).
 bool isMmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
 
+/// Whether the module around `op` targets Hopper (sm_90 or sm_90a), the one
+/// GPU with wgmma (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-
+/// Accumulate Instructions": sm_90a only; tile-ptx then emits sm_90a).
+bool targetsWgmma(mlir::Operation *op);
+
+/// The accumulator layout of the wgmma path: getMmaAccumulatorLayout's form
+/// with every warp along M (warpsPerCTA [numWarps, 1]), so that the four
+/// warps of a warpgroup hold the same columns, as the four 16-row slices of
+/// one wgmma D fragment do. Null unless `numWarps` is a multiple of 4 (whole
+/// warpgroups) and the shape tiles this way (M a multiple of 16 * numWarps,
+/// N of 8).
+BlockedAttr getWgmmaAccumulatorLayout(mlir::MLIRContext *context,
+                                      llvm::ArrayRef<int64_t> shape,
+                                      unsigned numWarps);
+
+/// Whether `layout` has the form getWgmmaAccumulatorLayout builds for `shape`.
+bool isWgmmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
 /// Whether an mmaf has a form the mma.sync path implements: f16 x f16 or
 /// bf16 x bf16 operands, an f32 or f16 accumulator, K a multiple of 16 (the
 /// k of m16n8k16). Its accumulator then gets getMmaAccumulatorLayout.

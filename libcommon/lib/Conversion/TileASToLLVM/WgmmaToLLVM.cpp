@@ -1,0 +1,305 @@
+//===- WgmmaToLLVM.cpp - mmaf on Hopper tensor cores: wgmma.mma_async -----===//
+//
+// The wgmma path of mmaf for f16/bf16 operands on sm_90 (PTX ISA,
+// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate Instructions";
+// tile-ptx turns the target into sm_90a, which wgmma needs).
+//
+// The accumulator arrives in getWgmmaAccumulatorLayout: the m16n8 fragment
+// layout with all W warps along M. Lane l of warp v holds row
+// 8 * W * R + 8 * v + l / 4 (R counting its row registers) and columns
+// 8 * c + 2 * (l % 4) + {0, 1}. The D fragment of an m64nNk16 wgmma gives
+// warp w of a warpgroup fragment rows 16 * w + l / 4 + {0, 8} and the same
+// columns ("Register Fragments": "Matrix D"). So warp v = 4 * g + w of
+// warpgroup g computes, with its row registers 2p and 2p + 1, fragment rows
+// 16 * w + 8 * h + i (h = 0, 1; i < 8) of a wgmma whose A row is tile row
+// 8 * W * (2p + h) + 8 * v + i. The wgmma reads A through a descriptor, so
+// A is staged with its rows in that order: one 64-row block per
+// (batch, warpgroup, row pair p). The accumulator registers then are the D
+// fragments as they are; no layout changes.
+//
+// A (as [M][K]) and B (transposed, as [N][K]) are staged a K chunk at a time
+// in the canonical K-major layout without swizzling ("Shared Memory Matrix
+// Layout"): 8x16-byte core matrices, the core matrices of one 8-row group
+// adjacent along K (leading byte offset 128), 8-row groups chunk * 16 bytes
+// apart (stride byte offset). Staging is generic-proxy st.shared, wgmma
+// reads through the async proxy: each thread fences its stores with
+// fence.proxy.async before the barrier that publishes the chunk ("Memory
+// Consistency Model: Proxies"). Per k step of 16 each warpgroup issues one
+// wgmma per (batch, row pair, at most 256 columns) between wgmma.fence and
+// commit_group; wait_group 0 ends the step, so the accumulator registers are
+// defined again and the staged chunk free after the loop. f16 accumulators
+// accumulate in f32 and are rounded once at the end, as on the mma.sync path.
+//
+//===----------------------------------------------------------------------===//
+#include "MatrixLowering.h"
+#include "SharedScratch.h"
+
+#include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+
+namespace tilepipe::tile_as {
+namespace {
+
+/// The k of wgmma.mma_async for 16-bit operands.
+constexpr int64_t kStepK = 16;
+/// Rows of A one wgmma covers (the m of m64nNk16), and its largest N.
+constexpr int64_t kWarpgroupRows = 64, kMaxN = 256;
+constexpr int64_t kWarpsPerWarpgroup = 4;
+constexpr unsigned kElementBytes = 2;
+/// A core matrix: 8 rows of 16 bytes, 128 bytes in all.
+constexpr int64_t kCoreRows = 8, kCoreElements = 8, kCoreBytes = 128;
+/// Bytes after each staged array that out-of-chunk registers are stored to.
+constexpr int64_t kTrashBytes = 16;
+
+/// Where one chunk of A and B lives in the scratch buffer.
+struct Staging {
+  int64_t chunk = 0;
+  uint64_t bOffset = 0, bytes = 0;
+
+  Staging(const MmaShape &s, int64_t chunk) : chunk(chunk) {
+    bOffset = llvm::alignTo(aElements(s) * kElementBytes + kTrashBytes, kCoreBytes);
+    bytes = bOffset + bElements(s) * kElementBytes + kTrashBytes;
+  }
+  int64_t aElements(const MmaShape &s) const { return s.batch * s.m * chunk; }
+  int64_t bElements(const MmaShape &s) const { return s.batch * s.n * chunk; }
+  /// Bytes between 8-row groups: one core matrix per 8 elements of K.
+  int64_t strideBytes() const { return chunk / kCoreElements * kCoreBytes; }
+};
+
+int64_t chooseChunk(const MmaShape &s) {
+  return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
+                      [&](int64_t chunk) { return Staging(s, chunk).bytes; });
+}
+
+/// Element index of (row, k) in a canonical K-major array of `chunk` columns.
+Value canonicalSlot(const IndexMath &m, Value row, Value k, int64_t chunk) {
+  Value core = m.add(m.mul(m.div(row, kCoreRows), chunk / kCoreElements),
+                     m.div(k, kCoreElements));
+  Value inCore = m.add(m.mul(m.rem(row, kCoreRows), kCoreElements), m.rem(k, kCoreElements));
+  return m.add(m.mul(core, kCoreRows * kCoreElements), inCore);
+}
+
+/// The layout bits of a no-swizzle descriptor ("Matrix Descriptor Format"):
+/// leading byte offset (bits 16-29) and stride byte offset (bits 32-45), both
+/// in 16-byte units; the start address (bits 0-13) is or-ed in per use.
+uint64_t descriptorLayoutBits(const Staging &staging) {
+  return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(staging.strideBytes()) >> 4) << 32;
+}
+
+/// The wgmma descriptor of the matrix at shared address `address` (i64).
+Value descriptor(RegisterEmitter &e, Value address, uint64_t layoutBits) {
+  OpBuilder &b = e.builder;
+  Value window = LLVM::AndOp::create(b, e.loc, address, e.i64(0x3ffff));
+  Value start = LLVM::LShrOp::create(b, e.loc, window, e.i64(4));
+  return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(layoutBits)));
+}
+
+/// Emits `op` as the inline PTX convert-nvvm-to-llvm gives it (the NVVM op
+/// has no LLVM intrinsic; tile-emu decodes this form) and returns the result.
+FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter,
+                                 NVVM::WgmmaMmaAsyncOp op) {
+  SmallVector<std::pair<Value, NVVM::PTXRegisterMod>> operands;
+  auto builderOp = cast<NVVM::BasicPtxBuilderInterface>(op.getOperation());
+  bool manualMapping = builderOp.getAsmValues(rewriter, operands);
+  NVVM::PtxBuilder ptx(op, rewriter, manualMapping);
+  for (auto &[value, modifier] : operands)
+    if (failed(ptx.insertValue(value, modifier)))
+      return op.emitOpError("has an operand inline PTX cannot take");
+  LLVM::InlineAsmOp inlineAsm = ptx.build();
+  rewriter.eraseOp(op);
+  return inlineAsm.getResult(0);
+}
+
+} // namespace
+
+bool canLowerToWgmma(MmaFOp op) {
+  if (!hasMmaSyncForm(op) || !targetsWgmma(op))
+    return false;
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
+  if (!layout || !isWgmmaAccumulatorLayout(layout, acc.getShape()))
+    return false;
+  FailureOr<MmaShape> shape = getMmaShape(op);
+  return succeeded(shape) && chooseChunk(*shape) > 0;
+}
+
+LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
+                         const TypeConverter &converter,
+                         ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
+  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
+  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
+  FailureOr<MmaShape> shape = getMmaShape(op);
+  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
+    return failure();
+  const MmaShape &s = *shape;
+  unsigned rank = accLaid->shape.size();
+  unsigned mDim = rank - 2, nDim = rank - 1;
+  Type element = getElementTypeOrSelf(op.getLhs().getType());
+  Type accElement = getElementTypeOrSelf(op.getAcc().getType());
+  Type accType = converter.convertType(accElement);
+  if (!accType)
+    return op.emitOpError("accumulator element type has no LLVM form");
+  Staging staging(s, chooseChunk(s));
+  BlockedAttr layout = accLaid->layout;
+  int64_t warps = layout.getWarpsPerCTA()[mDim];
+  int64_t warpgroups = warps / kWarpsPerWarpgroup;
+  int64_t rowPairs = s.m / (2 * kCoreRows * warps);
+
+  RegisterEmitter e(rewriter, loc);
+  IndexMath m{e};
+  OperandRegs a = unpackOperand(e, lhs, *lhsLaid);
+  OperandRegs b = unpackOperand(e, rhs, *rhsLaid);
+  OperandRegs c = unpackOperand(e, acc, *accLaid);
+  Arithmetic arith{/*isFloat=*/true};
+  arith.computeType = rewriter.getF32Type();
+  SmallVector<Value> sums;
+  for (Value v : c.values)
+    sums.push_back(arith.widen(e, v, accElement, /*isSigned=*/true));
+
+  FailureOr<Value> scratch = getSharedScratch(rewriter, loc, op, staging.bytes);
+  if (failed(scratch))
+    return failure();
+  Value aBase = *scratch;
+  Value bBase = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), rewriter.getI8Type(),
+                                    aBase, ArrayRef<LLVM::GEPArg>{(int32_t)staging.bOffset});
+  auto batchOf = [&](const OperandRegs &regs, size_t i) {
+    return s.batched ? regs.coords[0][i] : e.i32(0);
+  };
+
+  // The staged row of tile row t of A (see the header): row register
+  // R = t / (8W) of warp v = (t / 8) % W holds it, in row pair p = R / 2,
+  // as fragment row 16 * (v % 4) + 8 * (R % 2) + t % 8 of the 64-row block
+  // of (batch, warpgroup v / 4, p).
+  auto stagedRowOfA = [&](Value batch, Value t) {
+    Value rowReg = m.div(t, kCoreRows * warps);
+    Value warp = m.rem(m.div(t, kCoreRows), warps);
+    Value block = m.add(m.mul(m.add(m.mul(batch, warpgroups), m.div(warp, kWarpsPerWarpgroup)),
+                              rowPairs),
+                        m.div(rowReg, 2));
+    Value fragmentRow = m.add(m.add(m.mul(m.rem(warp, kWarpsPerWarpgroup), 2 * kCoreRows),
+                                    m.mul(m.rem(rowReg, 2), kCoreRows)),
+                              m.rem(t, kCoreRows));
+    return m.add(m.mul(block, kWarpgroupRows), fragmentRow);
+  };
+
+  // The accumulator registers as [batch][row register][column register].
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
+  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
+  auto regOf = [&](int64_t batch, int64_t row, int64_t col) {
+    SmallVector<int64_t> perDim{row, col};
+    if (s.batched)
+      perDim.insert(perDim.begin(), batch);
+    return linearizeRegister(layout, accLaid->shape, perDim);
+  };
+
+  // Shared addresses (i64) of this warpgroup's A blocks and of the B column
+  // ranges at the start of a chunk.
+  Type i64 = rewriter.getI64Type();
+  Value aAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, aBase);
+  Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, bBase);
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  Value warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
+  int64_t blockBytes = kWarpgroupRows * staging.chunk * kElementBytes;
+  auto addBytes = [&](Value address, Value bytes) -> Value {
+    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
+    return LLVM::AddOp::create(rewriter, loc, address, wide);
+  };
+  struct Issue {
+    int64_t batch, pair, n0, width;
+  };
+  SmallVector<Issue> issues;
+  for (int64_t batch = 0; batch < batchRegs; ++batch)
+    for (int64_t pair = 0; pair < rowPairs; ++pair)
+      for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
+        issues.push_back({batch, pair, n0, std::min(kMaxN, s.n - n0)});
+
+  MLIRContext *context = rewriter.getContext();
+  Type f32 = rewriter.getF32Type();
+  NVVM::WGMMATypes operandType = element.isBF16() ? NVVM::WGMMATypes::bf16
+                                                  : NVVM::WGMMATypes::f16;
+  uint64_t layoutBits = descriptorLayoutBits(staging);
+
+  bool needsCheck = s.k > staging.chunk;
+  for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
+    int64_t len = std::min(staging.chunk, s.k - k0);
+    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
+    stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(s),
+                 [&](size_t i, Value kLocal) {
+                   return canonicalSlot(m, stagedRowOfA(batchOf(a, i), a.coords[mDim][i]),
+                                        kLocal, staging.chunk);
+                 });
+    stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(s),
+                 [&](size_t i, Value kLocal) {
+                   Value column = m.add(m.mul(batchOf(b, i), s.n), b.coords[nDim][i]);
+                   return canonicalSlot(m, column, kLocal, staging.chunk);
+                 });
+    NVVM::FenceProxyOp::create(
+        rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    emitCTABarrier(rewriter, loc); // the chunk is complete
+    bool emitted = true;
+    sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
+      // 16 elements of K are two core matrices along K.
+      Value kBytes = m.mul(k, 2 * kCoreBytes);
+      SmallVector<Value> next(carried);
+      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+      for (const Issue &issue : issues) {
+        Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
+                            issue.pair);
+        Value descA = descriptor(e, addBytes(aAddress, m.add(m.mul(block, blockBytes), kBytes)),
+                                 layoutBits);
+        int64_t bRow = issue.batch * s.n + issue.n0;
+        Value descB = descriptor(
+            e, addBytes(bAddress, m.add(kBytes, bRow / kCoreRows * staging.strideBytes())),
+            layoutBits);
+        // D register 4j + 2h + x: row register 2 * pair + h, column
+        // register 2 * (n0 / 8 + j) + x.
+        SmallVector<int64_t> regs;
+        for (int64_t j = 0; j < issue.width / 8; ++j)
+          for (int64_t h = 0; h < 2; ++h)
+            for (int64_t x = 0; x < 2; ++x)
+              regs.push_back(regOf(issue.batch, 2 * issue.pair + h, 2 * (issue.n0 / 8 + j) + x));
+        Type fragmentType =
+            LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs.size(), f32));
+        Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
+        for (auto [i, reg] : llvm::enumerate(regs))
+          fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
+        auto mma = NVVM::WgmmaMmaAsyncOp::create(
+            rewriter, loc, fragmentType, fragment, descA, descB,
+            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, kStepK),
+            operandType, operandType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+            // Both operands K-major: A row-major, B column-major.
+            NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma);
+        if (failed(d)) {
+          emitted = false;
+          continue;
+        }
+        for (auto [i, reg] : llvm::enumerate(regs))
+          next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
+      }
+      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+      return next;
+    });
+    if (!emitted)
+      return failure();
+  }
+  emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
+
+  SmallVector<Value> results;
+  for (Value v : sums)
+    results.push_back(arith.narrow(e, v, accType));
+  auto vectorType = dyn_cast<VectorType>(acc.getType());
+  if (!vectorType)
+    return op->emitOpError("accumulator did not convert to a register vector");
+  rewriter.replaceOp(op, e.buildVector(vectorType, results));
+  return success();
+}
+
+} // namespace tilepipe::tile_as

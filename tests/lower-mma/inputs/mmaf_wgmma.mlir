@@ -1,0 +1,85 @@
+// One 64x32 by 32x64 f16 mmaf into f32 (kernel.py --m 64 --n 64 --k 32 --a f16 --acc f32): the wgmma path on sm_90, the mma.sync path on sm_80.
+cuda_tile.module @kernels {
+  entry @k(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>, %d_out: tile<ptr<f32>>) {
+    %tok = make_token : token
+    %a_p = assume div_by<16>, %a : tile<ptr<f16>>
+    %b_p = assume div_by<16>, %b : tile<ptr<f16>>
+    %c_p = assume div_by<16>, %c : tile<ptr<f32>>
+    %d_out_p = assume div_by<16>, %d_out : tile<ptr<f32>>
+    %c2 = constant <i32: 64> : tile<i32>
+    %c3 = constant <i32: 32> : tile<i32>
+    %c4 = constant <i32: 32> : tile<i32>
+    %tv4 = make_tensor_view %a_p, shape = [%c2, %c3], strides = [%c4, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %pv4 = make_partition_view %tv4 : partition_view<tile=(64x32), tensor_view<?x?xf16, strides=[?,1]>>
+    %c5 = constant <i32: 0> : tile<i32>
+    %x6, %lt6 = load_view_tko weak %pv4[%c5, %c5] token = %tok : partition_view<tile=(64x32), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<64x32xf16>, token
+    %c8 = constant <i32: 32> : tile<i32>
+    %c9 = constant <i32: 64> : tile<i32>
+    %c10 = constant <i32: 64> : tile<i32>
+    %tv10 = make_tensor_view %b_p, shape = [%c8, %c9], strides = [%c10, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %pv10 = make_partition_view %tv10 : partition_view<tile=(32x64), tensor_view<?x?xf16, strides=[?,1]>>
+    %c11 = constant <i32: 0> : tile<i32>
+    %x12, %lt12 = load_view_tko weak %pv10[%c11, %c11] token = %tok : partition_view<tile=(32x64), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<32x64xf16>, token
+    %c14 = constant <i32: 64> : tile<i32>
+    %c15 = constant <i32: 64> : tile<i32>
+    %c16 = constant <i32: 64> : tile<i32>
+    %tv16 = make_tensor_view %c_p, shape = [%c14, %c15], strides = [%c16, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pv16 = make_partition_view %tv16 : partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>
+    %c17 = constant <i32: 0> : tile<i32>
+    %x18, %lt18 = load_view_tko weak %pv16[%c17, %c17] token = %tok : partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<64x64xf32>, token
+    %d = mmaf %x6, %x12, %x18 : tile<64x32xf16>, tile<32x64xf16>, tile<64x64xf32>
+    %c20 = constant <i32: 64> : tile<i32>
+    %c21 = constant <i32: 64> : tile<i32>
+    %c22 = constant <i32: 64> : tile<i32>
+    %tv22 = make_tensor_view %d_out_p, shape = [%c20, %c21], strides = [%c22, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %pv22 = make_partition_view %tv22 : partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>
+    %c23 = constant <i32: 0> : tile<i32>
+    %st24 = store_view_tko weak %d, %pv22[%c23, %c23] token = %tok : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    return
+  }
+}
+
+// tile-sched (sm_90): the accumulator takes the wgmma layout, the m16n8
+// fragment layout with all four warps (one warpgroup) along M.
+// SCHED: tile_as.mmaf {{.*}} : tensor<64x32xf16, {{.*}}>, tensor<32x64xf16, {{.*}}>, tensor<64x64xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
+
+// tile-llvm (sm_90): A (64 x 32 f16 and a 16-byte trash slot, to 4224 bytes
+// at 128-byte alignment) then B (64 columns x 32, a trash slot: 4112 bytes)
+// staged with st.shared, fenced for the async proxy, published by a barrier;
+// per k step of 16 one m64n64k16 wgmma between wgmma.fence and
+// commit/wait 0, in a loop; no ldmatrix, mma.sync or FMAs.
+// LLVM: llvm.mlir.global internal @__tile_scratch() {{.*}} : !llvm.array<8336 x i8>
+// LLVM-LABEL: llvm.func @k
+// LLVM: nvvm.barrier0
+// LLVM: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+// LLVM: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LLVM-NEXT: nvvm.barrier0
+// LLVM-NEXT: llvm.br ^[[LOOP:bb[0-9]+]](
+// LLVM: ^[[LOOP]](
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} : (f32, {{.*}}, i64, i64, i32, i32, i32, i32, i32) -> !llvm.struct<(f32,
+// LLVM-NOT: wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
+// LLVM-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// LLVM: llvm.cond_br %{{.*}}, ^[[LOOP]](
+// LLVM-NOT: nvvm.ldmatrix
+// LLVM-NOT: nvvm.mma.sync
+// LLVM-NOT: llvm.intr.fma
+
+// tileiras (PTX, sm_90): the module needs sm_90a; both operands K-major
+// (trans-a = trans-b = 0) and D accumulated (scale-d 1).
+// PTX90: .target sm_90a
+// PTX90: fence.proxy.async.shared::cta;
+// PTX90: bar.sync 0;
+// PTX90: wgmma.fence.sync.aligned;
+// PTX90: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// PTX90: wgmma.commit_group.sync.aligned;
+// PTX90: wgmma.wait_group.sync.aligned 0;
+// PTX90-NOT: mma.sync
+// PTX90-NOT: fma.rn.f32
+
+// tileiras (PTX, sm_80): mma.sync, no wgmma.
+// PTX80: .target sm_80
+// PTX80-NOT: wgmma
+// PTX80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX80-NOT: wgmma
