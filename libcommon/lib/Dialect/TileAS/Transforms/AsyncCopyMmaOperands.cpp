@@ -38,18 +38,63 @@ static bool mayWriteMemory(Operation *op) {
   return result.wasInterrupted();
 }
 
-/// The load `operand` of `mmaf` comes from, where the load can become part of
-/// a tile_as.mmaf_global; null otherwise.
-static LoadOp getFusibleLoad(Value operand, MmaFOp mmaf) {
+/// `layout` without its dimension 0, where that dimension is a single
+/// element held by every thread (as a leading unit dimension is); null
+/// otherwise.
+static BlockedAttr dropLeadingUnitDim(BlockedAttr layout) {
+  if (layout.getSizePerThread()[0] != 1 || layout.getThreadsPerWarp()[0] != 1 ||
+      layout.getWarpsPerCTA()[0] != 1 || layout.getOrder().back() != 0)
+    return nullptr;
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder().drop_back())
+    order.push_back(d - 1);
+  return BlockedAttr::get(layout.getContext(), layout.getSizePerThread().drop_front(),
+                          layout.getThreadsPerWarp().drop_front(),
+                          layout.getWarpsPerCTA().drop_front(), order);
+}
+
+/// An operand of an mmaf that can be read by tile_as.mmaf_global: a load,
+/// possibly reshaped to drop a leading unit dimension (a batch of one, as
+/// cuTile's 3-D views give); `layout` is the operand's layout for the
+/// pointers and mask.
+struct FusibleOperand {
+  // Op handles are non-const so that reshaped() and erasing can use them.
+  mutable LoadOp load;
+  mutable ReshapeOp reshape;
+  BlockedAttr layout;
+
+  /// `value` (the load's pointers or mask) in the operand's shape.
+  Value reshaped(OpBuilder &builder, Value value) const {
+    if (!value || !reshape)
+      return value;
+    auto type = cast<RankedTensorType>(value.getType());
+    auto shape = cast<RankedTensorType>(reshape.getType()).getShape();
+    return ReshapeOp::create(builder, reshape.getLoc(),
+                             RankedTensorType::get(shape, type.getElementType(), layout),
+                             value);
+  }
+};
+
+/// How `operand` of `mmaf` comes from a load that can become part of a
+/// tile_as.mmaf_global; nullopt where it cannot.
+static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf) {
+  FusibleOperand fusible;
+  if (auto reshape = operand.getDefiningOp<ReshapeOp>()) {
+    auto from = cast<RankedTensorType>(reshape.getSrc().getType());
+    if (!reshape.getResult().hasOneUse() || from.getRank() != 3 || from.getShape()[0] != 1)
+      return std::nullopt;
+    fusible.reshape = reshape;
+    operand = reshape.getSrc();
+  }
   auto load = operand.getDefiningOp<LoadOp>();
   if (!load || !load.getResult().hasOneUse() || load->getBlock() != mmaf->getBlock())
-    return nullptr;
+    return std::nullopt;
   auto ptrType = cast<PtrType>(load.getPtrs().getType().getElementType());
   if (ptrType.getAddressSpace() != kGlobalAddressSpace)
-    return nullptr;
+    return std::nullopt;
   // cp.async zero-fills what it does not read: only +0.0 padding matches.
   if (Value other = load.getOther(); other && !matchPattern(other, m_PosZeroFloat()))
-    return nullptr;
+    return std::nullopt;
   // Whole 16-byte runs along the innermost dimension, proven contiguous (and
   // so aligned, as the register path's vector loads also assume).
   auto type = load.getType();
@@ -58,11 +103,15 @@ static LoadOp getFusibleLoad(Value operand, MmaFOp mmaf) {
   if (!layout || layout.getOrder().front() != innermost ||
       layout.getSizePerThread()[innermost] % kCopyElements != 0 ||
       load.getContiguity() % kCopyElements != 0)
-    return nullptr;
+    return std::nullopt;
+  fusible.load = load;
+  fusible.layout = fusible.reshape ? dropLeadingUnitDim(layout) : layout;
+  if (!fusible.layout)
+    return std::nullopt;
   for (Operation *op = load->getNextNode(); op != mmaf; op = op->getNextNode())
     if (mayWriteMemory(op))
-      return nullptr;
-  return load;
+      return std::nullopt;
+  return fusible;
 }
 
 namespace {
@@ -77,18 +126,23 @@ struct AsyncCopyMmaOperandsPass
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {
-      LoadOp lhs = getFusibleLoad(op.getLhs(), op);
-      LoadOp rhs = getFusibleLoad(op.getRhs(), op);
+      std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op);
+      std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op);
       if (!lhs || !rhs)
         continue;
       OpBuilder builder(op);
-      auto fused = MmaFGlobalOp::create(builder, op.getLoc(), op.getType(), lhs.getPtrs(),
-                                        lhs.getMask(), rhs.getPtrs(), rhs.getMask(),
-                                        op.getAcc());
+      auto fused = MmaFGlobalOp::create(
+          builder, op.getLoc(), op.getType(), lhs->reshaped(builder, lhs->load.getPtrs()),
+          lhs->reshaped(builder, lhs->load.getMask()),
+          rhs->reshaped(builder, rhs->load.getPtrs()),
+          rhs->reshaped(builder, rhs->load.getMask()), op.getAcc());
       op.replaceAllUsesWith(fused.getResult());
       op.erase();
-      lhs.erase();
-      rhs.erase();
+      for (const FusibleOperand &operand : {*lhs, *rhs}) {
+        if (operand.reshape)
+          operand.reshape.erase();
+        operand.load.erase();
+      }
     }
   }
 };

@@ -42,7 +42,9 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
   let summary = "Read mma.sync operands from global memory into shared memory with cp.async";
   let description = [{
     Where both A and B of an mmaf that takes the mma.sync path are
-    tile_as.loads from global memory used by nothing else, replaces the loads
+    tile_as.loads from global memory used by nothing else (possibly through a
+    tile_as.reshape dropping a leading unit dimension, as 3-D views of a
+    batch of one give), replaces the loads
     and the mmaf with one tile_as.mmaf_global, whose lowering copies the tiles
     into the shared staging buffer with cp.async instead of passing them
     through registers (fewer registers live across the multiply, no spills).
