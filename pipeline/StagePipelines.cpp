@@ -39,6 +39,7 @@ static const PipelineRow kLowerPipeline[] = {
 // tile-sched: layouts, async pipelines, scheduling, buffer assignment.
 static const PipelineRow kSchedPipeline[] = {
     {0, "tilepipe-assign-layouts"},
+    {0, "tilepipe-async-copy-mma-operands"},
 };
 
 // tile-llvm: -> LLVM + NVVM dialects. Cleanups run before translation.

@@ -28,27 +28,30 @@ class Kernel:
         self.emit("%%c%d = constant <i32: %d> : tile<i32>" % (self.n, value))
         return "%%c%d" % self.n
 
-    def view(self, ptr, shape, dtype):
+    def view(self, ptr, shape, dtype, extent=None, padding=None):
         """A partition view covering the whole dense tensor at `ptr`, with its
-        sizes and strides passed as values (as cuTile does)."""
+        sizes and strides passed as values (as cuTile does). With `extent`,
+        the view claims only that much of each dimension (the tile overhangs
+        it, and `padding`, e.g. "zero", fills the rest)."""
         self.n += 1
-        dims = [self.const(s) for s in shape]
+        dims = [self.const(s) for s in (extent or shape)]
         strides = [self.const(s) for s in dense_strides(shape)[:-1]] + ["1"]
         q = "x".join("?" for _ in shape)
         sq = ",".join(["?"] * (len(shape) - 1) + ["1"])
         tview = "tensor_view<%sx%s, strides=[%s]>" % (q, dtype, sq)
-        pview = "partition_view<tile=(%s), %s>" % ("x".join(map(str, shape)), tview)
+        pad = "padding_value = %s, " % padding if padding else ""
+        pview = "partition_view<tile=(%s), %s%s>" % ("x".join(map(str, shape)), pad, tview)
         self.emit("%%tv%d = make_tensor_view %s, shape = [%s], strides = [%s] : tile<i32> -> %s"
                   % (self.n, ptr, ", ".join(dims), ", ".join(strides), tview))
         self.emit("%%pv%d = make_partition_view %%tv%d : %s" % (self.n, self.n, pview))
         return "%%pv%d" % self.n, pview
 
-    def load(self, ptr, shape, dtype, stored=None):
+    def load(self, ptr, shape, dtype, stored=None, extent=None, padding=None):
         """Loads the tensor; with `stored` (an integer type wider than the
         1-byte `dtype`), each element is loaded as that word, truncated to i8
-        and bitcast to `dtype`."""
+        and bitcast to `dtype`. `extent`, `padding`: as for view."""
         stored = stored or dtype
-        pv, ptype = self.view(ptr, shape, stored)
+        pv, ptype = self.view(ptr, shape, stored, extent, padding)
         idx = ", ".join([self.const(0)] * len(shape))
         self.n += 1
         x = "%%x%d" % self.n
@@ -60,13 +63,14 @@ class Kernel:
             x += "_f"
         return x
 
-    def store(self, value, ptr, shape, dtype):
-        """Stores the tensor; a 0-d value is stored as a 1-element tensor."""
+    def store(self, value, ptr, shape, dtype, extent=None):
+        """Stores the tensor; a 0-d value is stored as a 1-element tensor.
+        `extent`: as for view (what lies outside is not stored)."""
         if not shape:
             self.n += 1
             self.emit("%%r%d = reshape %s : %s -> %s" % (self.n, value, tile([], dtype), tile([1], dtype)))
             value, shape = "%%r%d" % self.n, [1]
-        pv, ptype = self.view(ptr, shape, dtype)
+        pv, ptype = self.view(ptr, shape, dtype, extent)
         idx = ", ".join([self.const(0)] * len(shape))
         self.n += 1
         self.emit("%%st%d = store_view_tko weak %s, %s[%s] token = %%tok : %s, %s, tile<i32> -> token"

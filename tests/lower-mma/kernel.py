@@ -4,11 +4,16 @@
   kernel.py --m 16 --n 16 --k 16 --a f16 --b f16 --acc f32 [--batch 2]
   kernel.py --m 32 --n 16 --k 64 --a i8 --b i8 --acc i32 [--unsigned-lhs]
   kernel.py ... --warps 8      (num_worker_warps hint for sm_80 and sm_90)
+  kernel.py ... --valid 50,60,40 [--padding zero]
 
 Kernel @k(a, b, c, d) loads A [batch x] M x K, B [batch x] K x N and the
 accumulator C [batch x] M x N (row-major, dense), computes D = A x B + C with
 mmaf (float) or mmai (i8, signed unless --unsigned-lhs/--unsigned-rhs) and
-stores D.
+stores D. With --valid VM,VN,VK the arrays keep their M x K, K x N and
+M x N allocations, but the kernel's views claim only VM x VK, VK x VN and
+VM x VN of them: the tiles overhang the views (ragged edges), A and B read
+as --padding (a cuda_tile padding value, default zero) there, and D is
+stored only inside VM x VN.
 """
 import argparse
 import os
@@ -29,6 +34,8 @@ def main():
     p.add_argument("--unsigned-lhs", action="store_true")
     p.add_argument("--unsigned-rhs", action="store_true")
     p.add_argument("--warps", type=int, default=0, help="num_worker_warps hint (sm_80, sm_90)")
+    p.add_argument("--valid", default=None, help="VM,VN,VK: the views' extents")
+    p.add_argument("--padding", default="zero")
     o = p.parse_args()
     o.b = o.b or o.a
     lead = [o.batch] if o.batch else []
@@ -39,7 +46,13 @@ def main():
     # vectors rather than single bytes.
     for name, dtype in (("a", o.a), ("b", o.b), ("c", o.acc), ("d_out", o.acc)):
         k.emit("%%%s_p = assume div_by<16>, %%%s : tile<ptr<%s>>" % (name, name, dtype))
-    a, b, c = k.load("%a_p", sa, o.a), k.load("%b_p", sb, o.b), k.load("%c_p", sc, o.acc)
+    ea = eb = ec = pad = None
+    if o.valid:
+        vm, vn, vk = map(int, o.valid.split(","))
+        ea, eb, ec, pad = lead + [vm, vk], lead + [vk, vn], lead + [vm, vn], o.padding
+    a = k.load("%a_p", sa, o.a, extent=ea, padding=pad)
+    b = k.load("%b_p", sb, o.b, extent=eb, padding=pad)
+    c = k.load("%c_p", sc, o.acc, extent=ec, padding=pad)
     types = "%s, %s, %s" % (tile(sa, o.a), tile(sb, o.b), tile(sc, o.acc))
     if o.acc.startswith("i"):
         sign = lambda u: "unsigned" if u else "signed"
@@ -47,7 +60,7 @@ def main():
                                                    sign(o.unsigned_rhs), types))
     else:
         k.emit("%%d = mmaf %s, %s, %s : %s" % (a, b, c, types))
-    k.store("%d", "%d_out_p", sc, o.acc)
+    k.store("%d", "%d_out_p", sc, o.acc, extent=ec)
     print("cuda_tile.module @kernels {")
     hints = (" optimization_hints=<sm_80 = {num_worker_warps = %d}, sm_90 = {num_worker_warps = %d}>"
              % (o.warps, o.warps) if o.warps else "")

@@ -44,6 +44,26 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+# The mma.sync path fed by cp.async (tests/lower-mma/inputs/mmaf_cp_async.mlir,
+# the MatMul tile with ragged views).
+@test "tile-sched: zero-padded global loads of A and B fuse into tile_as.mmaf_global" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_cp_async.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # Other padding, another user, short runs or a store in between: no fusion.
+  local fusion="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_async_copy_fusion.mlir"
+  run bash -c "tile-opt --tilepipe-async-copy-mma-operands '$fusion' | FileCheck '$fusion'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-llvm and PTX: cp.async.cg per chunk, commit, wait_group 0 and a barrier before ldmatrix and mma.sync" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_cp_async.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "tile-lower: 8 warps where the accumulators need more than 64 registers per thread on 4; a hint wins" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
   tmp="$(mktemp -d)"

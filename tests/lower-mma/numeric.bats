@@ -21,7 +21,9 @@ teardown() {
 }
 
 # mma_case M N K A-TYPE ACC-TYPE BATCH(0: 2-D) [-- emu-check args]
-# (MMA_WARPS=N: the kernel asks for N warps.)
+# (MMA_WARPS=N: the kernel asks for N warps. MMA_VALID=VM,VN,VK (2-D only):
+# the views cover only VM x VK of A, VK x VN of B and VM x VN of C and D, so
+# the tiles overhang them into random data that must read as zero padding.)
 # A and B are standard normal (f16/bf16/f32/tf32) or in [-128, 128) (i8).
 mma_case() {
   local m=$1 n=$2 k=$3 ta=$4 tacc=$5 batch=${6:-0}
@@ -30,6 +32,7 @@ mma_case() {
   local lead="" gen=(--m "$m" --n "$n" --k "$k" --a "$ta" --acc "$tacc")
   if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
   [ -z "${MMA_WARPS:-}" ] || gen+=(--warps "$MMA_WARPS")
+  [ -z "${MMA_VALID:-}" ] || gen+=(--valid "$MMA_VALID")
   "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
   local sa="($lead$m,$k)" sb="($lead$k,$n)" sc="($lead$m,$n)" a b c d
   case $ta in
@@ -53,6 +56,11 @@ mma_case() {
     i32) c="c=$RNG.integers(-100000, 100000, $sc).astype(np.int32)" ;;
   esac
   [ "$tacc" = f16 ] || d="$d + c"
+  if [ -n "${MMA_VALID:-}" ]; then
+    local vm vn vk
+    IFS=, read -r vm vn vk <<< "$MMA_VALID"
+    d="np.pad((lambda a, b, c: $d)(a[:$vm, :$vk], b[:$vk, :$vn], c[:$vm, :$vn]), ((0, $((m - vm))), (0, $((n - vn)))))"
+  fi
   run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
     --array "$a" --array "$b" --array "$c" --array "d_out=np.zeros($sc, c.dtype)" \
     --expect "d_out = $d" "$@"
@@ -153,6 +161,16 @@ wgmma_case() {
   wgmma_case 64 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
   wgmma_case 64 32 32 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 128 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
+}
+
+# Ragged edges: the tiles overhang the views along M, N and K. Where the
+# views keep 16-byte runs whole (VN, VK multiples of 8) A and B reach shared
+# memory by cp.async with zero-filled edges (lowering.bats pins that), in one
+# K chunk and in several; elsewhere the loads stay register loads.
+@test "mma.sync path: ragged M, N and K read as zero padding (cp.async and register loads)" {
+  MMA_VALID=50,120,24 mma_case 64 128 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  MMA_VALID=100,72,200 mma_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3
+  MMA_VALID=50,60,27 mma_case 64 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
 }
 
 # fp8 bit patterns (uint8 arrays) as numpy float64 values.

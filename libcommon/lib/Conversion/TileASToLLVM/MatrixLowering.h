@@ -160,6 +160,10 @@ mlir::LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
                                const mlir::TypeConverter &converter,
                                mlir::ConversionPatternRewriter &rewriter);
 
+/// The lowering of tile_as.mmaf_global (the mma.sync path fed by cp.async).
+void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+
 } // namespace tilepipe::tile_as
 
 #endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_MATRIXLOWERING_H

@@ -293,6 +293,7 @@ struct MmaILowering : ConvertOpToLLVMPattern<MmaIOp> {
 void populateMatrixToLLVMPatterns(TileLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns) {
   patterns.add<MmaFLowering, MmaILowering>(converter);
+  populateMmaFGlobalToLLVMPatterns(converter, patterns);
 }
 
 } // namespace tilepipe::tile_as

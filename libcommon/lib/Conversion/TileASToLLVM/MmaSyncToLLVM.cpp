@@ -20,10 +20,18 @@
 // f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
 // once at the end.
 //
+// A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global loads of A
+// and B into it) fills the same staging with cp.async.cg straight from
+// global memory, 16 bytes per copy, masked-off bytes zero-filled by the
+// copy's source size; each chunk's copies are committed and waited for
+// before the barrier that publishes the chunk. The tiles then never occupy
+// registers.
+//
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
 
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -69,10 +77,20 @@ int64_t chooseChunk(const MmaShape &s) {
   return llvm::alignTo(llvm::divideCeil(s.k, numChunks), kStepK);
 }
 
-FailureOr<MmaShape> getShape(MmaFOp op) {
-  auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
-  return getMmaShape(lhs.getShape(), acc.getShape());
+FailureOr<MmaShape> getShape(Type lhs, Type acc) {
+  return getMmaShape(cast<RankedTensorType>(lhs).getShape(),
+                     cast<RankedTensorType>(acc).getShape());
+}
+
+/// Whether the accumulator `acc` has the mma.sync layout and the staging of
+/// A (typed like `lhs`) and B fits the scratch limit.
+bool hasMmaSyncStaging(Type lhs, Type acc) {
+  auto accTensor = cast<RankedTensorType>(acc);
+  auto layout = dyn_cast_or_null<BlockedAttr>(accTensor.getEncoding());
+  if (!layout || !isMmaAccumulatorLayout(layout, accTensor.getShape()))
+    return false;
+  FailureOr<MmaShape> shape = getShape(lhs, acc);
+  return succeeded(shape) && chooseChunk(*shape) > 0;
 }
 
 Value add(RegisterEmitter &e, Value a, Value b) {
@@ -89,39 +107,83 @@ Value bits(RegisterEmitter &e, Value lane, unsigned shift, unsigned mask) {
   return LLVM::AndOp::create(e.builder, e.loc, shifted, e.i32(mask));
 }
 
-/// Stores an operand's registers into its staged chunk, one vector store per
-/// run of registers adjacent along the innermost dimension (the staged rows
+/// One operand of the multiply as it reaches shared memory: registers to
+/// store, or (tile_as.mmaf_global) global addresses to copy from with their
+/// mask bits.
+struct StagedOperand {
+  Laid laid;
+  /// The registers, or the i64 addresses of the elements, with coordinates.
+  OperandRegs regs;
+  /// Per element of a global operand with a mask: whether it is read.
+  SmallVector<Value> mask;
+  bool global = false;
+};
+
+/// Bytes cp.async reads of the run of `count` elements from `first`: all of
+/// them or, where the run's mask bit (one per run, see mmaf_global) is
+/// false, none (the copy zero-fills them).
+Value getRunSourceBytes(RegisterEmitter &e, const StagedOperand &operand, size_t first,
+                        int64_t count) {
+  Value all = e.i32(count * kElementBytes);
+  if (operand.mask.empty())
+    return all;
+  return LLVM::SelectOp::create(e.builder, e.loc, operand.mask[first], all, e.i32(0));
+}
+
+/// Puts an operand into its staged chunk, one 16-byte (at most) access per
+/// run of elements adjacent along the innermost dimension (the staged rows
 /// run along it too, and both the runs and the padded rows are 16-byte
-/// multiples, so a run is one aligned st.shared of up to 16 bytes). A run
-/// whose K coordinate (dimension `kDim`) lies outside [k0, k0 + len) goes to
-/// the trash slot; runs never straddle a chunk (chunks are multiples of 16,
-/// runs at most 8 elements).
+/// multiples, so a run is one aligned st.shared or cp.async). Registers are
+/// stored; a global operand is copied with cp.async.cg, which reads only the
+/// run's unmasked bytes and zero-fills the rest. A run whose K coordinate
+/// (dimension `kDim`) lies outside [k0, k0 + len) goes to the trash slot
+/// (and a copy then reads nothing); runs never straddle a chunk (chunks are
+/// multiples of 16, runs at most 8 elements).
 template <typename SlotFn>
-void stageRuns(RegisterEmitter &e, const OperandRegs &regs, const Laid &laid, Value base,
-               Type element, unsigned kDim, int64_t k0, int64_t len, bool needsCheck,
-               int64_t trash, SlotFn slotOf) {
+LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, Value base,
+                        Type element, unsigned kDim, int64_t k0, int64_t len,
+                        bool needsCheck, int64_t trash, SlotFn slotOf) {
+  const Laid &laid = operand.laid;
+  const OperandRegs &regs = operand.regs;
   unsigned innermost = laid.shape.size() - 1;
   int64_t run = 1;
   if (laid.layout.getOrder().front() == innermost)
     run = std::min<int64_t>(laid.layout.getSizePerThread()[innermost], kRowPadding);
+  if (operand.global && run != kRowPadding)
+    return emitError(e.loc, "cp.async staging needs runs of 16 bytes");
   Type runType = run == 1 ? element : Type(VectorType::get({run}, element));
+  auto globalPtr = LLVM::LLVMPointerType::get(e.builder.getContext(), 1);
   for (size_t i = 0; i < regs.values.size(); i += run) {
     Value kLocal = regs.coords[kDim][i];
     if (k0)
       kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
     Value slot = slotOf(i, kLocal);
+    Value inside;
     if (needsCheck) {
-      Value inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult,
-                                          kLocal, e.i32(len));
+      inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult, kLocal,
+                                    e.i32(len));
       slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
+    }
+    Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), element, base,
+                                        ArrayRef<LLVM::GEPArg>{slot});
+    if (operand.global) {
+      Value source = LLVM::IntToPtrOp::create(e.builder, e.loc, globalPtr, regs.values[i]);
+      Value sourceBytes = getRunSourceBytes(e, operand, i, run);
+      if (inside)
+        sourceBytes = LLVM::SelectOp::create(e.builder, e.loc, inside, sourceBytes, e.i32(0));
+      NVVM::CpAsyncOp::create(e.builder, e.loc, address, source,
+                              e.builder.getI32IntegerAttr(run * kElementBytes),
+                              NVVM::LoadCacheModifierKindAttr::get(
+                                  e.builder.getContext(), NVVM::LoadCacheModifierKind::CG),
+                              sourceBytes);
+      continue;
     }
     Value value = run == 1 ? regs.values[i]
                            : e.buildVector(cast<VectorType>(runType),
                                            ArrayRef<Value>(regs.values).slice(i, run));
-    Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), element, base,
-                                        ArrayRef<LLVM::GEPArg>{slot});
     LLVM::StoreOp::create(e.builder, e.loc, value, address, run * kElementBytes);
   }
+  return success();
 }
 
 /// The i32 registers of `count` 8x8 b16 matrices ldmatrix reads at `address`
@@ -141,46 +203,33 @@ SmallVector<Value> loadMatrices(RegisterEmitter &e, Value address, unsigned coun
   return regs;
 }
 
-} // namespace
-
-bool canLowerToMmaSync(MmaFOp op) {
-  if (!hasMmaSyncForm(op))
-    return false;
-  auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-  if (!layout || !isMmaAccumulatorLayout(layout, acc.getShape()))
-    return false;
-  FailureOr<MmaShape> shape = getShape(op);
-  return succeeded(shape) && chooseChunk(*shape) > 0;
-}
-
-LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
-                           const TypeConverter &converter,
-                           ConversionPatternRewriter &rewriter) {
-  Location loc = op.getLoc();
-  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
-  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
-  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
-  FailureOr<MmaShape> shape = getShape(op);
-  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
+/// Lowers the multiply `op` of the staged operands `a` and `b` (element
+/// type `element`, `a` typed like `lhsType`) onto the accumulator `acc`
+/// (converted; tensor type `accTensorType`), for which hasMmaSyncStaging
+/// holds.
+LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOperand &b,
+                          Type element, Type lhsType, Value acc, Type accTensorType,
+                          const TypeConverter &converter,
+                          ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
+  FailureOr<MmaShape> shape = getShape(lhsType, accTensorType);
+  if (failed(accLaid) || failed(shape))
     return failure();
   const MmaShape &s = *shape;
   unsigned rank = accLaid->shape.size();
   unsigned mDim = rank - 2, nDim = rank - 1;
-  Type element = getElementTypeOrSelf(op.getLhs().getType());
-  Type accType = converter.convertType(getElementTypeOrSelf(op.getAcc().getType()));
+  Type accElement = getElementTypeOrSelf(accTensorType);
+  Type accType = converter.convertType(accElement);
   if (!accType)
-    return op.emitOpError("accumulator element type has no LLVM form");
+    return op->emitOpError("accumulator element type has no LLVM form");
   Staging staging(s, chooseChunk(s));
 
   RegisterEmitter e(rewriter, loc);
-  OperandRegs a = unpackOperand(e, lhs, *lhsLaid);
-  OperandRegs b = unpackOperand(e, rhs, *rhsLaid);
   OperandRegs c = unpackOperand(e, acc, *accLaid);
   Arithmetic arith{/*isFloat=*/true};
   arith.computeType = rewriter.getF32Type();
   SmallVector<Value> sums;
-  Type accElement = getElementTypeOrSelf(op.getAcc().getType());
   for (Value v : c.values)
     sums.push_back(arith.widen(e, v, accElement, /*isSigned=*/true));
 
@@ -257,16 +306,23 @@ LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
   for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
     int64_t len = std::min(staging.chunk, s.k - k0);
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    stageRuns(e, a, *lhsLaid, aBase, element, rank - 1, k0, len, needsCheck, staging.aTrash(s),
-                 [&](size_t i, Value kLocal) {
-                   Value row = add(e, mul(e, batchOf(a, i), s.m), a.coords[mDim][i]);
-                   return add(e, mul(e, row, staging.aPitch), kLocal);
-                 });
-    stageRuns(e, b, *rhsLaid, bBase, element, rank - 2, k0, len, needsCheck, staging.bTrash(s),
-                 [&](size_t i, Value kLocal) {
-                   Value row = add(e, mul(e, batchOf(b, i), staging.chunk), kLocal);
-                   return add(e, mul(e, row, staging.bPitch), b.coords[nDim][i]);
-                 });
+    if (failed(stageRuns(e, a, aBase, element, rank - 1, k0, len, needsCheck,
+                         staging.aTrash(s), [&](size_t i, Value kLocal) {
+                           Value row = add(e, mul(e, batchOf(a.regs, i), s.m),
+                                           a.regs.coords[mDim][i]);
+                           return add(e, mul(e, row, staging.aPitch), kLocal);
+                         })) ||
+        failed(stageRuns(e, b, bBase, element, rank - 2, k0, len, needsCheck,
+                         staging.bTrash(s), [&](size_t i, Value kLocal) {
+                           Value row = add(e, mul(e, batchOf(b.regs, i), staging.chunk), kLocal);
+                           return add(e, mul(e, row, staging.bPitch), b.regs.coords[nDim][i]);
+                         })))
+      return failure();
+    if (a.global || b.global) {
+      // This thread's copies have landed; the barrier then publishes them.
+      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+    }
     emitCTABarrier(rewriter, loc); // the chunk is complete
     sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
       Value aStep = mul(e, k, kStepK), bStep = mul(e, k, kStepK * staging.bPitch);
@@ -315,6 +371,66 @@ LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
     return op->emitOpError("accumulator did not convert to a register vector");
   rewriter.replaceOp(op, e.buildVector(vectorType, results));
   return success();
+}
+
+/// The operand a tensor `type` of pointers (`ptrs`, converted) and its mask
+/// (`mask`, converted; null for none) give.
+FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, Operation *op, Type type,
+                                          Value ptrs, Value mask) {
+  FailureOr<Laid> laid = Laid::of(op, type);
+  if (failed(laid))
+    return failure();
+  StagedOperand operand{*laid, unpackOperand(e, ptrs, *laid), {}, /*global=*/true};
+  if (mask)
+    for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
+      operand.mask.push_back(e.extract(mask, i));
+  return operand;
+}
+
+struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type lhsType = op.getLhsPtrs().getType();
+    if (!hasMmaSyncStaging(lhsType, op.getAcc().getType()))
+      return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
+    RegisterEmitter e(rewriter, op.getLoc());
+    FailureOr<StagedOperand> a =
+        getGlobalOperand(e, op, lhsType, adaptor.getLhsPtrs(), adaptor.getLhsMask());
+    FailureOr<StagedOperand> b = getGlobalOperand(e, op, op.getRhsPtrs().getType(),
+                                                  adaptor.getRhsPtrs(), adaptor.getRhsMask());
+    if (failed(a) || failed(b))
+      return failure();
+    Type element = cast<PtrType>(getElementTypeOrSelf(lhsType)).getPointeeType();
+    return emitMmaSync(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
+                       *getTypeConverter(), rewriter);
+  }
+};
+
+} // namespace
+
+bool canLowerToMmaSync(MmaFOp op) {
+  return hasMmaSyncForm(op) &&
+         hasMmaSyncStaging(op.getLhs().getType(), op.getAcc().getType());
+}
+
+LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
+                           const TypeConverter &converter,
+                           ConversionPatternRewriter &rewriter) {
+  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
+  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
+  if (failed(lhsLaid) || failed(rhsLaid))
+    return failure();
+  RegisterEmitter e(rewriter, op.getLoc());
+  StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
+  StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
+  return emitMmaSync(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
+                     op.getLhs().getType(), acc, op.getAcc().getType(), converter, rewriter);
+}
+
+void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns) {
+  patterns.add<MmaFGlobalLowering>(converter);
 }
 
 } // namespace tilepipe::tile_as

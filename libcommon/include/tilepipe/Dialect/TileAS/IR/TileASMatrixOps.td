@@ -33,3 +33,30 @@ def TileAS_MmaIOp : TileAS_Op<"mmai", [Pure, AllTypesMatch<["acc", "result"]>]> 
     $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
   }];
 }
+
+// An mmaf whose A and B tiles come straight from global memory (tile-sched's
+// tilepipe-async-copy-mma-operands fuses a tile_as.load of each into the
+// multiply): the lowering copies them into the shared staging buffer with
+// cp.async rather than through registers.
+def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead]>, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "mmaf of A and B read through tensors of global pointers";
+  let description = [{
+    result = A x B + acc with A and B the tensors `lhs_ptrs` and `rhs_ptrs`
+    point to, as tile_as.load would read them; an element whose mask bit is
+    false reads as +0.0 (the load's zero padding). The pointer tensors keep
+    the loads' layouts: every thread's pointers come in runs of 8 adjacent,
+    contiguous, 16-byte aligned 2-byte elements along the innermost dimension
+    that share one mask bit (the loads' contiguity of 8 promised that). The
+    reads happen where the op stands.
+  }];
+  let arguments = (ins TileAS_PtrTensor:$lhs_ptrs, Optional<TileAS_MaskTensor>:$lhs_mask,
+                       TileAS_PtrTensor:$rhs_ptrs, Optional<TileAS_MaskTensor>:$rhs_mask,
+                       AnyRankedTensor:$acc);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $lhs_ptrs (`mask` $lhs_mask^)? `,` $rhs_ptrs (`mask` $rhs_mask^)? `,` $acc attr-dict
+    `:` type($lhs_ptrs) (`mask` type($lhs_mask)^)? `,` type($rhs_ptrs)
+    (`mask` type($rhs_mask)^)? `,` type($acc)
+  }];
+}

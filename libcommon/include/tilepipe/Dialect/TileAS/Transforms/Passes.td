@@ -38,4 +38,24 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
+def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::ModuleOp"> {
+  let summary = "Read mma.sync operands from global memory into shared memory with cp.async";
+  let description = [{
+    Where both A and B of an mmaf that takes the mma.sync path are
+    tile_as.loads from global memory used by nothing else (possibly through a
+    tile_as.reshape dropping a leading unit dimension, as 3-D views of a
+    batch of one give), replaces the loads
+    and the mmaf with one tile_as.mmaf_global, whose lowering copies the tiles
+    into the shared staging buffer with cp.async instead of passing them
+    through registers (fewer registers live across the multiply, no spills).
+    A load qualifies where its masked-off elements are +0.0 (no `other`, or
+    a splat of +0.0: cp.async zero-fills), each thread reads runs of 8
+    2-byte elements its contiguity proves adjacent, 16-byte aligned and under
+    one mask bit (one 16-byte copy each), it sits in the mmaf's block
+    and nothing between it and the mmaf may write memory (the copy happens
+    at the mmaf). Runs after tilepipe-assign-layouts.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
+}
+
 #endif // TILEPIPE_TILEAS_PASSES_TD
