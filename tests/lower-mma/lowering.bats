@@ -154,3 +154,16 @@ setup() {
   [ "$(grep -c 'wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16' <<< "$output")" -eq 1 ] ||
     { echo "$output" | grep wgmma; false; }
 }
+
+@test "tile-sched: on Hopper the wgmma path keeps its operands (no cp.async fusion); sm_80 fuses them" {
+  local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
+  tmp="$(mktemp -d)"
+  "$kernel" --m 128 --n 256 --k 64 --a f16 --acc f32 > "$tmp/k.mlir"
+  run bash -c "tile-lower --gpu-name sm_90 '$tmp/k.mlir' | tile-sched"
+  [[ "$output" == *"tile_as.mmaf "* && "$output" != *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; rm -rf "$tmp"; false; }
+  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$tmp/k.mlir'"
+  [[ "$output" == *"wgmma.mma_async"* && "$output" != *"cp.async.cg"* ]] || { rm -rf "$tmp"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$tmp/k.mlir' | tile-sched"
+  rm -rf "$tmp"
+  [[ "$output" == *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; false; }
+}
