@@ -99,3 +99,9 @@ check_io() {
     --expect 'c = np.concatenate([a, b])'
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+@test "extract: a 0-d tile is itself (out = [x + 1, x * 2])" {
+  run check "$IN/scalar_identity.mlir" --entry scalar_identity --array 'a=np.array([3.5], np.float32)' \
+    --array 'out=np.zeros(2, np.float32)' --expect 'out = np.array([a[0] + 1, a[0] * 2], np.float32)'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

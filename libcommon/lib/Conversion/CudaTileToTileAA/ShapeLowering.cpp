@@ -115,12 +115,12 @@ struct ExtractLowering : TilePattern<ct::ExtractOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Type type = convert(op.getType());
     Value source = adaptor.getSource();
-    if (source.getType() == type) {
+    // A block as large as the tile (always so for a 0-d tile, a scalar here:
+    // no indices, one block) is the tile itself.
+    if (source.getType() == type || !isa<RankedTensorType>(type)) {
       rewriter.replaceOp(op, source);
       return success();
     }
-    if (!isa<RankedTensorType>(type))
-      return op.emitOpError("extract of a 0-d tile is not lowered yet");
     rewriter.replaceOpWithNewOp<tile_aa::ExtractOp>(op, type, source,
                                                     adaptor.getIndices());
     return success();
