@@ -165,7 +165,7 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
     orderAccess(rewriter, op);
     Value tile = load.getResult();
     if (type != resultType)
-      tile = *scalarOfSingleElement(rewriter, op.getLoc(), tile);
+      tile = scalarOfSingleElement(rewriter, op.getLoc(), tile);
     rewriter.replaceOp(op, {tile, load.getResultToken()});
     return success();
   }
@@ -203,12 +203,8 @@ struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
         rewriter.getI64IntegerAttr(1));
     orderAccess(rewriter, op);
     Value result = load.getResult();
-    if (scalar) {
-      FailureOr<Value> element = scalarOfSingleElement(rewriter, loc, result);
-      if (failed(element))
-        return op.emitOpError("scalar loads of pointers are not lowered yet");
-      result = *element;
-    }
+    if (scalar)
+      result = scalarOfSingleElement(rewriter, loc, result);
     rewriter.replaceOp(op, {result, load.getResultToken()});
     return success();
   }

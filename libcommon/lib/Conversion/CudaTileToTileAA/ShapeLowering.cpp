@@ -22,8 +22,8 @@ namespace tilepipe {
 /// The one element of a single-element tensor as a scalar: a splat gives its
 /// source; otherwise tile_aa.to_scalar, since a blocked layout replicates a
 /// one-element tensor over every thread (register 0 everywhere).
-FailureOr<Value> scalarOfSingleElement(ConversionPatternRewriter &rewriter,
-                                       Location loc, Value tensor) {
+Value scalarOfSingleElement(ConversionPatternRewriter &rewriter, Location loc,
+                            Value tensor) {
   if (auto splat = tensor.getDefiningOp<tile_aa::SplatOp>())
     return splat.getSrc();
   auto type = cast<RankedTensorType>(tensor.getType());
@@ -50,7 +50,7 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       return success();
     }
     if (!isa<RankedTensorType>(type)) {
-      rewriter.replaceOp(op, *scalarOfSingleElement(rewriter, op.getLoc(), source));
+      rewriter.replaceOp(op, scalarOfSingleElement(rewriter, op.getLoc(), source));
       return success();
     }
     if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {
