@@ -1,12 +1,13 @@
 //===- ArithmeticToLLVM.cpp - tile_as arithmetic ops -> LLVM/NVVM -------------===//
 //
 // Arithmetic that upstream's arith-to-llvm patterns cannot lower. So far: the
-// conversions to and from the 8-bit floats f8E4M3FN and f8E5M2, which LLVM
-// has no type for (they live in i8). They are computed with integer and f32
-// operations, the same on every target, with the semantics of PTX's
-// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` (the only fp8 conversion PTX
-// offers): round to nearest even, anything beyond the largest finite value
-// (infinities included) saturates to it, NaN stays NaN. Decoding is exact.
+// conversions to and from the 8-bit floats f8E4M3FN and f8E5M2 and the 4-bit
+// f4E2M1FN, which LLVM has no type for (they live in i8 and i4). They are
+// computed with integer and f32 operations, the same on every target, with
+// the semantics of PTX's `cvt.rn.satfinite.{e4m3x2,e5m2x2,e2m1x2}.f32`:
+// round to nearest even, anything beyond the largest finite value
+// (infinities included) saturates to it, NaN stays NaN (e2m1, which has no
+// NaN, takes the largest finite value). Decoding is exact.
 // Scalars and vectors (a thread's registers) alike: every op is elementwise.
 // ConvertTileASToLLVMPass registers these through
 // populateArithmeticToLLVMPatterns.
@@ -23,24 +24,32 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// An 8-bit float format with 1 sign bit.
+/// A small float format (8 bits or f4E2M1FN's 4) with 1 sign bit.
 struct F8Format {
+  unsigned bits;
   unsigned mantissaBits;
   int bias;
-  /// Largest finite value (both formats: 1.75 * 2^emax).
+  /// Largest finite value (1.75 * 2^emax for the 8-bit formats, 6 for e2m1).
   float maxFinite;
   /// e5m2 has IEEE infinities and NaNs (exponent all ones); e4m3fn only the
-  /// NaN S.1111.111 and no infinity.
+  /// NaN S.1111.111 and no infinity; e2m1 neither (OCP MX).
   bool ieeeSpecials;
-  unsigned exponentBits() const { return 7 - mantissaBits; }
+  bool hasNaN;
+  unsigned exponentBits() const { return bits - 1 - mantissaBits; }
+  unsigned signBit() const { return bits - 1; }
+  /// What NaN encodes to: the canonical NaN S.1111.111, or for e2m1 (no
+  /// NaN) the largest finite value, as PTX cvt.satfinite to e2m1 does.
+  unsigned nanCode() const { return (1u << (bits - 1)) - 1; }
 };
 
 static std::optional<F8Format> getF8Format(Type type) {
   type = getElementTypeOrSelf(type);
   if (isa<Float8E4M3FNType>(type))
-    return F8Format{3, 7, 448.0f, false};
+    return F8Format{8, 3, 7, 448.0f, false, true};
   if (isa<Float8E5M2Type>(type))
-    return F8Format{2, 15, 57344.0f, true};
+    return F8Format{8, 2, 15, 57344.0f, true, true};
+  if (isa<Float4E2M1FNType>(type))
+    return F8Format{4, 1, 1, 6.0f, false, false};
   return std::nullopt;
 }
 
@@ -86,12 +95,12 @@ public:
   VectorType shape;
 };
 
-/// f32 -> 8-bit float bits (i8), PTX cvt.rn.satfinite semantics.
+/// f32 -> small float bits (i8 or i4), PTX cvt.rn.satfinite semantics.
 static Value encodeF8(ElementwiseBuilder &e, Value value, const F8Format &f) {
   using P = LLVM::ICmpPredicate;
   Type i32 = e.b.getI32Type(), f32 = e.b.getF32Type();
   Value bits = e.bitcast(value, i32);
-  Value sign = e.shl(e.lshr(bits, e.i32(31)), e.i32(7));
+  Value sign = e.shl(e.lshr(bits, e.i32(31)), e.i32(f.signBit()));
   Value magnitude = e.band(bits, e.i32(0x7fffffff));
   Value isNaN = e.icmp(P::ugt, magnitude, e.i32(0x7f800000));
   // Saturate first: no value at or below the largest finite one rounds past it.
@@ -118,17 +127,17 @@ static Value encodeF8(ElementwiseBuilder &e, Value value, const F8Format &f) {
   Value isSubnormal = e.icmp(P::ult, clamped, minNormalBits);
 
   Value result = e.bor(e.select(isSubnormal, subnormal, normal), sign);
-  result = e.select(isNaN, e.i32(0x7f), result); // the canonical NaN
-  return LLVM::TruncOp::create(e.b, e.loc, e.like(e.b.getI8Type()), result);
+  result = e.select(isNaN, e.i32(f.nanCode()), result);
+  return LLVM::TruncOp::create(e.b, e.loc, e.like(e.b.getIntegerType(f.bits)), result);
 }
 
-/// 8-bit float bits (i8) -> f32, exactly.
+/// Small float bits (i8 or i4) -> f32, exactly.
 static Value decodeF8(ElementwiseBuilder &e, Value byte, const F8Format &f) {
   using P = LLVM::ICmpPredicate;
   Type i32 = e.b.getI32Type(), f32 = e.b.getF32Type();
   unsigned m = f.mantissaBits;
   Value word = LLVM::ZExtOp::create(e.b, e.loc, e.like(i32), byte);
-  Value sign = e.shl(e.band(word, e.i32(0x80)), e.i32(24));
+  Value sign = e.shl(e.band(word, e.i32(1 << f.signBit())), e.i32(31 - f.signBit()));
   Value exponent = e.band(e.lshr(word, e.i32(m)), e.i32((1 << f.exponentBits()) - 1));
   Value mantissa = e.band(word, e.i32((1 << m) - 1));
   // value = significand * 2^(exponent - bias - m), subnormals with exponent 1
@@ -148,8 +157,8 @@ static Value decodeF8(ElementwiseBuilder &e, Value byte, const F8Format &f) {
     Value isInf = e.icmp(P::eq, mantissa, e.i32(0));
     Value special = e.select(isInf, e.bor(e.i32(0x7f800000), sign), nan);
     result = e.select(allOnes, special, result);
-  } else {
-    Value isNaN = e.icmp(P::eq, e.band(word, e.i32(0x7f)), e.i32(0x7f));
+  } else if (f.hasNaN) {
+    Value isNaN = e.icmp(P::eq, e.band(word, e.i32(f.nanCode())), e.i32(f.nanCode()));
     result = e.select(isNaN, nan, result);
   }
   return e.bitcast(result, f32);
