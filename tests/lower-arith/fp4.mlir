@@ -1,5 +1,5 @@
 // ftof f32 -> f4E2M1FN -> f32, the e2m1 tile kept in registers. fp8.bats
-// checks it against fp4_reference.py: every code, every tie, saturation, NaN.
+// checks it against mx_reference.py: every code, every tie, saturation, NaN.
 cuda_tile.module @kernels {
   entry @fp4(%x: tile<ptr<f32>>, %back: tile<ptr<f32>>) {
     %tok = make_token : token

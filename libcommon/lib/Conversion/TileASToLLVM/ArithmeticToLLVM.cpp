@@ -7,7 +7,9 @@
 // the semantics of PTX's `cvt.rn.satfinite.{e4m3x2,e5m2x2,e2m1x2}.f32`:
 // round to nearest even, anything beyond the largest finite value
 // (infinities included) saturates to it, NaN stays NaN (e2m1, which has no
-// NaN, takes the largest finite value). Decoding is exact.
+// NaN, takes the largest finite value). Decoding is exact. And the OCP MX
+// scale f8E8M0FNU (an exponent only, 0xFF NaN), rounded as truncf says
+// (ftof allows zero and positive_inf for it).
 // Scalars and vectors (a thread's registers) alike: every op is elementwise.
 // ConvertTileASToLLVMPass registers these through
 // populateArithmeticToLLVMPatterns.
@@ -164,6 +166,55 @@ static Value decodeF8(ElementwiseBuilder &e, Value byte, const F8Format &f) {
   return e.bitcast(result, f32);
 }
 
+/// f32 -> f8E8M0FNU bits (i8): the scale 2^(E - 127) for the f32 magnitude
+/// (a scale has no sign), E rounded by `mode` (toward zero, upward or to
+/// nearest even between 2^E and 2^(E+1), i.e. at 1.5 * 2^E), saturating to
+/// 0xFE = 2^127 (infinities included); NaN is 0xFF. f32 subnormals lie
+/// between 2^-127 (E = 0, an f32 mantissa of 0x400000 there) and 2^-126.
+static Value encodeE8M0(ElementwiseBuilder &e, Value value, arith::RoundingMode mode) {
+  using P = LLVM::ICmpPredicate;
+  Value magnitude = e.band(e.bitcast(value, e.b.getI32Type()), e.i32(0x7fffffff));
+  Value exponent = e.lshr(magnitude, e.i32(23));
+  Value mantissa = e.band(magnitude, e.i32(0x7fffff));
+  Value isSubnormal = e.icmp(P::eq, exponent, e.i32(0));
+  // Whether E goes one past the exponent field, for normals and subnormals.
+  Value upNormal, upSubnormal;
+  switch (mode) {
+  case arith::RoundingMode::toward_zero:
+  case arith::RoundingMode::downward:
+    upNormal = upSubnormal = e.icmp(P::ne, e.i32(0), e.i32(0));
+    break;
+  case arith::RoundingMode::upward:
+    upNormal = e.icmp(P::ne, mantissa, e.i32(0));
+    upSubnormal = e.icmp(P::ugt, mantissa, e.i32(0x400000));
+    break;
+  default: {
+    Value odd = e.icmp(P::ne, e.band(exponent, e.i32(1)), e.i32(0));
+    Value tie = e.icmp(P::eq, mantissa, e.i32(0x400000));
+    upNormal = e.bor(e.icmp(P::ugt, mantissa, e.i32(0x400000)), e.band(tie, odd));
+    upSubnormal = e.icmp(P::ugt, mantissa, e.i32(0x600000));
+    break;
+  }
+  }
+  Value up = e.select(isSubnormal, upSubnormal, upNormal);
+  Value code = e.add(exponent, LLVM::ZExtOp::create(e.b, e.loc, e.like(e.b.getI32Type()), up));
+  code = LLVM::UMinOp::create(e.b, e.loc, code, e.i32(0xfe));
+  Value isNaN = e.icmp(P::ugt, magnitude, e.i32(0x7f800000));
+  code = e.select(isNaN, e.i32(0xff), code);
+  return LLVM::TruncOp::create(e.b, e.loc, e.like(e.b.getI8Type()), code);
+}
+
+/// f8E8M0FNU bits (i8) -> f32: the code is f32's exponent field, but for
+/// 0 (2^-127, an f32 subnormal) and 0xFF (NaN).
+static Value decodeE8M0(ElementwiseBuilder &e, Value byte) {
+  using P = LLVM::ICmpPredicate;
+  Value code = LLVM::ZExtOp::create(e.b, e.loc, e.like(e.b.getI32Type()), byte);
+  Value bits = e.shl(code, e.i32(23));
+  bits = e.select(e.icmp(P::eq, code, e.i32(0)), e.i32(0x00400000), bits);
+  bits = e.select(e.icmp(P::eq, code, e.i32(0xff)), e.i32(0x7fc00000), bits);
+  return e.bitcast(bits, e.b.getF32Type());
+}
+
 /// f32 <-> the float type `to` (same register count), exact for the types
 /// fp8 values meet (f16, bf16, f64 hold every fp8 value).
 static Value castFloat(ElementwiseBuilder &e, Value value, Type to) {
@@ -184,11 +235,17 @@ struct TruncFToF8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
   LogicalResult matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     std::optional<F8Format> format = getF8Format(op.getType());
-    if (!format)
+    bool toScale = isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getType()));
+    if (!format && !toScale)
       return rewriter.notifyMatchFailure(op, "not a conversion to fp8");
     ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
     Value wide = castFloat(e, adaptor.getIn(), rewriter.getF32Type());
-    rewriter.replaceOp(op, encodeF8(e, wide, *format));
+    if (toScale)
+      rewriter.replaceOp(op, encodeE8M0(e, wide,
+                                        op.getRoundingmode().value_or(
+                                            arith::RoundingMode::to_nearest_even)));
+    else
+      rewriter.replaceOp(op, encodeF8(e, wide, *format));
     return success();
   }
 };
@@ -200,11 +257,13 @@ struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
   LogicalResult matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     std::optional<F8Format> format = getF8Format(op.getIn().getType());
-    if (!format)
+    bool fromScale = isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getIn().getType()));
+    if (!format && !fromScale)
       return rewriter.notifyMatchFailure(op, "not a conversion from fp8");
     Type to = getElementTypeOrSelf(typeConverter->convertType(op.getType()));
     ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
-    Value value = decodeF8(e, adaptor.getIn(), *format);
+    Value value = fromScale ? decodeE8M0(e, adaptor.getIn())
+                            : decodeF8(e, adaptor.getIn(), *format);
     rewriter.replaceOp(op, castFloat(e, value, to));
     return success();
   }
