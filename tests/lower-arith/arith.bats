@@ -81,16 +81,20 @@ MLIR
   [[ "$output" == *"@__nv_sinf"* && "$output" == *"@__nv_cosf"* && "$output" == *"@__nv_tanf"* ]]
 }
 
-@test "ftof rounding<zero> to f8E8M0FNU is a diagnosed compile error, not a crash" {
+@test "ftof rounding<zero> of a 0-d tile to f8E8M0FNU lowers and assembles (2^-1 from 0.75)" {
   cat > "$BATS_TEST_TMPDIR/rz.mlir" <<'MLIR'
 cuda_tile.module @m {
-  entry @rz(%x: tile<f32>) {
+  entry @rz(%x: tile<f32>, %out: tile<ptr<f8E8M0FNU>>) {
     %y = ftof %x rounding<zero> : tile<f32> -> tile<f8E8M0FNU>
+    %t = store_ptr_tko weak %out, %y : tile<ptr<f8E8M0FNU>>, tile<f8E8M0FNU> -> token
     return
   }
 }
 MLIR
-  run tile-lower "$BATS_TEST_TMPDIR/rz.mlir"
-  [ "$status" -eq 5 ] || { echo "$output"; false; }
-  [[ "$output" == *"ftof rounding other than nearest_even is not lowered yet"* ]]
+  run tileiras "$BATS_TEST_TMPDIR/rz.mlir" --gpu-name sm_80 -o "$BATS_TEST_TMPDIR/rz.cubin"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$BATS_TEST_TMPDIR/rz.mlir" --entry rz \
+    --bin "$TILEPIPE_BIN" --scalar f32:0.75 --array 'out=np.zeros(1, np.uint8)' \
+    --expect 'out = np.array([126], np.uint8)'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# ftof to and from f8E4M3FN and f8E5M2 (ArithmeticToLLVM.cpp): round to
+# ftof to and from f8E4M3FN, f8E5M2, f4E2M1FN and f8E8M0FNU (ArithmeticToLLVM.cpp): round to
 # nearest even, saturation to the largest finite value, canonical NaN, exact
 # decoding; checked bit for bit in tile-emu against a brute-force reference
 # over every code, every tie between neighbouring codes and the specials.
@@ -38,4 +38,38 @@ setup() {
     --array "b=np.arange(100) % 3 == 0" --array "out=np.zeros(100, np.int8)" \
     --expect "flags = a > 0" --expect "out = np.where(b, -a, a)"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "f32 -> f4E2M1FN -> f32 matches the e2m1 reference (ties to even, saturation, NaN to 6) in tile-emu" {
+  run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$HERE/fp4.mlir" --entry fp4 \
+    --bin "$TILEPIPE_BIN" --helpers "$HERE/mx_reference.py" --rtol 0 --atol 0 \
+    --array "x=e2m1_test_inputs(256)" --array "back=np.zeros(256, np.float32)" \
+    --expect "back = e2m1_round_trip(x)"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "f4E2M1FN conversions compile for sm_80 and sm_100 (ptxas accepts them)" {
+  for sm in sm_80 sm_100; do
+    run tileiras "$HERE/fp4.mlir" --gpu-name "$sm" -o "$BATS_TEST_TMPDIR/k4.cubin"
+    [ "$status" -eq 0 ] && [ -s "$BATS_TEST_TMPDIR/k4.cubin" ] || { echo "$sm: $output"; false; }
+  done
+}
+
+@test "f32 -> f8E8M0FNU under zero, positive_inf and nearest_even, and back to f32, match the e8m0 reference in tile-emu" {
+  run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$HERE/e8m0.mlir" --entry e8m0 \
+    --bin "$TILEPIPE_BIN" --helpers "$HERE/mx_reference.py" --rtol 0 --atol 0 \
+    --array "x=e8m0_test_inputs(256)" --array "rz=np.zeros(256, np.uint8)" \
+    --array "rp=np.zeros(256, np.uint8)" --array "rn=np.zeros(256, np.uint8)" \
+    --array "back=np.zeros(256, np.float32)" \
+    --expect "rz = e8m0_encode(x, 'zero')" --expect "rp = e8m0_encode(x, 'positive_inf')" \
+    --expect "rn = e8m0_encode(x, 'nearest_even')" \
+    --expect "back = e8m0_decode(e8m0_encode(x, 'nearest_even'))"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "f8E8M0FNU conversions compile for sm_80 and sm_100 (ptxas accepts them)" {
+  for sm in sm_80 sm_100; do
+    run tileiras "$HERE/e8m0.mlir" --gpu-name "$sm" -o "$BATS_TEST_TMPDIR/k8.cubin"
+    [ "$status" -eq 0 ] && [ -s "$BATS_TEST_TMPDIR/k8.cubin" ] || { echo "$sm: $output"; false; }
+  done
 }

@@ -99,3 +99,22 @@ check_io() {
     --expect 'c = np.concatenate([a, b])'
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+@test "extract: a 0-d tile is itself (out = [x + 1, x * 2])" {
+  run check "$IN/scalar_identity.mlir" --entry scalar_identity --array 'a=np.array([3.5], np.float32)' \
+    --array 'out=np.zeros(2, np.float32)' --expect 'out = np.array([a[0] + 1, a[0] * 2], np.float32)'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "pack/unpack: 4-bit elements (i4, f4E2M1FN) two to a byte, low nibble first" {
+  run check "$IN/pack_nibbles.mlir" --entry nibbles --helpers "$TILEPIPE_SOURCE_DIR/tests/lower-arith/mx_reference.py" \
+    --rtol 0 --atol 0 --array 'raw=np.random.default_rng(3).integers(0, 256, 64).astype(np.int32)' \
+    --array 'ints=np.zeros(128, np.int32)' --array 'floats=np.zeros(128, np.float32)' \
+    --array 'back=np.zeros(64, np.int32)' \
+    --expect 'ints = (np.stack([raw & 15, raw >> 4], 1).ravel() ^ 8) - 8' \
+    --expect 'floats = np.array([(-1 if c & 8 else 1) * E2M1_MAGNITUDES[c & 7] for c in np.stack([raw & 15, raw >> 4], 1).ravel()], np.float32)' \
+    --expect 'back = raw.astype(np.int8)'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run tileiras "$IN/pack_nibbles.mlir" --gpu-name sm_80 -o "$BATS_TEST_TMPDIR/nibbles.cubin"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

@@ -369,26 +369,46 @@ struct FToFLowering : TilePattern<ct::FToFOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::FToFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (op.getRoundingMode() != ct::RoundingMode::NEAREST_EVEN)
-      return op.emitOpError("ftof rounding other than nearest_even is not lowered yet");
+    // The verifier allows zero and positive_inf only for f8E8M0FNU results
+    // (truncf's rounding mode, read by tile-llvm's e8m0 encoder).
+    std::optional<arith::RoundingMode> rounding;
+    switch (op.getRoundingMode()) {
+    case ct::RoundingMode::NEAREST_EVEN:
+      break;
+    case ct::RoundingMode::ZERO:
+      rounding = arith::RoundingMode::toward_zero;
+      break;
+    case ct::RoundingMode::POSITIVE_INF:
+      rounding = arith::RoundingMode::upward;
+      break;
+    default:
+      return op.emitOpError("ftof rounding ")
+             << ct::stringifyRoundingMode(op.getRoundingMode()) << " is not lowered";
+    }
     Type type = convert(op.getTo().getType());
     Value from = adaptor.getFrom();
     unsigned fromBits = getElementTypeOrSelf(from.getType()).getIntOrFloatBitWidth();
     unsigned toBits = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+    arith::RoundingModeAttr mode;
+    if (rounding)
+      mode = arith::RoundingModeAttr::get(op.getContext(), *rounding);
     if (toBits > fromBits) {
       rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, type, from);
     } else if (toBits < fromBits) {
-      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, from);
+      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, from, mode,
+                                                   arith::FastMathFlagsAttr());
     } else if (from.getType() == type) {
       rewriter.replaceOp(op, from);
     } else {
-      // f16 <-> bf16: exact through f32, then one rounding.
+      // Same width (f16 <-> bf16, between 8-bit formats): exact through f32,
+      // then one rounding.
       Type f32 = rewriter.getF32Type();
       Type wide = f32;
       if (auto shaped = dyn_cast<ShapedType>(type))
         wide = shaped.clone(f32);
       Value ext = arith::ExtFOp::create(rewriter, op.getLoc(), wide, from);
-      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, ext);
+      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, ext, mode,
+                                                   arith::FastMathFlagsAttr());
     }
     return success();
   }

@@ -79,9 +79,10 @@ struct AtomicRedViewLowering : TilePattern<ct::AtomicRedViewTkoOp> {
     if (failed(access))
       return failure();
     Location loc = op.getLoc();
+    Value value = asOneElement(rewriter, loc, adaptor.getValue());
     tile_aa::AtomicRMWOp::create(
-        rewriter, loc, adaptor.getValue().getType(),
-        accessPointers(rewriter, op, access->ptrs), adaptor.getValue(), access->mask,
+        rewriter, loc, value.getType(),
+        accessPointers(rewriter, op, access->ptrs), value, access->mask,
         rewriter.getStringAttr(ct::stringifyAtomicRMWMode(op.getMode())),
         orderingAttr(rewriter, op.getMemoryOrderingSemantics()),
         scopeAttr(rewriter, op.getMemoryScope()));

@@ -145,16 +145,28 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
         buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
       return failure();
-    auto type = cast<RankedTensorType>(convert(op.getTile().getType()));
-    Value other = buildPaddingValue(rewriter, op, op.getView(), type);
-    if (!other)
-      return failure();
+    // A rank-0 view's tile (a scalar here) is loaded as a tensor<1xT>.
+    Type resultType = convert(op.getTile().getType());
+    auto type = dyn_cast<RankedTensorType>(resultType);
+    if (!type)
+      type = RankedTensorType::get({1}, resultType);
+    // An access with no mask (a rank-0 view's, always in bounds) reads no
+    // padding.
+    Value other;
+    if (access->mask) {
+      other = buildPaddingValue(rewriter, op, op.getView(), type);
+      if (!other)
+        return failure();
+    }
     auto load = tile_aa::LoadOp::create(
         rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
         accessPointers(rewriter, op, access->ptrs), access->mask, other, adaptor.getToken(),
         rewriter.getI64IntegerAttr(access->contiguity));
     orderAccess(rewriter, op);
-    rewriter.replaceOp(op, load.getResults());
+    Value tile = load.getResult();
+    if (type != resultType)
+      tile = scalarOfSingleElement(rewriter, op.getLoc(), tile);
+    rewriter.replaceOp(op, {tile, load.getResultToken()});
     return success();
   }
 };
@@ -168,22 +180,12 @@ struct StoreViewLowering : TilePattern<ct::StoreViewTkoOp> {
     if (failed(access))
       return failure();
     rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
-        op, tokenType(op), accessPointers(rewriter, op, access->ptrs), adaptor.getTile(),
-        access->mask, adaptor.getToken(), rewriter.getI64IntegerAttr(access->contiguity));
+        op, tokenType(op), accessPointers(rewriter, op, access->ptrs),
+        asOneElement(rewriter, op.getLoc(), adaptor.getTile()), access->mask, adaptor.getToken(), rewriter.getI64IntegerAttr(access->contiguity));
     orderAccess(rewriter, op);
     return success();
   }
 };
-
-/// A scalar pointer access goes through the tensor path as the one element
-/// of a tensor<1x...>: every thread loads it, the first copy alone stores.
-static Value asOneElement(ConversionPatternRewriter &rewriter, Location loc,
-                          Value scalar) {
-  if (!scalar || isa<RankedTensorType>(scalar.getType()))
-    return scalar;
-  return tile_aa::SplatOp::create(
-      rewriter, loc, RankedTensorType::get({1}, scalar.getType()), scalar);
-}
 
 struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
   using TilePattern::TilePattern;
@@ -201,12 +203,8 @@ struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
         rewriter.getI64IntegerAttr(1));
     orderAccess(rewriter, op);
     Value result = load.getResult();
-    if (scalar) {
-      FailureOr<Value> element = scalarOfSingleElement(rewriter, loc, result);
-      if (failed(element))
-        return op.emitOpError("scalar loads of pointers are not lowered yet");
-      result = *element;
-    }
+    if (scalar)
+      result = scalarOfSingleElement(rewriter, loc, result);
     rewriter.replaceOp(op, {result, load.getResultToken()});
     return success();
   }

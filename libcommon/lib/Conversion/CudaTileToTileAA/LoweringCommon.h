@@ -79,9 +79,9 @@ mlir::Value accessPointers(mlir::ConversionPatternRewriter &rewriter,
 /// one layout and read in another).
 void orderAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op);
 
-/// The one element of a single-element tensor as a scalar every thread
-/// holds (ShapeLowering.cpp). Fails for pointer elements.
-mlir::FailureOr<mlir::Value>
+/// The one element of a single-element tensor (numbers or pointers) as a
+/// scalar every thread holds (ShapeLowering.cpp).
+mlir::Value
 scalarOfSingleElement(mlir::ConversionPatternRewriter &rewriter,
                       mlir::Location loc, mlir::Value tensor);
 

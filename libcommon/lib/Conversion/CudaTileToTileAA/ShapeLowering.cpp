@@ -22,8 +22,8 @@ namespace tilepipe {
 /// The one element of a single-element tensor as a scalar: a splat gives its
 /// source; otherwise tile_aa.to_scalar, since a blocked layout replicates a
 /// one-element tensor over every thread (register 0 everywhere).
-FailureOr<Value> scalarOfSingleElement(ConversionPatternRewriter &rewriter,
-                                       Location loc, Value tensor) {
+Value scalarOfSingleElement(ConversionPatternRewriter &rewriter, Location loc,
+                            Value tensor) {
   if (auto splat = tensor.getDefiningOp<tile_aa::SplatOp>())
     return splat.getSrc();
   auto type = cast<RankedTensorType>(tensor.getType());
@@ -50,7 +50,7 @@ struct ReshapeLowering : TilePattern<ct::ReshapeOp> {
       return success();
     }
     if (!isa<RankedTensorType>(type)) {
-      rewriter.replaceOp(op, *scalarOfSingleElement(rewriter, op.getLoc(), source));
+      rewriter.replaceOp(op, scalarOfSingleElement(rewriter, op.getLoc(), source));
       return success();
     }
     if (auto splat = source.getDefiningOp<tile_aa::SplatOp>()) {
@@ -115,12 +115,12 @@ struct ExtractLowering : TilePattern<ct::ExtractOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Type type = convert(op.getType());
     Value source = adaptor.getSource();
-    if (source.getType() == type) {
+    // A block as large as the tile (always so for a 0-d tile, a scalar here:
+    // no indices, one block) is the tile itself.
+    if (source.getType() == type || !isa<RankedTensorType>(type)) {
       rewriter.replaceOp(op, source);
       return success();
     }
-    if (!isa<RankedTensorType>(type))
-      return op.emitOpError("extract of a 0-d tile is not lowered yet");
     rewriter.replaceOpWithNewOp<tile_aa::ExtractOp>(op, type, source,
                                                     adaptor.getIndices());
     return success();
@@ -191,8 +191,9 @@ struct InsertLowering : TilePattern<ct::InsertOp> {
   }
 };
 
-/// Helpers for pack/unpack: tensors as flat rows of `bytes` little-endian
-/// bytes per element, the order in which the numbers lie in memory.
+/// Helpers for pack/unpack: tensors as flat rows of little-endian parts
+/// (bytes, or for 4-bit elements two nibbles per byte, low nibble first),
+/// the order in which the numbers lie in memory.
 struct ByteView {
   OpBuilder &b;
   Location loc;
@@ -206,93 +207,123 @@ struct ByteView {
       return value;
     return tile_aa::ReshapeOp::create(b, loc, type, value);
   }
-  /// iota along dimension 1 of [n, bytes], times 8: each byte's bit offset.
-  Value bitOffsets(int64_t n, int64_t bytes, IntegerType type) const {
-    auto offsets = tensor({n, bytes}, type);
-    Value index = tile_aa::IotaOp::create(b, loc, tensor({n, bytes}, b.getI32Type()), 1);
+  /// iota along dimension 1 of [n, parts], times partBits: each part's bit
+  /// offset in its number.
+  Value bitOffsets(int64_t n, int64_t parts, IntegerType type, unsigned partBits) const {
+    auto offsets = tensor({n, parts}, type);
+    Value index = tile_aa::IotaOp::create(b, loc, tensor({n, parts}, b.getI32Type()), 1);
     if (type.getWidth() > 32)
       index = arith::ExtUIOp::create(b, loc, offsets, index);
     else if (type.getWidth() < 32)
       index = arith::TruncIOp::create(b, loc, offsets, index);
-    Value eight = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(offsets, b.getIntegerAttr(type, 8)));
-    return arith::MulIOp::create(b, loc, index, eight);
+    Value scale = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(offsets, b.getIntegerAttr(type, partBits)));
+    return arith::MulIOp::create(b, loc, index, scale);
+  }
+  /// [n] integers -> [n, parts] integers of partBits, low part first.
+  Value split(Value numbers, int64_t parts, unsigned partBits) const {
+    auto type = cast<RankedTensorType>(numbers.getType());
+    auto intType = cast<IntegerType>(type.getElementType());
+    int64_t n = type.getNumElements();
+    Value column = reshape(numbers, {n, 1});
+    Value spread = tile_aa::BroadcastOp::create(b, loc, tensor({n, parts}, intType), column);
+    Value shifted = arith::ShRUIOp::create(b, loc, spread,
+                                           bitOffsets(n, parts, intType, partBits));
+    return arith::TruncIOp::create(b, loc, tensor({n, parts}, b.getIntegerType(partBits)),
+                                   shifted);
+  }
+  /// [n, parts] integers of partBits, low part first -> [n] integers.
+  Value join(Value partRows, unsigned partBits) const {
+    auto type = cast<RankedTensorType>(partRows.getType());
+    int64_t n = type.getDimSize(0), parts = type.getDimSize(1);
+    auto intType = b.getIntegerType(parts * partBits);
+    Value wide = arith::ExtUIOp::create(b, loc, tensor({n, parts}, intType), partRows);
+    Value placed = arith::ShLIOp::create(b, loc, wide, bitOffsets(n, parts, intType, partBits));
+    Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+    Value number;
+    for (int64_t k = 0; k < parts; ++k) {
+      Value index = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(k));
+      Value column = tile_aa::ExtractOp::create(b, loc, tensor({n, 1}, intType), placed,
+                                                ValueRange{zero, index});
+      Value part = reshape(column, {n});
+      number = number ? arith::OrIOp::create(b, loc, number, part).getResult() : part;
+    }
+    return number;
+  }
+  /// `value` ([n]) as integers of its width, or back to `element`.
+  Value asIntegers(Value value) const {
+    auto type = cast<RankedTensorType>(value.getType());
+    Type element = type.getElementType();
+    if (element.isInteger())
+      return value;
+    return arith::BitcastOp::create(
+        b, loc, type.clone(b.getIntegerType(element.getIntOrFloatBitWidth())), value);
+  }
+  Value asElements(Value integers, Type element) const {
+    auto type = cast<RankedTensorType>(integers.getType());
+    if (type.getElementType() == element)
+      return integers;
+    return arith::BitcastOp::create(b, loc, type.clone(element), integers);
   }
 };
 
-/// Bytes per element of `type`, or failure for sub-byte and odd widths.
-FailureOr<int64_t> bytesPerElement(Operation *op, Type element) {
+/// Bits per element of `type`: whole bytes or 4 (i4, f4E2M1FN); failure for
+/// other widths and tf32.
+FailureOr<unsigned> packedBits(Operation *op, Type element) {
   unsigned bits = element.getIntOrFloatBitWidth();
-  if (isa<FloatTF32Type>(element) || bits % 8 != 0)
-    return op->emitOpError("on ") << element << " elements (not whole bytes) is not lowered yet";
-  return bits / 8;
+  if (isa<FloatTF32Type>(element) || (bits % 8 != 0 && bits != 4))
+    return op->emitOpError("on ") << element << " elements is not lowered";
+  return bits;
 }
 
-/// pack: each number's bits, low byte first, as i8.
+/// pack: each number's bits, low byte first, as i8; 4-bit numbers two to a
+/// byte, the first in the low nibble.
 struct PackLowering : TilePattern<ct::PackOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::PackOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto sourceType = cast<RankedTensorType>(adaptor.getSource().getType());
     auto type = cast<RankedTensorType>(convert(op.getType()));
-    FailureOr<int64_t> bytes = bytesPerElement(op, sourceType.getElementType());
-    if (failed(bytes))
+    FailureOr<unsigned> bits = packedBits(op, sourceType.getElementType());
+    if (failed(bits))
       return failure();
     ByteView v{rewriter, op.getLoc()};
     int64_t n = sourceType.getNumElements();
-    auto intType = rewriter.getIntegerType(*bytes * 8);
-    Value flat = v.reshape(adaptor.getSource(), {n});
-    if (!sourceType.getElementType().isInteger())
-      flat = arith::BitcastOp::create(rewriter, op.getLoc(), v.tensor({n}, intType), flat);
-    if (*bytes == 1) {
-      rewriter.replaceOp(op, v.reshape(flat, type.getShape()));
-      return success();
-    }
-    Value column = v.reshape(flat, {n, 1});
-    Value spread = tile_aa::BroadcastOp::create(rewriter, op.getLoc(),
-                                                v.tensor({n, *bytes}, intType), column);
-    Value shifted = arith::ShRUIOp::create(rewriter, op.getLoc(), spread,
-                                           v.bitOffsets(n, *bytes, intType));
-    Value byteValues = arith::TruncIOp::create(
-        rewriter, op.getLoc(), v.tensor({n, *bytes}, rewriter.getI8Type()), shifted);
-    rewriter.replaceOp(op, v.reshape(byteValues, type.getShape()));
+    Value flat = v.asIntegers(v.reshape(adaptor.getSource(), {n}));
+    Value bytes;
+    if (*bits == 4)
+      bytes = v.join(v.reshape(flat, {n / 2, 2}), 4);
+    else if (*bits == 8)
+      bytes = flat;
+    else
+      bytes = v.split(flat, *bits / 8, 8);
+    rewriter.replaceOp(op, v.reshape(bytes, type.getShape()));
     return success();
   }
 };
 
-/// unpack: every `bytes` consecutive i8, low byte first, make one number.
+/// unpack: every `bytes` consecutive i8, low byte first, make one number;
+/// a byte two 4-bit numbers, the low nibble first.
 struct UnpackLowering : TilePattern<ct::UnpackOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::UnpackOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(convert(op.getType()));
-    FailureOr<int64_t> bytes = bytesPerElement(op, type.getElementType());
-    if (failed(bytes))
-      return failure();
-    Location loc = op.getLoc();
-    ByteView v{rewriter, loc};
-    int64_t n = type.getNumElements();
-    auto intType = rewriter.getIntegerType(*bytes * 8);
-    Value number;
-    if (*bytes == 1) {
-      number = v.reshape(adaptor.getSource(), {n});
-    } else {
-      // Widen and shift every byte into place, then OR the columns.
-      Value rows = v.reshape(adaptor.getSource(), {n, *bytes});
-      Value wide = arith::ExtUIOp::create(rewriter, loc, v.tensor({n, *bytes}, intType), rows);
-      Value placed = arith::ShLIOp::create(rewriter, loc, wide, v.bitOffsets(n, *bytes, intType));
-      Value zero = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
-      for (int64_t k = 0; k < *bytes; ++k) {
-        Value index = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(k));
-        Value column = tile_aa::ExtractOp::create(rewriter, loc, v.tensor({n, 1}, intType),
-                                                  placed, ValueRange{zero, index});
-        Value part = v.reshape(column, {n});
-        number = number ? arith::OrIOp::create(rewriter, loc, number, part).getResult() : part;
-      }
-    }
     Type element = type.getElementType();
-    if (!element.isInteger())
-      number = arith::BitcastOp::create(rewriter, loc, v.tensor({n}, element), number);
+    FailureOr<unsigned> bits = packedBits(op, element);
+    if (failed(bits))
+      return failure();
+    ByteView v{rewriter, op.getLoc()};
+    int64_t n = type.getNumElements();
+    Value source = adaptor.getSource();
+    Value number;
+    if (*bits == 4)
+      number = v.split(v.reshape(source, {n / 2}), 2, 4);
+    else if (*bits == 8)
+      number = source;
+    else
+      number = v.join(v.reshape(source, {n, *bits / 8}), 8);
+    number = v.asElements(v.reshape(number, {n}), element);
     rewriter.replaceOp(op, v.reshape(number, type.getShape()));
     return success();
   }

@@ -191,6 +191,14 @@ static Value spreadAlongDim(IndexBuilder &b, Value rows, unsigned dim) {
   return tile_aa::BroadcastOp::create(b.rewriter, b.loc, b.tensorType, reshaped);
 }
 
+Value tilepipe::asOneElement(ConversionPatternRewriter &rewriter, Location loc,
+                             Value value) {
+  if (!value || isa<RankedTensorType>(value.getType()))
+    return value;
+  return tile_aa::SplatOp::create(
+      rewriter, loc, RankedTensorType::get({1}, value.getType()), value);
+}
+
 FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewriter,
                                                 Operation *op, Value view,
                                                 ValueRange originalIndices,
@@ -201,8 +209,12 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   ArrayRef<int32_t> dimMap = traced->dimMap;
   SmallVector<int64_t> tileShape(traced->tileShape.begin(), traced->tileShape.end());
   unsigned rank = tileShape.size();
-  if (rank == 0)
-    return op->emitOpError("rank-0 views are not lowered yet");
+  // A rank-0 view is the one element at its base: always in bounds, no
+  // index, accessed as a tensor<1xT> (asOneElement).
+  if (rank == 0) {
+    Value base = rewriter.getRemappedValue(traced->tensorView.getBase());
+    return TileAccess{asOneElement(rewriter, op->getLoc(), base), Value(), 1};
+  }
   if (indices.size() != rank)
     return op->emitOpError("view rank and index count differ");
 

@@ -23,6 +23,13 @@ struct TileAccess {
   int64_t contiguity = 1;
 };
 
+/// `value` unchanged when it is a tensor (or null); a scalar as the one
+/// element of a tensor<1xT>. Scalar accesses (pointer loads and stores of
+/// 0-d tiles, rank-0 views) go through the tensor path that way: every
+/// thread loads the element, the first copy alone stores.
+mlir::Value asOneElement(mlir::ConversionPatternRewriter &rewriter,
+                         mlir::Location loc, mlir::Value value);
+
 /// Builds the access for tile `indices` (already converted; the original
 /// cuda_tile values are `originalIndices`, read for divisibility facts) of
 /// the view `view` (an original cuda_tile value, made by make_partition_view,

@@ -1,12 +1,15 @@
 //===- ArithmeticToLLVM.cpp - tile_as arithmetic ops -> LLVM/NVVM -------------===//
 //
 // Arithmetic that upstream's arith-to-llvm patterns cannot lower. So far: the
-// conversions to and from the 8-bit floats f8E4M3FN and f8E5M2, which LLVM
-// has no type for (they live in i8). They are computed with integer and f32
-// operations, the same on every target, with the semantics of PTX's
-// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` (the only fp8 conversion PTX
-// offers): round to nearest even, anything beyond the largest finite value
-// (infinities included) saturates to it, NaN stays NaN. Decoding is exact.
+// conversions to and from the 8-bit floats f8E4M3FN and f8E5M2 and the 4-bit
+// f4E2M1FN, which LLVM has no type for (they live in i8 and i4). They are
+// computed with integer and f32 operations, the same on every target, with
+// the semantics of PTX's `cvt.rn.satfinite.{e4m3x2,e5m2x2,e2m1x2}.f32`:
+// round to nearest even, anything beyond the largest finite value
+// (infinities included) saturates to it, NaN stays NaN (e2m1, which has no
+// NaN, takes the largest finite value). Decoding is exact. And the OCP MX
+// scale f8E8M0FNU (an exponent only, 0xFF NaN), rounded as truncf says
+// (ftof allows zero and positive_inf for it).
 // Scalars and vectors (a thread's registers) alike: every op is elementwise.
 // ConvertTileASToLLVMPass registers these through
 // populateArithmeticToLLVMPatterns.
@@ -23,24 +26,32 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// An 8-bit float format with 1 sign bit.
+/// A small float format (8 bits or f4E2M1FN's 4) with 1 sign bit.
 struct F8Format {
+  unsigned bits;
   unsigned mantissaBits;
   int bias;
-  /// Largest finite value (both formats: 1.75 * 2^emax).
+  /// Largest finite value (1.75 * 2^emax for the 8-bit formats, 6 for e2m1).
   float maxFinite;
   /// e5m2 has IEEE infinities and NaNs (exponent all ones); e4m3fn only the
-  /// NaN S.1111.111 and no infinity.
+  /// NaN S.1111.111 and no infinity; e2m1 neither (OCP MX).
   bool ieeeSpecials;
-  unsigned exponentBits() const { return 7 - mantissaBits; }
+  bool hasNaN;
+  unsigned exponentBits() const { return bits - 1 - mantissaBits; }
+  unsigned signBit() const { return bits - 1; }
+  /// What NaN encodes to: the canonical NaN S.1111.111, or for e2m1 (no
+  /// NaN) the largest finite value, as PTX cvt.satfinite to e2m1 does.
+  unsigned nanCode() const { return (1u << (bits - 1)) - 1; }
 };
 
 static std::optional<F8Format> getF8Format(Type type) {
   type = getElementTypeOrSelf(type);
   if (isa<Float8E4M3FNType>(type))
-    return F8Format{3, 7, 448.0f, false};
+    return F8Format{8, 3, 7, 448.0f, false, true};
   if (isa<Float8E5M2Type>(type))
-    return F8Format{2, 15, 57344.0f, true};
+    return F8Format{8, 2, 15, 57344.0f, true, true};
+  if (isa<Float4E2M1FNType>(type))
+    return F8Format{4, 1, 1, 6.0f, false, false};
   return std::nullopt;
 }
 
@@ -86,12 +97,12 @@ public:
   VectorType shape;
 };
 
-/// f32 -> 8-bit float bits (i8), PTX cvt.rn.satfinite semantics.
+/// f32 -> small float bits (i8 or i4), PTX cvt.rn.satfinite semantics.
 static Value encodeF8(ElementwiseBuilder &e, Value value, const F8Format &f) {
   using P = LLVM::ICmpPredicate;
   Type i32 = e.b.getI32Type(), f32 = e.b.getF32Type();
   Value bits = e.bitcast(value, i32);
-  Value sign = e.shl(e.lshr(bits, e.i32(31)), e.i32(7));
+  Value sign = e.shl(e.lshr(bits, e.i32(31)), e.i32(f.signBit()));
   Value magnitude = e.band(bits, e.i32(0x7fffffff));
   Value isNaN = e.icmp(P::ugt, magnitude, e.i32(0x7f800000));
   // Saturate first: no value at or below the largest finite one rounds past it.
@@ -118,17 +129,17 @@ static Value encodeF8(ElementwiseBuilder &e, Value value, const F8Format &f) {
   Value isSubnormal = e.icmp(P::ult, clamped, minNormalBits);
 
   Value result = e.bor(e.select(isSubnormal, subnormal, normal), sign);
-  result = e.select(isNaN, e.i32(0x7f), result); // the canonical NaN
-  return LLVM::TruncOp::create(e.b, e.loc, e.like(e.b.getI8Type()), result);
+  result = e.select(isNaN, e.i32(f.nanCode()), result);
+  return LLVM::TruncOp::create(e.b, e.loc, e.like(e.b.getIntegerType(f.bits)), result);
 }
 
-/// 8-bit float bits (i8) -> f32, exactly.
+/// Small float bits (i8 or i4) -> f32, exactly.
 static Value decodeF8(ElementwiseBuilder &e, Value byte, const F8Format &f) {
   using P = LLVM::ICmpPredicate;
   Type i32 = e.b.getI32Type(), f32 = e.b.getF32Type();
   unsigned m = f.mantissaBits;
   Value word = LLVM::ZExtOp::create(e.b, e.loc, e.like(i32), byte);
-  Value sign = e.shl(e.band(word, e.i32(0x80)), e.i32(24));
+  Value sign = e.shl(e.band(word, e.i32(1 << f.signBit())), e.i32(31 - f.signBit()));
   Value exponent = e.band(e.lshr(word, e.i32(m)), e.i32((1 << f.exponentBits()) - 1));
   Value mantissa = e.band(word, e.i32((1 << m) - 1));
   // value = significand * 2^(exponent - bias - m), subnormals with exponent 1
@@ -148,11 +159,60 @@ static Value decodeF8(ElementwiseBuilder &e, Value byte, const F8Format &f) {
     Value isInf = e.icmp(P::eq, mantissa, e.i32(0));
     Value special = e.select(isInf, e.bor(e.i32(0x7f800000), sign), nan);
     result = e.select(allOnes, special, result);
-  } else {
-    Value isNaN = e.icmp(P::eq, e.band(word, e.i32(0x7f)), e.i32(0x7f));
+  } else if (f.hasNaN) {
+    Value isNaN = e.icmp(P::eq, e.band(word, e.i32(f.nanCode())), e.i32(f.nanCode()));
     result = e.select(isNaN, nan, result);
   }
   return e.bitcast(result, f32);
+}
+
+/// f32 -> f8E8M0FNU bits (i8): the scale 2^(E - 127) for the f32 magnitude
+/// (a scale has no sign), E rounded by `mode` (toward zero, upward or to
+/// nearest even between 2^E and 2^(E+1), i.e. at 1.5 * 2^E), saturating to
+/// 0xFE = 2^127 (infinities included); NaN is 0xFF. f32 subnormals lie
+/// between 2^-127 (E = 0, an f32 mantissa of 0x400000 there) and 2^-126.
+static Value encodeE8M0(ElementwiseBuilder &e, Value value, arith::RoundingMode mode) {
+  using P = LLVM::ICmpPredicate;
+  Value magnitude = e.band(e.bitcast(value, e.b.getI32Type()), e.i32(0x7fffffff));
+  Value exponent = e.lshr(magnitude, e.i32(23));
+  Value mantissa = e.band(magnitude, e.i32(0x7fffff));
+  Value isSubnormal = e.icmp(P::eq, exponent, e.i32(0));
+  // Whether E goes one past the exponent field, for normals and subnormals.
+  Value upNormal, upSubnormal;
+  switch (mode) {
+  case arith::RoundingMode::toward_zero:
+  case arith::RoundingMode::downward:
+    upNormal = upSubnormal = e.icmp(P::ne, e.i32(0), e.i32(0));
+    break;
+  case arith::RoundingMode::upward:
+    upNormal = e.icmp(P::ne, mantissa, e.i32(0));
+    upSubnormal = e.icmp(P::ugt, mantissa, e.i32(0x400000));
+    break;
+  default: {
+    Value odd = e.icmp(P::ne, e.band(exponent, e.i32(1)), e.i32(0));
+    Value tie = e.icmp(P::eq, mantissa, e.i32(0x400000));
+    upNormal = e.bor(e.icmp(P::ugt, mantissa, e.i32(0x400000)), e.band(tie, odd));
+    upSubnormal = e.icmp(P::ugt, mantissa, e.i32(0x600000));
+    break;
+  }
+  }
+  Value up = e.select(isSubnormal, upSubnormal, upNormal);
+  Value code = e.add(exponent, LLVM::ZExtOp::create(e.b, e.loc, e.like(e.b.getI32Type()), up));
+  code = LLVM::UMinOp::create(e.b, e.loc, code, e.i32(0xfe));
+  Value isNaN = e.icmp(P::ugt, magnitude, e.i32(0x7f800000));
+  code = e.select(isNaN, e.i32(0xff), code);
+  return LLVM::TruncOp::create(e.b, e.loc, e.like(e.b.getI8Type()), code);
+}
+
+/// f8E8M0FNU bits (i8) -> f32: the code is f32's exponent field, but for
+/// 0 (2^-127, an f32 subnormal) and 0xFF (NaN).
+static Value decodeE8M0(ElementwiseBuilder &e, Value byte) {
+  using P = LLVM::ICmpPredicate;
+  Value code = LLVM::ZExtOp::create(e.b, e.loc, e.like(e.b.getI32Type()), byte);
+  Value bits = e.shl(code, e.i32(23));
+  bits = e.select(e.icmp(P::eq, code, e.i32(0)), e.i32(0x00400000), bits);
+  bits = e.select(e.icmp(P::eq, code, e.i32(0xff)), e.i32(0x7fc00000), bits);
+  return e.bitcast(bits, e.b.getF32Type());
 }
 
 /// f32 <-> the float type `to` (same register count), exact for the types
@@ -175,11 +235,17 @@ struct TruncFToF8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
   LogicalResult matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     std::optional<F8Format> format = getF8Format(op.getType());
-    if (!format)
+    bool toScale = isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getType()));
+    if (!format && !toScale)
       return rewriter.notifyMatchFailure(op, "not a conversion to fp8");
     ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
     Value wide = castFloat(e, adaptor.getIn(), rewriter.getF32Type());
-    rewriter.replaceOp(op, encodeF8(e, wide, *format));
+    if (toScale)
+      rewriter.replaceOp(op, encodeE8M0(e, wide,
+                                        op.getRoundingmode().value_or(
+                                            arith::RoundingMode::to_nearest_even)));
+    else
+      rewriter.replaceOp(op, encodeF8(e, wide, *format));
     return success();
   }
 };
@@ -191,11 +257,13 @@ struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
   LogicalResult matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     std::optional<F8Format> format = getF8Format(op.getIn().getType());
-    if (!format)
+    bool fromScale = isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getIn().getType()));
+    if (!format && !fromScale)
       return rewriter.notifyMatchFailure(op, "not a conversion from fp8");
     Type to = getElementTypeOrSelf(typeConverter->convertType(op.getType()));
     ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
-    Value value = decodeF8(e, adaptor.getIn(), *format);
+    Value value = fromScale ? decodeE8M0(e, adaptor.getIn())
+                            : decodeF8(e, adaptor.getIn(), *format);
     rewriter.replaceOp(op, castFloat(e, value, to));
     return success();
   }
