@@ -83,22 +83,23 @@ setup() {
 }
 
 # The wgmma path on Hopper (tests/lower-mma/inputs/mmaf_wgmma.mlir).
-@test "tile-sched: on sm_90 an mmaf accumulator takes the wgmma layout (warps along M)" {
+@test "tile-sched: on sm_90a an mmaf accumulator takes the wgmma layout (warps along M); sm_90 keeps the mma.sync path" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_wgmma.mlir"
-  run bash -c "tile-lower --gpu-name sm_90 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  run bash -c "tile-lower --gpu-name sm_90a '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # Plain sm_90 takes the (currently faster) cp.async-fed mma.sync path.
+  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$in'"
+  [[ "$output" == *"mma.sync.aligned"* && "$output" != *"wgmma"* ]] || { echo "$output" | grep -n "mma" | head; false; }
+}
+
+@test "tile-llvm: sm_90a stages A and B for wgmma descriptors, fences the async proxy, wgmma.mma_async in a loop over k" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_wgmma.mlir"
+  run bash -c "tile-lower --gpu-name sm_90a '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tile-llvm: sm_90 stages A and B for wgmma descriptors, fences the async proxy, wgmma.mma_async in a loop over k" {
-  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_wgmma.mlir"
-  run bash -c "tile-lower --gpu-name sm_90 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
-  [ "$status" -eq 0 ] || { echo "$output"; false; }
-}
-
-@test "tileiras: sm_90 PTX is .target sm_90a with wgmma.mma_async (tile-ptx -v says why) and ptxas assembles it; sm_80 keeps mma.sync" {
+@test "tileiras: sm_90a PTX has wgmma.mma_async (tile-ptx -v says why) and ptxas assembles it; sm_80 keeps mma.sync" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_wgmma.mlir" tmp
-  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX90 '$in'"
-  [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX90 '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX80 '$in'"
@@ -106,12 +107,12 @@ setup() {
   # ptxas rejects wgmma for sm_90: the cubin exists only if -arch followed
   # the PTX to sm_90a.
   tmp="$(mktemp -d)"
-  run tileiras --gpu-name sm_90 -o "$tmp/k.cubin" "$in"
+  run tileiras --gpu-name sm_90a -o "$tmp/k.cubin" "$in"
   [ "$status" -eq 0 ] && [ -s "$tmp/k.cubin" ] || { rm -rf "$tmp"; echo "$output"; false; }
-  run tile-pack -v --gpu-name sm_90 -o "$tmp/k.cubin" <(tileiras --gpu-name sm_90 --emit=ptx -o - "$in")
+  run tile-pack -v --gpu-name sm_90 -o "$tmp/k.cubin" <(tileiras --gpu-name sm_90a --emit=ptx -o - "$in")
   [[ "$output" == *"ptxas -arch sm_90a "* ]] || { rm -rf "$tmp"; echo "$output"; false; }
   # tile-ptx -v says why it chose sm_90a (and says nothing on sm_80).
-  tileiras --gpu-name sm_90 --emit=llvm -o "$tmp/k90.ll" "$in"
+  tileiras --gpu-name sm_90a --emit=llvm -o "$tmp/k90.ll" "$in"
   tileiras --gpu-name sm_80 --emit=llvm -o "$tmp/k80.ll" "$in"
   run tile-ptx -v --gpu-name sm_90 -o "$tmp/k.ptx" "$tmp/k90.ll"
   [[ "$output" == "tile-ptx: .target sm_90a: the module uses wgmma, which only the arch-specific target has" ]] ||
@@ -121,13 +122,13 @@ setup() {
   [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }
 }
 
-@test "tileiras: sm_90 takes mma.sync where no warpgroup tiles the accumulator (32 rows; 8 warps over 64 rows; 2 warps)" {
+@test "tileiras: sm_90a takes mma.sync where no warpgroup tiles the accumulator (32 rows; 8 warps over 64 rows; 2 warps)" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp args
   tmp="$(mktemp -d)"
   for args in "--m 32 --n 64 --k 32" "--m 64 --n 64 --k 16 --warps 8" "--m 64 --n 64 --k 16 --warps 2" \
               "--m 64 --n 64 --k 16 --warps 4"; do
     "$kernel" $args --a f16 --acc f32 > "$tmp/k.mlir"
-    run tileiras --gpu-name sm_90 --emit=ptx -o - "$tmp/k.mlir"
+    run tileiras --gpu-name sm_90a --emit=ptx -o - "$tmp/k.mlir"
     [ "$status" -eq 0 ] || { rm -rf "$tmp"; echo "$args: $output"; false; }
     if [[ "$args" == *"--warps 4" ]]; then
       # The control: one warpgroup over 64 rows does take wgmma.
@@ -145,10 +146,10 @@ setup() {
   tmp="$(mktemp -d)"
   "$kernel" --m 64 --n 512 --k 16 --a bf16 --acc f32 --warps 4 > "$tmp/wide.mlir"
   "$kernel" --m 128 --n 128 --k 16 --a f16 --acc f32 --warps 8 > "$tmp/two.mlir"
-  run tileiras --gpu-name sm_90 --emit=ptx -o - "$tmp/wide.mlir"
+  run tileiras --gpu-name sm_90a --emit=ptx -o - "$tmp/wide.mlir"
   [ "$(grep -c 'wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16' <<< "$output")" -eq 2 ] ||
     { rm -rf "$tmp"; echo "$output" | grep wgmma; false; }
-  run tileiras --gpu-name sm_90 --emit=ptx -o - "$tmp/two.mlir"
+  run tileiras --gpu-name sm_90a --emit=ptx -o - "$tmp/two.mlir"
   rm -rf "$tmp"
   [[ "$output" == *".reqntid 256, 1, 1"* ]] || { echo "$output" | grep reqntid; false; }
   [ "$(grep -c 'wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16' <<< "$output")" -eq 1 ] ||
@@ -159,9 +160,9 @@ setup() {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
   tmp="$(mktemp -d)"
   "$kernel" --m 128 --n 256 --k 64 --a f16 --acc f32 > "$tmp/k.mlir"
-  run bash -c "tile-lower --gpu-name sm_90 '$tmp/k.mlir' | tile-sched"
+  run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir' | tile-sched"
   [[ "$output" == *"tile_as.mmaf "* && "$output" != *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; rm -rf "$tmp"; false; }
-  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$tmp/k.mlir'"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$tmp/k.mlir'"
   [[ "$output" == *"wgmma.mma_async"* && "$output" != *"cp.async.cg"* ]] || { rm -rf "$tmp"; false; }
   run bash -c "tile-lower --gpu-name sm_80 '$tmp/k.mlir' | tile-sched"
   rm -rf "$tmp"

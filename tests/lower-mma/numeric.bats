@@ -3,7 +3,7 @@
 # f32 (and f16) accumulators, fp8 (e4m3, e5m2) inputs, f64, i8 x i8 -> i32
 # (signed and unsigned), square, non-square, batched 3-D, K split into several
 # shared-memory chunks, and a MatMul-sized tile whose k loop stays a loop;
-# the f16/bf16 shapes again on sm_90, where they take the wgmma path.
+# the f16/bf16 shapes again on sm_90a, where they take the wgmma path.
 # Every accumulator is random (non-zero). Kernels come from kernel.py;
 # emu-check.py compiles and runs them.
 
@@ -136,28 +136,28 @@ mma_case() {
   mma_case 16 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
 }
 
-# wgmma_case: mma_case on sm_90, whose PTX must take the wgmma path.
+# wgmma_case: mma_case on sm_90a, whose PTX must take the wgmma path.
 wgmma_case() {
-  mma_case "$@" --gpu-name sm_90
-  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir' | grep -c wgmma.mma_async"
-  [ "$status" -eq 0 ] && [ "$output" -ge 1 ] || { echo "$*: no wgmma.mma_async in the sm_90 PTX"; false; }
+  mma_case "$@" --gpu-name sm_90a
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir' | grep -c wgmma.mma_async"
+  [ "$status" -eq 0 ] && [ "$output" -ge 1 ] || { echo "$*: no wgmma.mma_async in the sm_90a PTX"; false; }
 }
 
-@test "wgmma path (sm_90): one warpgroup, f16 and bf16, N from 8 to 256, K in one or more steps" {
+@test "wgmma path (sm_90a): one warpgroup, f16 and bf16, N from 8 to 256, K in one or more steps" {
   wgmma_case 64 64 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 64 8 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 64 128 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3   # 2 row pairs, 2 K chunks
 }
 
-@test "wgmma path (sm_90): two warpgroups, N above 256, K in several chunks" {
+@test "wgmma path (sm_90a): two warpgroups, N above 256, K in several chunks" {
   MMA_WARPS=8 wgmma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3
   MMA_WARPS=8 wgmma_case 256 64 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
   MMA_WARPS=4 wgmma_case 64 512 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 128 128 256 f16 f32 0 -- --rtol 1e-4 --atol 2e-3
 }
 
-@test "wgmma path (sm_90): f16 accumulator, batched 3-D" {
+@test "wgmma path (sm_90a): f16 accumulator, batched 3-D" {
   wgmma_case 64 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
   wgmma_case 64 32 32 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 128 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2

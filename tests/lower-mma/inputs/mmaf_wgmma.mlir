@@ -1,4 +1,4 @@
-// One 64x32 by 32x64 f16 mmaf into f32 (kernel.py --m 64 --n 64 --k 32 --a f16 --acc f32): the wgmma path on sm_90, the mma.sync path on sm_80.
+// One 64x32 by 32x64 f16 mmaf into f32 (kernel.py --m 64 --n 64 --k 32 --a f16 --acc f32): the wgmma path on sm_90a, the mma.sync path on sm_80 (and on plain sm_90).
 cuda_tile.module @kernels {
   entry @k(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>, %d_out: tile<ptr<f32>>) {
     %tok = make_token : token
@@ -39,11 +39,11 @@ cuda_tile.module @kernels {
   }
 }
 
-// tile-sched (sm_90): the accumulator takes the wgmma layout, the m16n8
+// tile-sched (sm_90a): the accumulator takes the wgmma layout, the m16n8
 // fragment layout with all four warps (one warpgroup) along M.
 // SCHED: tile_as.mmaf {{.*}} : tensor<64x32xf16, {{.*}}>, tensor<32x64xf16, {{.*}}>, tensor<64x64xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
 
-// tile-llvm (sm_90): A (64 x 32 f16 and a 16-byte trash slot, to 4224 bytes
+// tile-llvm (sm_90a): A (64 x 32 f16 and a 16-byte trash slot, to 4224 bytes
 // at 128-byte alignment) then B (64 columns x 32, a trash slot: 4112 bytes)
 // staged with st.shared, fenced for the async proxy, published by a barrier;
 // per k step of 16 one m64n64k16 wgmma between wgmma.fence and
@@ -66,7 +66,7 @@ cuda_tile.module @kernels {
 // LLVM-NOT: nvvm.mma.sync
 // LLVM-NOT: llvm.intr.fma
 
-// tileiras (PTX, sm_90): the module needs sm_90a; both operands K-major
+// tileiras (PTX, sm_90a): the module needs sm_90a; both operands K-major
 // (trans-a = trans-b = 0) and D accumulated (scale-d 1).
 // PTX90: .target sm_90a
 // PTX90: fence.proxy.async.shared::cta;

@@ -172,7 +172,12 @@ bool tilepipe::tile_as::targetsWgmma(Operation *op) {
     module = op->getParentOfType<ModuleOp>();
   auto target =
       module ? module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName) : nullptr;
-  return target && (target.getValue() == "sm_90" || target.getValue() == "sm_90a");
+  // Only when sm_90a is named: the wgmma path stages its operands with
+  // scalar shared-memory stores and waits for each k step (no swizzle, TMA
+  // or pipelining yet), and on an H100 it runs 4-5x slower than the
+  // cp.async-fed mma.sync path, which plain sm_90 therefore takes
+  // (docs/gpu-runs/2026-11-25-h100-wgmma.log).
+  return target && target.getValue() == "sm_90a";
 }
 
 BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,

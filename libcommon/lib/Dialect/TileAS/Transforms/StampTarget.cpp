@@ -51,7 +51,12 @@ static std::optional<int64_t> lookupHint(func::FuncOp func,
   auto hints = func->getAttrOfType<DictionaryAttr>(kHintsAttrName);
   if (!hints)
     return std::nullopt;
-  for (llvm::StringRef key : {gpuName, llvm::StringRef("default")}) {
+  // An arch-specific name (sm_90a, sm_100f) falls back to its base target's
+  // hints: cuTile keys them by the base name.
+  llvm::StringRef base = gpuName;
+  if (base.ends_with("a") || base.ends_with("f"))
+    base = base.drop_back();
+  for (llvm::StringRef key : {gpuName, base, llvm::StringRef("default")}) {
     auto perTarget = hints.getAs<DictionaryAttr>(key);
     if (!perTarget)
       continue;
