@@ -132,6 +132,27 @@ struct Arithmetic {
   }
 };
 
+/// The accumulator registers widened to `arith`'s compute type: the sums a
+/// multiply's k loop starts from.
+SmallVector<Value> widenAccumulator(RegisterEmitter &e, const OperandRegs &acc,
+                                    Type accElement, const Arithmetic &arith);
+
+/// Replaces `op` by the k loop's `sums`, narrowed to `accType`, as the
+/// register vector of type `accVector` (the converted accumulator's type).
+mlir::LogicalResult replaceWithSums(mlir::ConversionPatternRewriter &rewriter,
+                                    mlir::Operation *op, RegisterEmitter &e,
+                                    ArrayRef<Value> sums, const Arithmetic &arith,
+                                    Type accType, Type accVector);
+
+/// Where A and B are staged: the shared scratch buffer grown to `bytes`,
+/// A at its start, B at byte `bOffset`.
+struct OperandStaging {
+  Value aBase, bBase;
+};
+mlir::FailureOr<OperandStaging> getOperandStaging(mlir::OpBuilder &builder,
+                                                  mlir::Location loc, mlir::Operation *op,
+                                                  uint64_t bytes, uint64_t bOffset);
+
 /// Emits `for (k = 0; k < count; ++k) carried = body(k, carried)` at the
 /// insertion point as a loop of LLVM blocks rather than unrolled, so the code
 /// (and its compile and emulation time) does not grow with K. Returns the

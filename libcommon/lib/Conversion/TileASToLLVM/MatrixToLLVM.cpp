@@ -45,6 +45,38 @@ FailureOr<MmaShape> getMmaShape(MmaFOp op) {
                      cast<RankedTensorType>(op.getAcc().getType()).getShape());
 }
 
+SmallVector<Value> widenAccumulator(RegisterEmitter &e, const OperandRegs &acc,
+                                    Type accElement, const Arithmetic &arith) {
+  SmallVector<Value> sums;
+  for (Value v : acc.values)
+    sums.push_back(arith.widen(e, v, accElement, /*isSigned=*/true));
+  return sums;
+}
+
+LogicalResult replaceWithSums(ConversionPatternRewriter &rewriter, Operation *op,
+                              RegisterEmitter &e, ArrayRef<Value> sums,
+                              const Arithmetic &arith, Type accType, Type accVector) {
+  auto vectorType = dyn_cast<VectorType>(accVector);
+  if (!vectorType)
+    return op->emitOpError("accumulator did not convert to a register vector");
+  SmallVector<Value> results;
+  for (Value v : sums)
+    results.push_back(arith.narrow(e, v, accType));
+  rewriter.replaceOp(op, e.buildVector(vectorType, results));
+  return success();
+}
+
+FailureOr<OperandStaging> getOperandStaging(OpBuilder &builder, Location loc,
+                                            Operation *op, uint64_t bytes,
+                                            uint64_t bOffset) {
+  FailureOr<Value> scratch = getSharedScratch(builder, loc, op, bytes);
+  if (failed(scratch))
+    return failure();
+  Value bBase = LLVM::GEPOp::create(builder, loc, scratch->getType(), builder.getI8Type(),
+                                    *scratch, ArrayRef<LLVM::GEPArg>{(int32_t)bOffset});
+  return OperandStaging{*scratch, bBase};
+}
+
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid) {
   OperandRegs regs;
   int64_t count = getElemsPerThread(laid.layout, laid.shape);
@@ -179,16 +211,12 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
   OperandRegs a = unpackOperand(e, lhs, *lhsLaid);
   OperandRegs b = unpackOperand(e, rhs, *rhsLaid);
   OperandRegs c = unpackOperand(e, acc, *accLaid);
-  SmallVector<Value> sums;
-  for (Value v : c.values)
-    sums.push_back(arith.widen(e, v, elementOf(accValue), /*isSigned=*/true));
+  SmallVector<Value> sums = widenAccumulator(e, c, elementOf(accValue), arith);
 
-  FailureOr<Value> scratch = getSharedScratch(rewriter, loc, op, bytes);
-  if (failed(scratch))
+  FailureOr<OperandStaging> staged = getOperandStaging(rewriter, loc, op, bytes, bOffset);
+  if (failed(staged))
     return failure();
-  Value aBase = *scratch;
-  Value bBase = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), rewriter.getI8Type(),
-                                    aBase, ArrayRef<LLVM::GEPArg>{(int32_t)bOffset});
+  Value aBase = staged->aBase, bBase = staged->bBase;
   unsigned bDim = 0, mDim = rank - 2, nDim = rank - 1;
   auto batchOf = [&](const OperandRegs &regs, size_t i) {
     return s.batched ? regs.coords[bDim][i] : e.i32(0);
@@ -245,14 +273,7 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
 
-  SmallVector<Value> results;
-  for (Value v : sums)
-    results.push_back(arith.narrow(e, v, accType));
-  auto vectorType = dyn_cast<VectorType>(acc.getType());
-  if (!vectorType)
-    return op->emitOpError("accumulator did not convert to a register vector");
-  rewriter.replaceOp(op, e.buildVector(vectorType, results));
-  return success();
+  return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 
 struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {

@@ -68,13 +68,8 @@ struct Staging {
 /// The largest multiple of 16 of K whose staging fits the scratch limit,
 /// evened out over the chunks; 0 when not even 16 fit.
 int64_t chooseChunk(const MmaShape &s) {
-  int64_t chunk = s.k;
-  while (chunk > kStepK && Staging(s, chunk).bytes > kMaxStaticSharedBytes)
-    chunk -= kStepK;
-  if (Staging(s, chunk).bytes > kMaxStaticSharedBytes)
-    return 0;
-  int64_t numChunks = llvm::divideCeil(s.k, chunk);
-  return llvm::alignTo(llvm::divideCeil(s.k, numChunks), kStepK);
+  return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
+                      [&](int64_t chunk) { return Staging(s, chunk).bytes; });
 }
 
 FailureOr<MmaShape> getShape(Type lhs, Type acc) {
@@ -229,16 +224,12 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
   OperandRegs c = unpackOperand(e, acc, *accLaid);
   Arithmetic arith{/*isFloat=*/true};
   arith.computeType = rewriter.getF32Type();
-  SmallVector<Value> sums;
-  for (Value v : c.values)
-    sums.push_back(arith.widen(e, v, accElement, /*isSigned=*/true));
+  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
 
-  FailureOr<Value> scratch = getSharedScratch(rewriter, loc, op, staging.bytes);
-  if (failed(scratch))
+  FailureOr<OperandStaging> staged = getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
+  if (failed(staged))
     return failure();
-  Value aBase = *scratch;
-  Value bBase = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), rewriter.getI8Type(),
-                                    aBase, ArrayRef<LLVM::GEPArg>{(int32_t)staging.bOffset});
+  Value aBase = staged->aBase, bBase = staged->bBase;
   auto batchOf = [&](const OperandRegs &regs, size_t i) {
     return s.batched ? regs.coords[0][i] : e.i32(0);
   };
@@ -363,14 +354,7 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
 
-  SmallVector<Value> results;
-  for (Value v : sums)
-    results.push_back(arith.narrow(e, v, accType));
-  auto vectorType = dyn_cast<VectorType>(acc.getType());
-  if (!vectorType)
-    return op->emitOpError("accumulator did not convert to a register vector");
-  rewriter.replaceOp(op, e.buildVector(vectorType, results));
-  return success();
+  return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 
 /// The operand a tensor `type` of pointers (`ptrs`, converted) and its mask

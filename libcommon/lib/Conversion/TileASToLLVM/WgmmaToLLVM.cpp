@@ -156,16 +156,12 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
   OperandRegs c = unpackOperand(e, acc, *accLaid);
   Arithmetic arith{/*isFloat=*/true};
   arith.computeType = rewriter.getF32Type();
-  SmallVector<Value> sums;
-  for (Value v : c.values)
-    sums.push_back(arith.widen(e, v, accElement, /*isSigned=*/true));
+  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
 
-  FailureOr<Value> scratch = getSharedScratch(rewriter, loc, op, staging.bytes);
-  if (failed(scratch))
+  FailureOr<OperandStaging> staged = getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
+  if (failed(staged))
     return failure();
-  Value aBase = *scratch;
-  Value bBase = LLVM::GEPOp::create(rewriter, loc, aBase.getType(), rewriter.getI8Type(),
-                                    aBase, ArrayRef<LLVM::GEPArg>{(int32_t)staging.bOffset});
+  Value aBase = staged->aBase, bBase = staged->bBase;
   auto batchOf = [&](const OperandRegs &regs, size_t i) {
     return s.batched ? regs.coords[0][i] : e.i32(0);
   };
@@ -292,14 +288,7 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
 
-  SmallVector<Value> results;
-  for (Value v : sums)
-    results.push_back(arith.narrow(e, v, accType));
-  auto vectorType = dyn_cast<VectorType>(acc.getType());
-  if (!vectorType)
-    return op->emitOpError("accumulator did not convert to a register vector");
-  rewriter.replaceOp(op, e.buildVector(vectorType, results));
-  return success();
+  return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 
 } // namespace tilepipe::tile_as
