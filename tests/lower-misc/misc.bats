@@ -142,3 +142,15 @@ MLIR
   [[ "$output" == *"star.mlir:4:"*"'*' widths and precisions are not supported"* ]] || { echo "$output"; false; }
   [ ! -e "$TMP/star.cubin" ]
 }
+
+@test "a load ordered after a store by its token waits for every thread's store (CTA barrier)" {
+  check token_order.mlir LOWER lowered
+  for sm in sm_80 sm_90; do
+    run /usr/bin/python3 "$EMU_CHECK" "$DIR/token_order.mlir" --entry k --gpu-name $sm \
+      --array "s=np.zeros(128, np.int32)" --array "d=np.zeros(128, np.int32)" \
+      --expect "s = np.arange(128, dtype=np.int32)" --expect "d = np.full(128, 127, np.int32)"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+  run tileiras "$DIR/token_order.mlir" --gpu-name sm_80 -o "$TMP/t.cubin"
+  [ "$status" -eq 0 ] && [ -s "$TMP/t.cubin" ] || { echo "$output"; false; }
+}

@@ -40,6 +40,7 @@ struct AtomicRMWLowering : TilePattern<ct::AtomicRMWTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::AtomicRMWTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    waitForTokenWrites(rewriter, op);
     Location loc = op.getLoc();
     Value old = tile_aa::AtomicRMWOp::create(
         rewriter, loc, adaptor.getArg().getType(),
@@ -57,6 +58,7 @@ struct AtomicCASLowering : TilePattern<ct::AtomicCASTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::AtomicCASTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    waitForTokenWrites(rewriter, op);
     Location loc = op.getLoc();
     Value old = tile_aa::AtomicCASOp::create(
         rewriter, loc, adaptor.getVal().getType(),
@@ -74,6 +76,7 @@ struct AtomicRedViewLowering : TilePattern<ct::AtomicRedViewTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::AtomicRedViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    waitForTokenWrites(rewriter, op);
     FailureOr<TileAccess> access =
         buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))

@@ -141,6 +141,7 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    waitForTokenWrites(rewriter, op);
     FailureOr<TileAccess> access =
         buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
@@ -175,6 +176,7 @@ struct StoreViewLowering : TilePattern<ct::StoreViewTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::StoreViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    waitForTokenWrites(rewriter, op);
     FailureOr<TileAccess> access =
         buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
@@ -191,6 +193,7 @@ struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::LoadPtrTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    waitForTokenWrites(rewriter, op);
     Location loc = op.getLoc();
     Type type = convert(op.getResult().getType());
     bool scalar = !isa<RankedTensorType>(type);
@@ -214,6 +217,7 @@ struct StorePtrLowering : TilePattern<ct::StorePtrTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::StorePtrTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    waitForTokenWrites(rewriter, op);
     Location loc = op.getLoc();
     rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
         op, tokenType(op),
@@ -276,6 +280,7 @@ struct ConvertCudaTileToTileAAPass
     ModuleOp module = getOperation();
     if (failed(hoistCudaTileModules(module)))
       return signalPassFailure();
+    markAccessesAfterWrites(module);
     MLIRContext *context = &getContext();
     TileTypeConverter converter;
     RewritePatternSet patterns(context);

@@ -79,6 +79,16 @@ mlir::Value accessPointers(mlir::ConversionPatternRewriter &rewriter,
 /// one layout and read in another).
 void orderAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op);
 
+/// Tokens order the tile block's memory accesses, but the threads holding a
+/// tile's elements differ from access to access: a load (or store, or
+/// atomic) ordered after a write of the tile block by its token must wait
+/// for every thread's part of that write. markAccessesAfterWrites marks such
+/// accesses before the conversion (it reads the cuda_tile token graph);
+/// waitForTokenWrites, called by each access's pattern before the access,
+/// puts a CTA barrier there (bar.sync orders the CTA's memory accesses).
+void markAccessesAfterWrites(mlir::Operation *root);
+void waitForTokenWrites(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op);
+
 /// The one element of a single-element tensor (numbers or pointers) as a
 /// scalar every thread holds (ShapeLowering.cpp).
 mlir::Value

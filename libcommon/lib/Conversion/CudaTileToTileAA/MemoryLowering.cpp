@@ -39,6 +39,52 @@ static bool addressesGenerically(Operation *op) {
   return func && func->hasAttr(kGenericAddressingAttrName);
 }
 
+/// Set by markAccessesAfterWrites on an access whose token may carry a
+/// write of the tile block.
+static constexpr llvm::StringLiteral kAfterWriteAttrName = "tile_aa.after_write";
+
+/// Whether memory token `token` may order after a write of the tile block:
+/// it comes (through joins and loads, which pass their token on) from a
+/// store, an atomic, a fence, or from where this walk cannot see (a region
+/// argument carried around a loop, the result of a loop or an if).
+static bool mayFollowWrite(Value token) {
+  SmallVector<Value> work{token};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return true;
+    if (isa<ct::MakeTokenOp>(def))
+      continue;
+    if (!isa<ct::JoinTokensOp, ct::LoadViewTkoOp, ct::LoadPtrTkoOp>(def))
+      return true;
+    for (Value operand : def->getOperands())
+      if (isa<ct::TokenType>(operand.getType()))
+        work.push_back(operand);
+  }
+  return false;
+}
+
+void markAccessesAfterWrites(Operation *root) {
+  root->walk([](Operation *op) {
+    if (!isa<ct::LoadViewTkoOp, ct::LoadPtrTkoOp, ct::StoreViewTkoOp, ct::StorePtrTkoOp,
+             ct::AtomicCASTkoOp, ct::AtomicRMWTkoOp, ct::AtomicRedViewTkoOp>(op))
+      return;
+    for (Value operand : op->getOperands())
+      if (isa<ct::TokenType>(operand.getType()) && mayFollowWrite(operand))
+        op->setAttr(kAfterWriteAttrName, UnitAttr::get(op->getContext()));
+  });
+}
+
+void waitForTokenWrites(ConversionPatternRewriter &rewriter, Operation *op) {
+  // A kernel that addresses generically has a barrier after every access.
+  if (op->hasAttr(kAfterWriteAttrName) && !addressesGenerically(op))
+    NVVM::Barrier0Op::create(rewriter, op->getLoc());
+}
+
 void orderAccess(ConversionPatternRewriter &rewriter, Operation *op) {
   // NVVM ops pass through the later stages untouched.
   if (addressesGenerically(op))
