@@ -64,6 +64,12 @@ struct IndexMath {
     return b == 1 ? a : LLVM::UDivOp::create(e.builder, e.loc, a, e.i32(b)).getResult();
   }
   Value rem(Value a, int64_t b) const { return LLVM::URemOp::create(e.builder, e.loc, a, e.i32(b)); }
+  Value sub(Value a, Value b) const { return LLVM::SubOp::create(e.builder, e.loc, a, b); }
+  /// (a >> shift) & mask: a bit field of a lane or thread id.
+  Value bits(Value a, unsigned shift, unsigned mask) const {
+    Value shifted = shift ? LLVM::LShrOp::create(e.builder, e.loc, a, e.i32(shift)).getResult() : a;
+    return LLVM::AndOp::create(e.builder, e.loc, shifted, e.i32(mask));
+  }
 };
 
 /// Registers of one operand with the coordinates each holds.

@@ -141,12 +141,6 @@ static unsigned getStagedBytes(Type type) {
 /// (batch, row) or (batch, column) register index of an accumulator register.
 using RegKey = std::pair<int64_t, int64_t>;
 
-static Value add(RegisterEmitter &e, Value a, Value b) {
-  return LLVM::AddOp::create(e.builder, e.loc, a, b);
-}
-static Value mul(RegisterEmitter &e, Value a, int64_t b) {
-  return LLVM::MulOp::create(e.builder, e.loc, a, e.i32(b));
-}
 
 /// Shared-memory bytes of one K chunk: A as [batch][M][chunk], then (16-byte
 /// aligned, at `bOffset`) B as [batch][chunk][N]; each array is followed by a
@@ -208,6 +202,7 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
   uint64_t bytes = getChunkBytes(s, chunk, aBytes, bBytes, &bOffset);
 
   RegisterEmitter e(rewriter, loc);
+  IndexMath m{e};
   OperandRegs a = unpackOperand(e, lhs, *lhsLaid);
   OperandRegs b = unpackOperand(e, rhs, *rhsLaid);
   OperandRegs c = unpackOperand(e, acc, *accLaid);
@@ -232,9 +227,9 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
     rowKey.push_back({batchReg, perDim[mDim]});
     colKey.push_back({batchReg, perDim[nDim]});
     if (!rowBase.count(rowKey.back()))
-      rowBase[rowKey.back()] = mul(e, add(e, mul(e, batchOf(c, i), s.m), c.coords[mDim][i]), chunk);
+      rowBase[rowKey.back()] = m.mul(m.add(m.mul(batchOf(c, i), s.m), c.coords[mDim][i]), chunk);
     if (!colBase.count(colKey.back()))
-      colBase[colKey.back()] = add(e, mul(e, batchOf(c, i), chunk * s.n), c.coords[nDim][i]);
+      colBase[colKey.back()] = m.add(m.mul(batchOf(c, i), chunk * s.n), c.coords[nDim][i]);
   }
 
   bool needsCheck = numChunks > 1;
@@ -243,29 +238,29 @@ static LogicalResult lowerMma(Operation *op, Value lhsValue, Value rhsValue,
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
     stageOperand(e, a, aBase, aType, rank - 1, k0, len, needsCheck,
                  s.batch * s.m * chunk, [&](size_t i, Value kLocal) {
-                   Value row = add(e, mul(e, batchOf(a, i), s.m), a.coords[mDim][i]);
-                   return add(e, mul(e, row, chunk), kLocal);
+                   Value row = m.add(m.mul(batchOf(a, i), s.m), a.coords[mDim][i]);
+                   return m.add(m.mul(row, chunk), kLocal);
                  });
     stageOperand(e, b, bBase, bType, rank - 2, k0, len, needsCheck,
                  s.batch * chunk * s.n, [&](size_t i, Value kLocal) {
-                   Value row = add(e, mul(e, batchOf(b, i), chunk), kLocal);
-                   return add(e, mul(e, row, s.n), b.coords[nDim][i]);
+                   Value row = m.add(m.mul(batchOf(b, i), chunk), kLocal);
+                   return m.add(m.mul(row, s.n), b.coords[nDim][i]);
                  });
     emitCTABarrier(rewriter, loc); // the chunk is complete
     sums = emitCountedLoop(rewriter, loc, len, sums, [&](Value k, ValueRange carried) {
       // Registers sharing a row of A (column of B) share its load.
       std::map<RegKey, Value> aLoaded, bLoaded;
-      Value kTimesN = mul(e, k, s.n);
+      Value kTimesN = m.mul(k, s.n);
       SmallVector<Value> next;
       for (auto [i, sum] : llvm::enumerate(carried)) {
         Value &av = aLoaded[rowKey[i]];
         if (!av)
           av = loadWidened(e, aBase, aType, elementOf(lhsValue),
-                           add(e, rowBase[rowKey[i]], k), arith, arith.lhsSigned);
+                           m.add(rowBase[rowKey[i]], k), arith, arith.lhsSigned);
         Value &bv = bLoaded[colKey[i]];
         if (!bv)
           bv = loadWidened(e, bBase, bType, elementOf(rhsValue),
-                           add(e, colBase[colKey[i]], kTimesN), arith, arith.rhsSigned);
+                           m.add(colBase[colKey[i]], kTimesN), arith, arith.rhsSigned);
         next.push_back(arith.multiplyAdd(e, av, bv, sum));
       }
       return next;

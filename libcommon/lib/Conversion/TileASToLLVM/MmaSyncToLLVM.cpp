@@ -88,20 +88,6 @@ bool hasMmaSyncStaging(Type lhs, Type acc) {
   return succeeded(shape) && chooseChunk(*shape) > 0;
 }
 
-Value add(RegisterEmitter &e, Value a, Value b) {
-  return LLVM::AddOp::create(e.builder, e.loc, a, b);
-}
-Value sub(RegisterEmitter &e, Value a, Value b) {
-  return LLVM::SubOp::create(e.builder, e.loc, a, b);
-}
-Value mul(RegisterEmitter &e, Value a, int64_t b) {
-  return LLVM::MulOp::create(e.builder, e.loc, a, e.i32(b));
-}
-Value bits(RegisterEmitter &e, Value lane, unsigned shift, unsigned mask) {
-  Value shifted = shift ? LLVM::LShrOp::create(e.builder, e.loc, lane, e.i32(shift)) : lane;
-  return LLVM::AndOp::create(e.builder, e.loc, shifted, e.i32(mask));
-}
-
 /// One operand of the multiply as it reaches shared memory: registers to
 /// store, or (tile_as.mmaf_global) global addresses to copy from with their
 /// mask bits.
@@ -221,6 +207,7 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
   Staging staging(s, chooseChunk(s));
 
   RegisterEmitter e(rewriter, loc);
+  IndexMath m{e};
   OperandRegs c = unpackOperand(e, acc, *accLaid);
   Arithmetic arith{/*isFloat=*/true};
   arith.computeType = rewriter.getF32Type();
@@ -253,29 +240,29 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
   // 8-15. Fragment row i of the lane's group g = lane / 4 is accumulator row
   // origin - g + i, rows 8-15 lying 8 * warpsM further.
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
-  Value lane = bits(e, tid, 0, 31);
-  Value group = bits(e, lane, 2, 7);
-  Value aLaneRow = add(e, sub(e, bits(e, lane, 0, 7), group),
-                       mul(e, bits(e, lane, 3, 1), 8 * warpsM));
-  Value aLaneK = mul(e, bits(e, lane, 4, 1), 8);
+  Value lane = m.bits(tid, 0, 31);
+  Value group = m.bits(lane, 2, 7);
+  Value aLaneRow = m.add(m.sub(m.bits(lane, 0, 7), group),
+                       m.mul(m.bits(lane, 3, 1), 8 * warpsM));
+  Value aLaneK = m.mul(m.bits(lane, 4, 1), 8);
   // ldmatrix.x2.trans of B: lanes 0-15 name k rows 0-15 of the 8 columns
   // starting at the fragment's first column, origin - 2 * (lane % 4).
-  Value bLaneK = bits(e, lane, 0, 15);
-  Value columnInPair = mul(e, bits(e, lane, 0, 3), 2);
+  Value bLaneK = m.bits(lane, 0, 15);
+  Value columnInPair = m.mul(m.bits(lane, 0, 3), 2);
 
   SmallVector<Value> aRowStart, bColumnStart; // element offsets in a chunk
   for (int64_t batch = 0; batch < batchRegs; ++batch) {
     for (int64_t row = 0; row < rowRegs; row += 2) {
       int64_t reg = regOf(batch, row, 0);
-      Value fullRow = add(e, add(e, mul(e, batchOf(c, reg), s.m), c.coords[mDim][reg]),
+      Value fullRow = m.add(m.add(m.mul(batchOf(c, reg), s.m), c.coords[mDim][reg]),
                           aLaneRow);
-      aRowStart.push_back(add(e, mul(e, fullRow, staging.aPitch), aLaneK));
+      aRowStart.push_back(m.add(m.mul(fullRow, staging.aPitch), aLaneK));
     }
     for (int64_t col = 0; col < colBlocks; ++col) {
       int64_t reg = regOf(batch, 0, 2 * col);
-      Value kRow = add(e, mul(e, batchOf(c, reg), staging.chunk), bLaneK);
-      bColumnStart.push_back(add(e, mul(e, kRow, staging.bPitch),
-                                 sub(e, c.coords[nDim][reg], columnInPair)));
+      Value kRow = m.add(m.mul(batchOf(c, reg), staging.chunk), bLaneK);
+      bColumnStart.push_back(m.add(m.mul(kRow, staging.bPitch),
+                                 m.sub(c.coords[nDim][reg], columnInPair)));
     }
   }
 
@@ -299,14 +286,14 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
     if (failed(stageRuns(e, a, aBase, element, rank - 1, k0, len, needsCheck,
                          staging.aTrash(s), [&](size_t i, Value kLocal) {
-                           Value row = add(e, mul(e, batchOf(a.regs, i), s.m),
+                           Value row = m.add(m.mul(batchOf(a.regs, i), s.m),
                                            a.regs.coords[mDim][i]);
-                           return add(e, mul(e, row, staging.aPitch), kLocal);
+                           return m.add(m.mul(row, staging.aPitch), kLocal);
                          })) ||
         failed(stageRuns(e, b, bBase, element, rank - 2, k0, len, needsCheck,
                          staging.bTrash(s), [&](size_t i, Value kLocal) {
-                           Value row = add(e, mul(e, batchOf(b.regs, i), staging.chunk), kLocal);
-                           return add(e, mul(e, row, staging.bPitch), b.regs.coords[nDim][i]);
+                           Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
+                           return m.add(m.mul(row, staging.bPitch), b.regs.coords[nDim][i]);
                          })))
       return failure();
     if (a.global || b.global) {
@@ -316,13 +303,13 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
     }
     emitCTABarrier(rewriter, loc); // the chunk is complete
     sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
-      Value aStep = mul(e, k, kStepK), bStep = mul(e, k, kStepK * staging.bPitch);
+      Value aStep = m.mul(k, kStepK), bStep = m.mul(k, kStepK * staging.bPitch);
       // All A fragments first, then per column block its B fragment and the
       // mma.syncs using it: a B fragment lives for one column only.
       SmallVector<SmallVector<Value>> aFragments;
       for (Value start : aRowStart) {
         aFragments.emplace_back();
-        for (Value reg : loadMatrices(e, elementAt(aBase, add(e, start, aStep)), 4, false))
+        for (Value reg : loadMatrices(e, elementAt(aBase, m.add(start, aStep)), 4, false))
           aFragments.back().push_back(asOperand(reg));
       }
       SmallVector<Value> next(carried);
@@ -331,7 +318,7 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
         for (int64_t col = 0; col < colBlocks; ++col) {
           SmallVector<Value> bRegs;
           Value bStart = bColumnStart[batch * colBlocks + col];
-          for (Value reg : loadMatrices(e, elementAt(bBase, add(e, bStart, bStep)), 2, true))
+          for (Value reg : loadMatrices(e, elementAt(bBase, m.add(bStart, bStep)), 2, true))
             bRegs.push_back(asOperand(reg));
           for (int64_t pair = 0; pair < rowPairs; ++pair) {
             int64_t regs[4] = {regOf(batch, 2 * pair, 2 * col), regOf(batch, 2 * pair, 2 * col + 1),

@@ -115,11 +115,7 @@ FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter,
 } // namespace
 
 bool canLowerToWgmma(MmaFOp op) {
-  if (!hasMmaSyncForm(op) || !targetsWgmma(op))
-    return false;
-  auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-  if (!layout || !isWgmmaAccumulatorLayout(layout, acc.getShape()))
+  if (!hasWgmmaForm(op))
     return false;
   FailureOr<MmaShape> shape = getMmaShape(op);
   return succeeded(shape) && chooseChunk(*shape) > 0;

@@ -211,3 +211,11 @@ bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {
   return a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16()) &&
          lhs.getShape().back() % 16 == 0;
 }
+
+bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {
+  if (!hasMmaSyncForm(op) || !targetsWgmma(op))
+    return false;
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
+  return layout && isWgmmaAccumulatorLayout(layout, acc.getShape());
+}

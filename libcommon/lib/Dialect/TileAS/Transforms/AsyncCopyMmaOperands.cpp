@@ -125,9 +125,8 @@ struct AsyncCopyMmaOperandsPass
       // Only mmafs the mma.sync path takes: on Hopper the wgmma layout (also
       // an mma.sync-shaped one) belongs to the wgmma path, which stages its
       // operands itself.
-      if (!layout || !hasMmaSyncForm(op) || !isMmaAccumulatorLayout(layout, acc.getShape()))
-        return;
-      if (!(targetsWgmma(op) && isWgmmaAccumulatorLayout(layout, acc.getShape())))
+      if (layout && hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape()) &&
+          !hasWgmmaForm(op))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {

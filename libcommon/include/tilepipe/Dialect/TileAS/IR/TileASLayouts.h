@@ -66,9 +66,10 @@ BlockedAttr getMmaAccumulatorLayout(mlir::MLIRContext *context,
 /// `shape` (for any warp grid).
 bool isMmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
 
-/// Whether the module around `op` targets Hopper (sm_90 or sm_90a), the one
-/// GPU with wgmma (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-
-/// Accumulate Instructions": sm_90a only; tile-ptx then emits sm_90a).
+/// Whether the module around `op` targets sm_90a, the one target with wgmma
+/// (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
+/// Instructions"). Plain sm_90 takes the mma.sync path, which is faster today
+/// (see TileASLayouts.cpp).
 bool targetsWgmma(mlir::Operation *op);
 
 /// The accumulator layout of the wgmma path: getMmaAccumulatorLayout's form
@@ -83,6 +84,11 @@ BlockedAttr getWgmmaAccumulatorLayout(mlir::MLIRContext *context,
 
 /// Whether `layout` has the form getWgmmaAccumulatorLayout builds for `shape`.
 bool isWgmmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
+/// Whether an mmaf belongs to the wgmma path: it has an mma.sync form
+/// (hasMmaSyncForm), targets wgmma and its accumulator got the wgmma layout.
+/// (The lowering still falls back to mma.sync when its staging does not fit.)
+bool hasWgmmaForm(MmaFOp op);
 
 /// Whether an mmaf has a form the mma.sync path implements: f16 x f16 or
 /// bf16 x bf16 operands, an f32 or f16 accumulator, K a multiple of 16 (the
