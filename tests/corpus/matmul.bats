@@ -95,6 +95,21 @@ compile_all() {
   done
 }
 
+# sm_90a: the multiplies take the wgmma path (A and B by cp.async into
+# swizzled staging, wgmma.mma_async; tests/lower-mma pins the PTX).
+# BatchMatMul runs at the ragged reduced shape above.
+@test "sm_90a (wgmma): MatMul f16/bf16, persistent matmul f16, BatchMatMul f16 and AttentionFMHA match numpy in tile-emu" {
+  local case
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    AttentionFMHA-fmha_kernel-noncausal.f16 AttentionFMHA-fmha_kernel-causal.bf16; do
+    run check samples-$case sm_90a 13.4
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+  run check samples-BatchMatMul-batch_matmul_kernel.f16 sm_90a 13.4 \
+    --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
+  [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
+}
+
 @test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90)" {
   run check samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm_90 13.4 \
     --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2

@@ -156,15 +156,45 @@ setup() {
     { echo "$output" | grep wgmma; false; }
 }
 
-@test "tile-sched: on Hopper the wgmma path keeps its operands (no cp.async fusion); sm_80 fuses them" {
+@test "tile-sched: on sm_90a the wgmma path fuses global operands into mmaf_global too; PTX copies with cp.async.cg into the swizzled staging; no spills" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
   tmp="$(mktemp -d)"
   "$kernel" --m 128 --n 256 --k 64 --a f16 --acc f32 > "$tmp/k.mlir"
   run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir' | tile-sched"
-  [[ "$output" == *"tile_as.mmaf "* && "$output" != *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; rm -rf "$tmp"; false; }
-  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$tmp/k.mlir'"
-  [[ "$output" == *"wgmma.mma_async"* && "$output" != *"cp.async.cg"* ]] || { rm -rf "$tmp"; false; }
-  run bash -c "tile-lower --gpu-name sm_80 '$tmp/k.mlir' | tile-sched"
+  [[ "$output" == *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; rm -rf "$tmp"; false; }
+  # One chunk (K = 64: A 16 KiB and B 32 KiB fill the 48 KiB): the copies
+  # land, are fenced for the async proxy and published before the wgmmas.
+  cat > "$tmp/one.check" <<'CHECK'
+CHECK: .shared .align 1024 .b8 __tile_scratch[49152];
+CHECK: cp.async.cg.shared.global
+CHECK: cp.async.commit_group;
+CHECK-NEXT: cp.async.wait_group 0;
+CHECK-NEXT: fence.proxy.async.shared::cta;
+CHECK-NEXT: bar.sync 0;
+CHECK-NEXT: wgmma.fence.sync.aligned;
+CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+CHECK: wgmma.commit_group.sync.aligned;
+CHECK-NEXT: wgmma.wait_group.sync.aligned 0;
+CHECK-NOT: st.shared.v4
+CHECK-NOT: mma.sync
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k.ptx' '$tmp/k.mlir' && FileCheck --input-file '$tmp/k.ptx' '$tmp/one.check'"
+  [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
+  run ptxas -arch sm_90a -v -o "$tmp/k.cubin" "$tmp/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; rm -rf "$tmp"; false; }
+  # K in eight chunks of 32, two buffers: chunk i's copies are issued while
+  # chunk i - 1's wgmma group is still in flight (wait_group 1).
+  "$kernel" --m 128 --n 128 --k 256 --a f16 --acc f32 > "$tmp/k8.mlir"
+  cat > "$tmp/eight.check" <<'CHECK'
+CHECK: .shared .align 1024 .b8 __tile_scratch[32768];
+CHECK: wgmma.commit_group.sync.aligned;
+CHECK-NEXT: wgmma.wait_group.sync.aligned 1;
+CHECK: cp.async.cg.shared.global
+CHECK: wgmma.wait_group.sync.aligned 0;
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k8.ptx' '$tmp/k8.mlir' && FileCheck --input-file '$tmp/k8.ptx' '$tmp/eight.check'"
+  [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
+  run ptxas -arch sm_90a -v -o "$tmp/k8.cubin" "$tmp/k8.ptx"
   rm -rf "$tmp"
-  [[ "$output" == *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; false; }
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }

@@ -163,6 +163,21 @@ wgmma_case() {
   wgmma_case 128 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
 }
 
+# The swizzled staging in its three widths (rows of 32, 64 and 128 bytes
+# and more), ragged views whose overhang must read as zero, and
+# double-buffered chunks with a wgmma group in flight. Where the views keep
+# 16-byte runs whole (VN, VK multiples of 8) A and B reach the staging by
+# cp.async with zero-filled edges, in one chunk and in several; elsewhere
+# (VK = 27) the loads stay register loads stored with st.shared.
+@test "wgmma path (sm_90a): ragged M, N and K read as zero padding; 32-, 64- and 128-byte swizzles" {
+  MMA_VALID=50,120,24 wgmma_case 64 128 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  MMA_VALID=100,72,200 wgmma_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3
+  MMA_VALID=50,60,27 wgmma_case 64 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  MMA_VALID=100,64,100 wgmma_case 128 64 128 f16 f32 0 -- --rtol 1e-4 --atol 1e-3
+  wgmma_case 64 16 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  wgmma_case 64 32 64 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
+}
+
 # Ragged edges: the tiles overhang the views along M, N and K. Where the
 # views keep 16-byte runs whole (VN, VK multiples of 8) A and B reach shared
 # memory by cp.async with zero-filled edges (lowering.bats pins that), in one

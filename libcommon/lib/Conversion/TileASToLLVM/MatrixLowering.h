@@ -13,8 +13,11 @@
 #include "RegisterEmitter.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <numeric>
 
 namespace tilepipe::tile_as {
 
@@ -65,6 +68,10 @@ struct IndexMath {
   }
   Value rem(Value a, int64_t b) const { return LLVM::URemOp::create(e.builder, e.loc, a, e.i32(b)); }
   Value sub(Value a, Value b) const { return LLVM::SubOp::create(e.builder, e.loc, a, b); }
+  Value bitXor(Value a, Value b) const { return LLVM::XOrOp::create(e.builder, e.loc, a, b); }
+  Value shl(Value a, unsigned shift) const {
+    return shift ? LLVM::ShlOp::create(e.builder, e.loc, a, e.i32(shift)).getResult() : a;
+  }
   /// (a >> shift) & mask: a bit field of a lane or thread id.
   Value bits(Value a, unsigned shift, unsigned mask) const {
     Value shifted = shift ? LLVM::LShrOp::create(e.builder, e.loc, a, e.i32(shift)).getResult() : a;
@@ -82,6 +89,17 @@ struct OperandRegs {
 /// Extracts the registers of `vector` (laid out as `laid`) with the
 /// coordinates each holds.
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid);
+
+/// Elements a thread holds adjacent along dimension `dim` of `laid` and
+/// aligned to the run: its registers come in such runs when `dim` is the
+/// layout's fastest dimension (a blocked layout gives each thread
+/// sizePerThread adjacent elements there). At most `maxRun`, 1 when `dim`
+/// is not the fastest.
+inline int64_t getRegisterRun(const Laid &laid, unsigned dim, int64_t maxRun) {
+  if (laid.layout.getOrder().front() != dim)
+    return 1;
+  return std::gcd<int64_t>(laid.layout.getSizePerThread()[dim], maxRun);
+}
 
 /// Stores the registers of `regs` whose K coordinate (dimension `kDim`) lies
 /// in [k0, k0 + len) at `slotOf(coords, kLocal)`; the others go to `trash`.
@@ -103,6 +121,96 @@ inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base
                                         base, ArrayRef<LLVM::GEPArg>{slot});
     LLVM::StoreOp::create(e.builder, e.loc, value, address);
   }
+}
+
+/// One operand of the mma.sync or wgmma multiply as it reaches shared
+/// memory: registers to store, or (tile_as.mmaf_global) global addresses to
+/// copy from with their mask bits.
+struct StagedOperand {
+  Laid laid;
+  /// The registers, or the i64 addresses of the elements, with coordinates.
+  OperandRegs regs;
+  /// Per element of a global operand with a mask: whether it is read.
+  SmallVector<Value> mask;
+  bool global = false;
+};
+
+/// The operand a tensor `type` of pointers (`ptrs`, converted) and its mask
+/// (`mask`, converted; null for none) give.
+mlir::FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, mlir::Operation *op,
+                                                Type type, Value ptrs, Value mask);
+
+/// Elements of one cp.async.cg (16 bytes) of 2-byte elements: the longest run
+/// stageRuns moves at once.
+constexpr int64_t kMaxRunElements = 8;
+
+/// Puts an operand into its staged chunk, one 16-byte (at most) access per
+/// run of elements adjacent along the innermost dimension (getRegisterRun);
+/// `slotOf(i, kLocal)` is the element index from `base` of the run starting
+/// at register i, and the staged array must keep the run whole and 16-byte
+/// aligned. Registers are stored; a global operand is copied with
+/// cp.async.cg, which reads only the run's unmasked bytes (one mask bit per
+/// run, see mmaf_global) and zero-fills the rest. A run whose K coordinate
+/// (dimension `kDim`) lies outside [k0, k0 + len) goes to the trash slot
+/// (and a copy then reads nothing) or, with `skipOutside` (the pattern's
+/// rewriter; for stagings without room for a trash slot), is skipped by a
+/// branch around its access (which ptxas predicates). Runs never straddle a
+/// chunk (chunks are multiples of 16, runs at most 8 elements).
+template <typename SlotFn>
+mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, Value base,
+                              Type element, unsigned kDim, int64_t k0, int64_t len,
+                              bool needsCheck, int64_t trash, SlotFn slotOf,
+                              mlir::RewriterBase *skipOutside = nullptr) {
+  const Laid &laid = operand.laid;
+  const OperandRegs &regs = operand.regs;
+  unsigned innermost = laid.shape.size() - 1;
+  int64_t run = getRegisterRun(laid, innermost, kMaxRunElements);
+  if (operand.global && run != kMaxRunElements)
+    return mlir::emitError(e.loc, "cp.async staging needs runs of 16 bytes");
+  unsigned runBytes = run * getByteSize(element);
+  Type runType = run == 1 ? element : Type(mlir::VectorType::get({run}, element));
+  auto globalPtr = LLVM::LLVMPointerType::get(e.builder.getContext(), 1);
+  for (size_t i = 0; i < regs.values.size(); i += run) {
+    Value kLocal = regs.coords[kDim][i];
+    if (k0)
+      kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
+    Value slot = slotOf(i, kLocal);
+    Value inside;
+    if (needsCheck) {
+      inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult, kLocal,
+                                    e.i32(len));
+      if (!skipOutside)
+        slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
+    }
+    auto access = [&] {
+      Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), element, base,
+                                          ArrayRef<LLVM::GEPArg>{slot});
+      if (operand.global) {
+        Value source = LLVM::IntToPtrOp::create(e.builder, e.loc, globalPtr, regs.values[i]);
+        Value sourceBytes = e.i32(runBytes);
+        if (!operand.mask.empty())
+          sourceBytes = LLVM::SelectOp::create(e.builder, e.loc, operand.mask[i], sourceBytes,
+                                               e.i32(0));
+        if (inside && !skipOutside)
+          sourceBytes = LLVM::SelectOp::create(e.builder, e.loc, inside, sourceBytes, e.i32(0));
+        mlir::NVVM::CpAsyncOp::create(
+            e.builder, e.loc, address, source, e.builder.getI32IntegerAttr(runBytes),
+            mlir::NVVM::LoadCacheModifierKindAttr::get(e.builder.getContext(),
+                                                       mlir::NVVM::LoadCacheModifierKind::CG),
+            sourceBytes);
+        return;
+      }
+      Value value = run == 1 ? regs.values[i]
+                             : e.buildVector(mlir::cast<mlir::VectorType>(runType),
+                                             ArrayRef<Value>(regs.values).slice(i, run));
+      LLVM::StoreOp::create(e.builder, e.loc, value, address, runBytes);
+    };
+    if (inside && skipOutside)
+      emitIf(*skipOutside, e.loc, inside, access);
+    else
+      access();
+  }
+  return mlir::success();
 }
 
 /// How the element values enter and leave the accumulation.
@@ -186,6 +294,19 @@ bool canLowerToWgmma(MmaFOp op);
 mlir::LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
                                const mlir::TypeConverter &converter,
                                mlir::ConversionPatternRewriter &rewriter);
+
+/// Whether a tile_as.mmaf_global takes the wgmma path: the module targets
+/// sm_90a, its accumulator got the wgmma layout and the staging fits.
+bool canLowerToWgmma(MmaFGlobalOp op);
+
+/// Lowers the multiply of the staged operands `a` and `b` (element type
+/// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
+/// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op
+/// for which canLowerToWgmma holds.
+mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
+                              const StagedOperand &b, Type element, Type lhsType, Value acc,
+                              Type accTensorType, const mlir::TypeConverter &converter,
+                              mlir::ConversionPatternRewriter &rewriter);
 
 /// The lowering of tile_as.mmaf_global (the mma.sync path fed by cp.async).
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,

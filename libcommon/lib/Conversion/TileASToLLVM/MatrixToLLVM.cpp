@@ -77,6 +77,18 @@ FailureOr<OperandStaging> getOperandStaging(OpBuilder &builder, Location loc,
   return OperandStaging{*scratch, bBase};
 }
 
+FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, Operation *op, Type type,
+                                          Value ptrs, Value mask) {
+  FailureOr<Laid> laid = Laid::of(op, type);
+  if (failed(laid))
+    return failure();
+  StagedOperand operand{*laid, unpackOperand(e, ptrs, *laid), {}, /*global=*/true};
+  if (mask)
+    for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
+      operand.mask.push_back(e.extract(mask, i));
+  return operand;
+}
+
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid) {
   OperandRegs regs;
   int64_t count = getElemsPerThread(laid.layout, laid.shape);

@@ -25,7 +25,9 @@
 // global memory, 16 bytes per copy, masked-off bytes zero-filled by the
 // copy's source size; each chunk's copies are committed and waited for
 // before the barrier that publishes the chunk. The tiles then never occupy
-// registers.
+// registers. On sm_90a an mmaf_global whose accumulator has the wgmma layout
+// takes the wgmma path instead (emitWgmma), whose staging cp.async fills the
+// same way.
 //
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
@@ -86,85 +88,6 @@ bool hasMmaSyncStaging(Type lhs, Type acc) {
     return false;
   FailureOr<MmaShape> shape = getShape(lhs, acc);
   return succeeded(shape) && chooseChunk(*shape) > 0;
-}
-
-/// One operand of the multiply as it reaches shared memory: registers to
-/// store, or (tile_as.mmaf_global) global addresses to copy from with their
-/// mask bits.
-struct StagedOperand {
-  Laid laid;
-  /// The registers, or the i64 addresses of the elements, with coordinates.
-  OperandRegs regs;
-  /// Per element of a global operand with a mask: whether it is read.
-  SmallVector<Value> mask;
-  bool global = false;
-};
-
-/// Bytes cp.async reads of the run of `count` elements from `first`: all of
-/// them or, where the run's mask bit (one per run, see mmaf_global) is
-/// false, none (the copy zero-fills them).
-Value getRunSourceBytes(RegisterEmitter &e, const StagedOperand &operand, size_t first,
-                        int64_t count) {
-  Value all = e.i32(count * kElementBytes);
-  if (operand.mask.empty())
-    return all;
-  return LLVM::SelectOp::create(e.builder, e.loc, operand.mask[first], all, e.i32(0));
-}
-
-/// Puts an operand into its staged chunk, one 16-byte (at most) access per
-/// run of elements adjacent along the innermost dimension (the staged rows
-/// run along it too, and both the runs and the padded rows are 16-byte
-/// multiples, so a run is one aligned st.shared or cp.async). Registers are
-/// stored; a global operand is copied with cp.async.cg, which reads only the
-/// run's unmasked bytes and zero-fills the rest. A run whose K coordinate
-/// (dimension `kDim`) lies outside [k0, k0 + len) goes to the trash slot
-/// (and a copy then reads nothing); runs never straddle a chunk (chunks are
-/// multiples of 16, runs at most 8 elements).
-template <typename SlotFn>
-LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, Value base,
-                        Type element, unsigned kDim, int64_t k0, int64_t len,
-                        bool needsCheck, int64_t trash, SlotFn slotOf) {
-  const Laid &laid = operand.laid;
-  const OperandRegs &regs = operand.regs;
-  unsigned innermost = laid.shape.size() - 1;
-  int64_t run = 1;
-  if (laid.layout.getOrder().front() == innermost)
-    run = std::min<int64_t>(laid.layout.getSizePerThread()[innermost], kRowPadding);
-  if (operand.global && run != kRowPadding)
-    return emitError(e.loc, "cp.async staging needs runs of 16 bytes");
-  Type runType = run == 1 ? element : Type(VectorType::get({run}, element));
-  auto globalPtr = LLVM::LLVMPointerType::get(e.builder.getContext(), 1);
-  for (size_t i = 0; i < regs.values.size(); i += run) {
-    Value kLocal = regs.coords[kDim][i];
-    if (k0)
-      kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
-    Value slot = slotOf(i, kLocal);
-    Value inside;
-    if (needsCheck) {
-      inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult, kLocal,
-                                    e.i32(len));
-      slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
-    }
-    Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), element, base,
-                                        ArrayRef<LLVM::GEPArg>{slot});
-    if (operand.global) {
-      Value source = LLVM::IntToPtrOp::create(e.builder, e.loc, globalPtr, regs.values[i]);
-      Value sourceBytes = getRunSourceBytes(e, operand, i, run);
-      if (inside)
-        sourceBytes = LLVM::SelectOp::create(e.builder, e.loc, inside, sourceBytes, e.i32(0));
-      NVVM::CpAsyncOp::create(e.builder, e.loc, address, source,
-                              e.builder.getI32IntegerAttr(run * kElementBytes),
-                              NVVM::LoadCacheModifierKindAttr::get(
-                                  e.builder.getContext(), NVVM::LoadCacheModifierKind::CG),
-                              sourceBytes);
-      continue;
-    }
-    Value value = run == 1 ? regs.values[i]
-                           : e.buildVector(cast<VectorType>(runType),
-                                           ArrayRef<Value>(regs.values).slice(i, run));
-    LLVM::StoreOp::create(e.builder, e.loc, value, address, run * kElementBytes);
-  }
-  return success();
 }
 
 /// The i32 registers of `count` 8x8 b16 matrices ldmatrix reads at `address`
@@ -344,26 +267,13 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 
-/// The operand a tensor `type` of pointers (`ptrs`, converted) and its mask
-/// (`mask`, converted; null for none) give.
-FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, Operation *op, Type type,
-                                          Value ptrs, Value mask) {
-  FailureOr<Laid> laid = Laid::of(op, type);
-  if (failed(laid))
-    return failure();
-  StagedOperand operand{*laid, unpackOperand(e, ptrs, *laid), {}, /*global=*/true};
-  if (mask)
-    for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
-      operand.mask.push_back(e.extract(mask, i));
-  return operand;
-}
-
 struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Type lhsType = op.getLhsPtrs().getType();
-    if (!hasMmaSyncStaging(lhsType, op.getAcc().getType()))
+    bool wgmma = canLowerToWgmma(op);
+    if (!wgmma && !hasMmaSyncStaging(lhsType, op.getAcc().getType()))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
     FailureOr<StagedOperand> a =
@@ -373,6 +283,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     if (failed(a) || failed(b))
       return failure();
     Type element = cast<PtrType>(getElementTypeOrSelf(lhsType)).getPointeeType();
+    if (wgmma)
+      return emitWgmma(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
+                       *getTypeConverter(), rewriter);
     return emitMmaSync(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
                        *getTypeConverter(), rewriter);
   }
