@@ -110,6 +110,21 @@ compile_all() {
   [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
 }
 
+# FMHA's Q and P come to their multiplies in the accumulator layout, so on
+# sm_90a they are wgmma's A fragments as they are: A from registers (four
+# .b32 of element pairs), only K and V staged for descriptors.
+@test "sm_90a: FMHA's wgmmas take A from registers; the corpus matmuls assemble without spills" {
+  run bash -c "tileiras '$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc' --gpu-name sm_90a --emit=ptx -o - | grep -cE 'wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1, 1;'"
+  [ "$status" -eq 0 ] && [ "$output" -eq 12 ] || { echo "register-A wgmmas: $output"; false; }
+  local case
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    BatchMatMul-batch_matmul_kernel.f16; do
+    tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90a --emit=ptx -o "$TMP/k.ptx"
+    run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
+  done
+}
+
 @test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90)" {
   run check samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm_90 13.4 \
     --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2

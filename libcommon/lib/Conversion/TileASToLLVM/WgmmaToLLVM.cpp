@@ -36,6 +36,17 @@
 // elements are adjacent along the contiguous dimension of both the tile and
 // the staged array, and a 16-byte piece stays whole under the swizzle.
 //
+// An A that arrives in the accumulator's layout (FMHA's Q and P) is not
+// staged at all: wgmma takes A from registers in the mma.sync A fragment
+// layout ("Register Fragments": "Matrix A"), rows l / 4 + {0, 8} and k
+// columns 2 * (l % 4) + {0, 1} + {0, 8} of each warp's 16 rows. Those are
+// exactly the rows of the D fragment (the same rows as the accumulator's
+// registers 2p and 2p + 1) and column registers of two 8-column blocks, so
+// the four A registers of a k step are element pairs of the tile as the
+// thread holds it; the k steps are then unrolled (a register is picked by
+// a number, not a loop index), and this form is inline PTX (NVVM's op has
+// no A-register variant).
+//
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
 // each thread fences its stores with fence.proxy.async before the barrier
 // that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
@@ -120,8 +131,9 @@ struct Staging {
   SwizzledArray a, b;
   uint64_t bOffset = 0, bufferBytes = 0, bytes = 0;
 
-  Staging(const MmaShape &s, int64_t chunk)
-      : chunk(chunk), buffers(chunk < s.k ? 2 : 1), a(s.batch * s.m, chunk),
+  /// `stageA` false: A comes from registers and takes no space.
+  Staging(const MmaShape &s, int64_t chunk, bool stageA = true)
+      : chunk(chunk), buffers(chunk < s.k ? 2 : 1), a(stageA ? s.batch * s.m : 0, chunk),
         b(s.batch * chunk, s.n) {
     bOffset = llvm::alignTo(a.bytes(), kSwizzleAlignment);
     bufferBytes = llvm::alignTo(bOffset + b.bytes(), kSwizzleAlignment);
@@ -132,9 +144,48 @@ struct Staging {
   uint64_t bStart(int64_t buffer) const { return aStart(buffer) + bOffset; }
 };
 
-int64_t chooseChunk(const MmaShape &s) {
+int64_t chooseChunk(const MmaShape &s, bool stageA = true) {
   return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
-                      [&](int64_t chunk) { return Staging(s, chunk).bytes; });
+                      [&](int64_t chunk) { return Staging(s, chunk, stageA).bytes; });
+}
+
+/// wgmma.mma_async with A in registers (`aRegs`, four i32 of f16/bf16
+/// pairs) and B by descriptor: the form NVVM's op has no A-register variant
+/// for, as the inline PTX tile-emu reads. D (`fragment`, a struct of f32)
+/// is tied to the outputs; scale-d, imm-scale-a/b and imm-trans-b are
+/// literals (1: accumulate, no negation, B N-major).
+Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRegs, Value descB,
+                         int64_t n, StringRef operandType) {
+  OpBuilder &b = e.builder;
+  auto type = cast<LLVM::LLVMStructType>(fragment.getType());
+  unsigned count = type.getBody().size();
+  SmallVector<Value> operands;
+  std::string constraints, outputs, inputs;
+  llvm::raw_string_ostream c(constraints), out(outputs), in(inputs);
+  for (unsigned i = 0; i < count; ++i) {
+    c << (i ? "," : "") << "=f";
+    out << (i ? ", " : "") << "$" << i;
+  }
+  for (unsigned i = 0; i < count; ++i) {
+    c << "," << i;
+    operands.push_back(LLVM::ExtractValueOp::create(b, e.loc, fragment, i));
+  }
+  for (auto [i, reg] : llvm::enumerate(aRegs)) {
+    c << ",r";
+    in << (i ? ", " : "") << "$" << 2 * count + i;
+    operands.push_back(reg);
+  }
+  c << ",l";
+  operands.push_back(descB);
+  std::string text = ("wgmma.mma_async.sync.aligned.m64n" + llvm::Twine(n) + "k16.f32." +
+                      operandType + "." + operandType + " {" + outputs + "}, {" + inputs +
+                      "}, $" + llvm::Twine(2 * count + aRegs.size()) + ", 1, 1, 1, 1;")
+                         .str();
+  return LLVM::InlineAsmOp::create(b, e.loc, type, operands, text, constraints,
+                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
 }
 
 /// The layout bits of a descriptor ("Matrix Descriptor Format"): leading
@@ -234,7 +285,10 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   arith.computeType = rewriter.getF32Type();
   SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
 
-  Staging staging(s, chooseChunk(s));
+  // A straight from registers (see the header) when it has the
+  // accumulator's layout: its registers then are the A fragments.
+  bool aInRegisters = !a.global && a.laid.layout == layout;
+  Staging staging(s, chooseChunk(s, !aInRegisters), !aInRegisters);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -307,13 +361,14 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     // Earlier readers of the scratch, and of this buffer the wgmmas of
     // chunk - 2, are done (see the header).
     emitCTABarrier(rewriter, loc);
-    if (failed(stageRuns(
-            e, a, bytesAt(aStart), element, rank - 1, k0, len, needsCheck, /*trash=*/0,
-            [&](size_t i, Value kLocal) {
-              return aArray.slot(m, stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]),
-                                 kLocal);
-            },
-            &rewriter)) ||
+    if ((!aInRegisters &&
+         failed(stageRuns(
+             e, a, bytesAt(aStart), element, rank - 1, k0, len, needsCheck, /*trash=*/0,
+             [&](size_t i, Value kLocal) {
+               return aArray.slot(m, stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]),
+                                  kLocal);
+             },
+             &rewriter))) ||
         failed(stageRuns(
             e, b, bytesAt(bStart), element, rank - 2, k0, len, needsCheck, /*trash=*/0,
             [&](size_t i, Value kLocal) {
@@ -336,7 +391,9 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     Value bAddress = addBytes(scratchAddress, e.i32(bStart));
     bool emitted = true;
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
+    // One k step: `k` its index in the chunk, `staticK` the same as a
+    // number where A comes from registers (which a loop index cannot pick).
+    auto step = [&](Value k, int64_t staticK, ValueRange carried) {
       // A k step of 16 is 32 bytes along A's rows (which the blocks
       // continue) and 16 of B's rows.
       Value kElements = m.mul(k, kStepK);
@@ -347,9 +404,6 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       for (const Issue &issue : issues) {
         Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
                             issue.pair);
-        Value descA = descriptor(
-            e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
-            aLayoutBits);
         int64_t bRow = issue.batch * staging.chunk;
         int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
                           bRow * bArray.width;
@@ -366,6 +420,35 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
         Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
         for (auto [i, reg] : llvm::enumerate(regs))
           fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
+        if (aInRegisters) {
+          // The A fragment of rows 2 * pair + {0, 1} and k columns
+          // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row
+          // 2p + 1), a2 and a3 the same for the second 8, each an element
+          // pair (column registers 2c, 2c + 1 of 8-column block c).
+          int64_t kBlock = (k0 + staticK * kStepK) / 8;
+          SmallVector<Value> aRegs;
+          for (int64_t half = 0; half < 2; ++half)
+            for (int64_t h = 0; h < 2; ++h) {
+              SmallVector<Value> pair;
+              for (int64_t x = 0; x < 2; ++x) {
+                SmallVector<int64_t> perDim{2 * issue.pair + h, 2 * (kBlock + half) + x};
+                if (s.batched)
+                  perDim.insert(perDim.begin(), issue.batch);
+                pair.push_back(a.regs.values[linearizeRegister(layout, a.laid.shape, perDim)]);
+              }
+              Value packed = e.buildVector(VectorType::get({2}, element), pair);
+              aRegs.push_back(
+                  LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
+            }
+          Value d = emitRegisterAWgmma(e, fragment, aRegs, descB, issue.width,
+                                       element.isBF16() ? "bf16" : "f16");
+          for (auto [i, reg] : llvm::enumerate(regs))
+            next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
+          continue;
+        }
+        Value descA = descriptor(
+            e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
+            aLayoutBits);
         auto mma = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment, descA, descB,
             NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, kStepK),
@@ -382,7 +465,14 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
           next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
       }
       return next;
-    });
+    };
+    if (aInRegisters) {
+      for (int64_t k = 0; k < len / kStepK; ++k)
+        sums = step(e.i32(k), k, sums);
+    } else {
+      sums = emitCountedLoop(rewriter, loc, len / kStepK, sums,
+                             [&](Value k, ValueRange carried) { return step(k, -1, carried); });
+    }
     if (!emitted)
       return failure();
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
