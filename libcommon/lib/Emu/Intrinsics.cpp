@@ -778,9 +778,9 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
   StringRef n = name;
   if (!n.consume_front("llvm.nvvm."))
     return std::nullopt;
-  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
-                      lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic, lookupMisc,
-                      lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
+  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupBlockScaledMma,
+                      lookupMBarrierIntrinsic, lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic,
+                      lookupTensorMapIntrinsic, lookupMisc, lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
                       lookupAsyncCopyIntrinsic, lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();

@@ -64,6 +64,10 @@ std::optional<IntrinsicHandler> lookupIntrinsic(llvm::StringRef name);
 /// "llvm.nvvm." prefix); defined in MatrixOps.cpp.
 std::optional<IntrinsicHandler> lookupMatrixIntrinsic(llvm::StringRef name);
 
+/// Block-scaled mma.sync ("mma.block.scale.m16n8k32.row.col.mxf8f6f4...");
+/// defined in BlockScaledMma.cpp.
+std::optional<IntrinsicHandler> lookupBlockScaledMma(llvm::StringRef name);
+
 /// cp.async.{ca,cg}.shared.global.*, commit_group, wait_group, wait_all;
 /// defined in AsyncCopy.cpp.
 std::optional<IntrinsicHandler> lookupAsyncCopyIntrinsic(llvm::StringRef name);
