@@ -229,7 +229,8 @@ TEST(BlockScaledMma, OnlyThePtxCombinationsExist) {
 }
 
 /// A kernel in which each lane loads its twelve registers and stores its four
-/// results; SELECTORS stands for the intrinsic's selector operands.
+/// results; CALLEE stands for the intrinsic or inline asm, SELECTORS for the
+/// selector operands.
 const char *kKernel = R"(
 target triple = "nvptx64-nvidia-cuda"
 define ptx_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out) "nvvm.reqntid"="32" {
@@ -253,7 +254,7 @@ define ptx_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out) "nvvm.req
   %c1 = bitcast i32 %c1i to float
   %c2 = bitcast i32 %c2i to float
   %c3 = bitcast i32 %c3i to float
-  %d = call { float, float, float, float } @llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3, SELECTORS)
+  %d = call { float, float, float, float } CALLEE(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3, SELECTORS)
   %obase = mul i32 %lane, 4
   %q = getelementptr inbounds float, ptr addrspace(1) %out, i32 %obase
   %d0 = extractvalue { float, float, float, float } %d, 0
@@ -273,10 +274,14 @@ declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
 declare { float, float, float, float } @llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0(i32, i32, i32, i32, i32, i32, float, float, float, float, i32, i16, i16, i32, i16, i16)
 )";
 
+const char *kIntrinsic =
+    "@llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0";
+
 /// Runs kKernel over `lanes`' registers with `selectors`, results into
 /// `lanes`' out.
-llvm::Error runKernel(Lanes &lanes, Selectors sel) {
+llvm::Error runKernel(Lanes &lanes, Selectors sel, const std::string &callee = kIntrinsic) {
   std::string ir = kKernel;
+  ir.replace(ir.find("CALLEE"), 6, callee);
   std::string operands = llvm::formatv("i32 %sa, i16 {0}, i16 {1}, i32 %sb, i16 {2}, i16 {3}",
                                        sel.byteA, sel.threadA, sel.byteB, sel.threadB);
   ir.replace(ir.find("SELECTORS"), 9, operands);
@@ -303,6 +308,34 @@ TEST(Emulator, BlockScaledMmaIntrinsicInAKernel) {
   Lanes lanes = fillLanes(p, {1, 1, 2, 3}, 8);
   ASSERT_FALSE(bool(runKernel(lanes, {1, 1, 2, 3})));
   expectResults(p, lanes);
+}
+
+// The same instruction as inline PTX, qualifiers in either order.
+TEST(Emulator, BlockScaledMmaInlinePtxInAKernel) {
+  const char *operands = " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13}, "
+                         "$14, {$15, $16}, $17, {$18, $19};";
+  const char *constraints = "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f,r,n,n,r,n,n";
+  for (const char *opcode :
+       {"mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0",
+        "mma.sync.aligned.kind::mxf8f6f4.block_scale.scale_vec::1X.m16n8k32.row.col.f32.e4m3.e4m3.f32.ue8m0"}) {
+    Problem p = mxf8Problem();
+    Lanes lanes = fillLanes(p, {3, 0, 1, 2}, 8);
+    std::string callee = llvm::formatv("asm sideeffect \"{0}{1}\", \"{2}\"", opcode, operands,
+                                       constraints);
+    llvm::Error e = runKernel(lanes, {3, 0, 1, 2}, callee);
+    ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+    expectResults(p, lanes);
+  }
+}
+
+TEST(BlockScaledMma, InlinePtxOpcodesNameTheIntrinsic) {
+  EXPECT_EQ(blockScaledMmaIntrinsicName("mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
+                                        "scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3"),
+            "mma.block.scale.m16n8k64.row.col.mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue4m3");
+  EXPECT_EQ(blockScaledMmaIntrinsicName("mma.sync.aligned.kind::mxf4.block_scale.m16n8k64.row.col."
+                                        "f32.e2m1.e2m1.f32.ue8m0"),
+            "mma.block.scale.m16n8k64.row.col.mxf4.f32.e2m1.e2m1.f32.ue8m0");
+  EXPECT_FALSE(blockScaledMmaIntrinsicName("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"));
 }
 
 // PTX takes thread-id-a 0..1 only; the emulator stops rather than guess.

@@ -223,3 +223,35 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupBlockScaledMma(StringRef n)
   h.matrixOp = std::make_shared<BlockScaledMmaOp>(name, k, *a, *b, scaleVec, ue4m3);
   return h;
 }
+
+std::optional<std::string> tilepipe::emu::blockScaledMmaIntrinsicName(StringRef opcode) {
+  // PTX writes the qualifiers .kind, .block_scale and .scale_vec after or
+  // before the shape and layouts; the element and scale types close it.
+  llvm::SmallVector<StringRef, 16> parts;
+  opcode.split(parts, '.');
+  if (parts.size() < 5 || parts[0] != "mma" || !llvm::is_contained(parts, "block_scale"))
+    return std::nullopt;
+  std::string shape, kind, scaleVec, types;
+  bool row = false, col = false;
+  for (StringRef part : llvm::ArrayRef(parts).drop_front()) {
+    if (part == "sync" || part == "aligned" || part == "block_scale")
+      continue;
+    if (part == "row" || part == "col") {
+      (part == "row" ? row : col) = true;
+    } else if (part.starts_with("m16n8k")) {
+      shape = part.str();
+    } else if (part.consume_front("kind::")) {
+      kind = part.str();
+    } else if (part.consume_front("scale_vec::")) {
+      scaleVec = part.lower();
+    } else {
+      types += "." + part.str();
+    }
+  }
+  if (shape.empty() || kind.empty() || !row || !col)
+    return std::nullopt;
+  std::string name = "mma.block.scale." + shape + ".row.col." + kind;
+  if (!scaleVec.empty())
+    name += ".scale." + scaleVec;
+  return name + types;
+}

@@ -874,6 +874,10 @@ std::optional<std::string> tilepipe::emu::inlineAsmAsIntrinsic(StringRef text) {
     if (operand.trim() != "$" + std::to_string(i))
       return std::nullopt;
   std::string name = opcode == "nanosleep.u32" ? "nanosleep" : smallFloatConversion(opcode);
+  // Block-scaled mma.sync takes its operands in the intrinsic's order
+  // (d; a, b, c, scale-a, {byte-id-a, thread-id-a}, scale-b, {...}).
+  if (name.empty())
+    name = blockScaledMmaIntrinsicName(opcode).value_or("");
   if (name.empty())
     name = opcode.str();
   if (!lookupIntrinsic("llvm.nvvm." + name))

@@ -67,6 +67,10 @@ std::optional<IntrinsicHandler> lookupMatrixIntrinsic(llvm::StringRef name);
 /// Block-scaled mma.sync ("mma.block.scale.m16n8k32.row.col.mxf8f6f4...");
 /// defined in BlockScaledMma.cpp.
 std::optional<IntrinsicHandler> lookupBlockScaledMma(llvm::StringRef name);
+/// The intrinsic name (without "llvm.nvvm.") of a block-scaled mma.sync PTX
+/// opcode ("mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale
+/// .scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0"); std::nullopt for other opcodes.
+std::optional<std::string> blockScaledMmaIntrinsicName(llvm::StringRef opcode);
 
 /// cp.async.{ca,cg}.shared.global.*, commit_group, wait_group, wait_all;
 /// defined in AsyncCopy.cpp.
