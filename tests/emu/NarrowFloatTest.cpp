@@ -2,15 +2,22 @@
 //
 // The element and scale formats of block-scaled MMA against values worked out
 // by hand from the OCP Microscaling spec v1.0 (section 5.3) and the PTX ISA's
-// "Alternate Floating-Point Data Formats": e2m1, e2m3, e3m2, ue8m0, ue4m3.
+// "Alternate Floating-Point Data Formats": e2m1, e2m3, e3m2, ue8m0, ue4m3;
+// then the cvt intrinsics between them and f32/f16/bf16 pairs.
 //
 //===----------------------------------------------------------------------===//
 #include "FloatBits.h"
+#include "Intrinsics.h"
+
+#include "tilepipe/Emu/Emulator.h"
+
+#include "llvm/Support/Error.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace tilepipe::emu;
 
@@ -104,6 +111,95 @@ TEST(NarrowFloat, Ue4m3IsUnsignedE4m3) {
   EXPECT_EQ(floatToUe4m3(-1.0f), 0x00);
   for (unsigned code = 0; code < 0x7f; ++code)
     EXPECT_EQ(floatToUe4m3(float(ue4m3ToDouble(code))), code) << code;
+}
+
+} // namespace
+
+namespace {
+
+// The cvt intrinsics in a kernel, one result per i32 of %out.
+const char *kConversions = R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %out) {
+  %r0 = call i16 @llvm.nvvm.ff.to.e2m1x2.rn.satfinite(float 1.5, float -6.0)
+  %r1 = call i16 @llvm.nvvm.ff.to.e2m1x2.rn.relu.satfinite(float 100.0, float -1.0)
+  %r2 = call i16 @llvm.nvvm.ff.to.e2m3x2.rn.satfinite(float 7.75, float 0.1875)
+  %r3 = call i16 @llvm.nvvm.ff.to.e3m2x2.rn.satfinite(float -1.125, float 0x7FF8000000000000)
+  %r4 = call i16 @llvm.nvvm.ff.to.ue8m0x2.rz.satfinite(float 1.5, float 0x7FF0000000000000)
+  %r5 = call i16 @llvm.nvvm.ff.to.ue8m0x2.rp.satfinite(float 1.5, float 0.75)
+  %r6 = call i16 @llvm.nvvm.bf16x2.to.ue8m0x2.rp.satfinite(<2 x bfloat> <bfloat 3.0, bfloat 0.25>)
+  %h0 = call <2 x half> @llvm.nvvm.e2m1x2.to.f16x2.rn(i16 215)
+  %h1 = call <2 x half> @llvm.nvvm.e2m1x2.to.f16x2.rn.relu(i16 215)
+  %h2 = call <2 x half> @llvm.nvvm.e3m2x2.to.f16x2.rn(i16 7969)
+  %h3 = call <2 x bfloat> @llvm.nvvm.ue8m0x2.to.bf16x2(i16 32512)
+  %w0 = zext i16 %r0 to i32
+  %w1 = zext i16 %r1 to i32
+  %w2 = zext i16 %r2 to i32
+  %w3 = zext i16 %r3 to i32
+  %w4 = zext i16 %r4 to i32
+  %w5 = zext i16 %r5 to i32
+  %w6 = zext i16 %r6 to i32
+  %w7 = bitcast <2 x half> %h0 to i32
+  %w8 = bitcast <2 x half> %h1 to i32
+  %w9 = bitcast <2 x half> %h2 to i32
+  %w10 = bitcast <2 x bfloat> %h3 to i32
+  %v0 = insertelement <11 x i32> poison, i32 %w0, i32 0
+  %v1 = insertelement <11 x i32> %v0, i32 %w1, i32 1
+  %v2 = insertelement <11 x i32> %v1, i32 %w2, i32 2
+  %v3 = insertelement <11 x i32> %v2, i32 %w3, i32 3
+  %v4 = insertelement <11 x i32> %v3, i32 %w4, i32 4
+  %v5 = insertelement <11 x i32> %v4, i32 %w5, i32 5
+  %v6 = insertelement <11 x i32> %v5, i32 %w6, i32 6
+  %v7 = insertelement <11 x i32> %v6, i32 %w7, i32 7
+  %v8 = insertelement <11 x i32> %v7, i32 %w8, i32 8
+  %v9 = insertelement <11 x i32> %v8, i32 %w9, i32 9
+  %v10 = insertelement <11 x i32> %v9, i32 %w10, i32 10
+  store <11 x i32> %v10, ptr addrspace(1) %out, align 4
+  ret void
+}
+declare i16 @llvm.nvvm.ff.to.e2m1x2.rn.satfinite(float, float)
+declare i16 @llvm.nvvm.ff.to.e2m1x2.rn.relu.satfinite(float, float)
+declare i16 @llvm.nvvm.ff.to.e2m3x2.rn.satfinite(float, float)
+declare i16 @llvm.nvvm.ff.to.e3m2x2.rn.satfinite(float, float)
+declare i16 @llvm.nvvm.ff.to.ue8m0x2.rz.satfinite(float, float)
+declare i16 @llvm.nvvm.ff.to.ue8m0x2.rp.satfinite(float, float)
+declare i16 @llvm.nvvm.bf16x2.to.ue8m0x2.rp.satfinite(<2 x bfloat>)
+declare <2 x half> @llvm.nvvm.e2m1x2.to.f16x2.rn(i16)
+declare <2 x half> @llvm.nvvm.e2m1x2.to.f16x2.rn.relu(i16)
+declare <2 x half> @llvm.nvvm.e3m2x2.to.f16x2.rn(i16)
+declare <2 x bfloat> @llvm.nvvm.ue8m0x2.to.bf16x2(i16)
+)";
+
+TEST(NarrowFloat, ConversionIntrinsicsPackTheFirstSourceHigh) {
+  auto emulator = Emulator::createFromIR(kConversions, "k.ll");
+  ASSERT_TRUE(bool(emulator)) << llvm::toString(emulator.takeError());
+  std::vector<uint32_t> out(11, 0xdeadbeef);
+  emulator->registerBuffer(out.data(), out.size() * 4, "out");
+  llvm::Error err =
+      emulator->launch("k", Dim3{1, 1, 1}, Dim3{1, 1, 1}, {KernelArg::pointer(out.data())});
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  EXPECT_EQ(out[0], 0x3fu);     // e2m1 1.5 = 0.01.1 high, -6 = 1.11.1 low
+  EXPECT_EQ(out[1], 0x70u);     // 100 saturates to 6; .relu(-1) is 0
+  EXPECT_EQ(out[2], 0x1f02u);   // e2m3: 7.75 saturates to 7.5; 0.1875 ties to 0.25
+  EXPECT_EQ(out[3], 0x2c1fu);   // e3m2 -1.125 ties to -1; NaN is +28
+  EXPECT_EQ(out[4], 0x7ffeu);   // .rz: 1.5 -> 2^0; infinity saturates to 2^127
+  EXPECT_EQ(out[5], 0x807fu);   // .rp: 1.5 -> 2^1, 0.75 -> 2^0
+  EXPECT_EQ(out[6], 0x7d81u);   // bf16x2 <3.0 low, 0.25 high>, .rp: 2^-2 high, 2^2 low
+  EXPECT_EQ(out[7], 0xc2004600u); // 0xd7: e2m1 0xd = -3 high, 0x7 = 6 low
+  EXPECT_EQ(out[8], 0x00004600u); // .relu(-3) is 0
+  EXPECT_EQ(out[9], 0x4f00ac00u); // 0x1f21: e3m2 28 high, 0x21 = -0.0625 low
+  EXPECT_EQ(out[10], 0x3f800040u); // ue8m0 0x7f00: 2^0 high, 2^-127 low (bf16 subnormal)
+}
+
+// .satfinite is part of every encoding the emulator knows; ue8m0 without it
+// (NaN on overflow) is not emulated, and neither are unknown pairings.
+TEST(NarrowFloat, OnlyTheEmulatedConversionsAreFound) {
+  EXPECT_TRUE(lookupIntrinsic("llvm.nvvm.ff.to.e3m2x2.rn.relu.satfinite"));
+  EXPECT_TRUE(lookupIntrinsic("llvm.nvvm.e2m3x2.to.f16x2.rn.relu"));
+  EXPECT_FALSE(lookupIntrinsic("llvm.nvvm.ff.to.ue8m0x2.rz"));
+  EXPECT_FALSE(lookupIntrinsic("llvm.nvvm.ff.to.e2m1x2.rn"));
+  EXPECT_FALSE(lookupIntrinsic("llvm.nvvm.bf16x2.to.e2m1x2.rn.satfinite"));
+  EXPECT_FALSE(lookupIntrinsic("llvm.nvvm.ue8m0x2.to.f16x2.rn"));
 }
 
 } // namespace

@@ -780,8 +780,9 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
     return std::nullopt;
   for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupBlockScaledMma,
                       lookupMBarrierIntrinsic, lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic,
-                      lookupTensorMapIntrinsic, lookupMisc, lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
-                      lookupAsyncCopyIntrinsic, lookupFloat})
+                      lookupTensorMapIntrinsic, lookupMisc, lookupTf32AndLdu, lookupInteger, lookupHalf,
+                      lookupFp8Conversion, lookupNarrowConversion, lookupAsyncCopyIntrinsic,
+                      lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();
       return h;

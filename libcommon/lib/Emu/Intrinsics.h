@@ -80,6 +80,10 @@ std::optional<IntrinsicHandler> lookupAsyncCopyIntrinsic(llvm::StringRef name);
 /// Fp8Conversions.cpp.
 std::optional<IntrinsicHandler> lookupFp8Conversion(llvm::StringRef name);
 
+/// The fp4/fp6/ue8m0 pair conversions ("ff.to.e2m1x2.rn.satfinite", ...);
+/// defined in NarrowConversions.cpp.
+std::optional<IntrinsicHandler> lookupNarrowConversion(llvm::StringRef name);
+
 /// Maps "llvm.nvvm.read.ptx.sreg.tid.x" and friends to a SpecialReg value.
 std::optional<uint32_t> lookupSpecialRegister(llvm::StringRef name);
 
