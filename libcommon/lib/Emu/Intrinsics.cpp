@@ -778,10 +778,11 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
   StringRef n = name;
   if (!n.consume_front("llvm.nvvm."))
     return std::nullopt;
-  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
-                      lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic, lookupMisc,
-                      lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
-                      lookupAsyncCopyIntrinsic, lookupFloat})
+  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupBlockScaledMma,
+                      lookupMBarrierIntrinsic, lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic,
+                      lookupTensorMapIntrinsic, lookupMisc, lookupTf32AndLdu, lookupInteger, lookupHalf,
+                      lookupFp8Conversion, lookupNarrowConversion, lookupAsyncCopyIntrinsic,
+                      lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();
       return h;
@@ -874,6 +875,10 @@ std::optional<std::string> tilepipe::emu::inlineAsmAsIntrinsic(StringRef text) {
     if (operand.trim() != "$" + std::to_string(i))
       return std::nullopt;
   std::string name = opcode == "nanosleep.u32" ? "nanosleep" : smallFloatConversion(opcode);
+  // Block-scaled mma.sync takes its operands in the intrinsic's order
+  // (d; a, b, c, scale-a, {byte-id-a, thread-id-a}, scale-b, {...}).
+  if (name.empty())
+    name = blockScaledMmaIntrinsicName(opcode).value_or("");
   if (name.empty())
     name = opcode.str();
   if (!lookupIntrinsic("llvm.nvvm." + name))
