@@ -53,3 +53,14 @@ sys.exit(0 if np.array_equal(np.load('out/o.npy'), want) else 1)"
   [ "$status" -eq 5 ]
   [[ "$output" == *"tcgen05.ld of lanes 0..31 by warp 1, which may only access lanes 32..63"* ]]
 }
+
+@test "MLIR's NVVM dialect tcgen05 ops (alloc, mma_smem_desc, mma, commit, ld, dealloc) through mlir-translate" {
+  mlir-opt --convert-nvvm-to-llvm "$K/tcgen05-nvvm.mlir" | mlir-translate --mlir-to-llvmir > nvvm.ll
+  grep -q 'call void @llvm.nvvm.tcgen05.mma.shared(' nvvm.ll
+  grep -q 'call <64 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x64(' nvvm.ll
+  "$PY" "$CHECK" inputs f16 > /dev/null
+  run tile-emu nvvm.ll --kernel mma --grid 1 --param ptr:a.npy --param ptr:b.npy --param ptr:d.npy \
+    --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  "$PY" "$CHECK" mma f16 out/d.npy
+}
