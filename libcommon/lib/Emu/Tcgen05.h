@@ -109,6 +109,24 @@ llvm::Error computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemory &tmem, Shared
 /// 32-lane sub-partition).
 unsigned tcgen05DataPathLane(unsigned m, unsigned row);
 
+/// The tcgen05 instructions as the calling emulated thread executes them on
+/// the active Runtime's CTA (Tcgen05Ops.cpp), whichever form (intrinsic or
+/// inline PTX) named them. Errors end the launch.
+namespace tcgen05 {
+/// Warp-collective: the warp's lowest lane allocates, waiting while too few
+/// columns are free, and writes the address to `dst` (a shared::cta
+/// pointer when `sharedPointer`, else generic).
+void alloc(uintptr_t dst, uint32_t columns, bool sharedPointer);
+void dealloc(uint32_t address, uint32_t columns);
+void relinquishAllocPermit();
+/// Once the warp has arrived, moves this lane's `regs`.
+void loadStore(bool load, TmemShape shape, unsigned num, bool packed, uint32_t address,
+               unsigned halfSplit, uint32_t *regs);
+void mma(const Tcgen05MmaOp &op);
+/// .mbarrier::arrive::one on the mbarrier at the host address `mbarrier`.
+void commit(uintptr_t mbarrier);
+} // namespace tcgen05
+
 /// tcgen05.* intrinsics ("tcgen05.ld.32x32b.x4", without "llvm.nvvm.").
 std::optional<IntrinsicHandler> lookupTcgen05Intrinsic(llvm::StringRef name);
 

@@ -60,122 +60,52 @@ uint32_t tmemArg(const IntrinsicHandler &h, const uint8_t *args, unsigned i) {
   return uint32_t(h.arg<uint64_t>(args, i));
 }
 
-uint32_t spaceFlags(bool shared, bool write) {
-  return (write ? uint32_t(kAccessWrite) : 0u) | (shared ? 3u : 0u) << kAccessAddrSpaceShift;
-}
-
-/// The .sync.aligned instructions wait for every lane of the warp: a lane's
-/// tcgen05.ld sees what the other lanes' tcgen05.st before it wrote.
-uint32_t syncWarp(Runtime &rt) {
-  uint32_t mask = rt.activeMask();
-  rt.warpCollective(CollectiveKind::WarpSync, mask, LaneExchange{});
-  return mask;
-}
-
-/// The allocator's instructions act once per warp, by its lowest lane.
-bool performsForWarp(Runtime &rt) {
-  return rt.current()->lane == unsigned(__builtin_ctz(syncWarp(rt)));
-}
-
-void checkColumnCount(Runtime &rt, const char *op, uint32_t columns) {
-  if (columns < 32 || columns > kTmemColumns || (columns & (columns - 1)))
-    rt.fail(std::string(op) + " of " + std::to_string(columns) +
-            " columns (a power of 2 from 32 to 512)");
-}
-
-void allocHandler(Runtime &rt, const IntrinsicHandler &h, const uint8_t *args, Tcgen05Params p) {
-  auto dst = h.arg<uintptr_t>(args, 0);
-  uint32_t columns = h.arg<uint32_t>(args, 1);
-  checkColumnCount(rt, "tcgen05.alloc", columns);
-  if (!performsForWarp(rt))
-    return;
-  TensorMemory &tmem = rt.tensorMemory();
-  if (tmem.relinquished)
-    rt.fail("tcgen05.alloc after the CTA executed tcgen05.relinquish_alloc_permit");
-  std::optional<unsigned> column;
-  // Blocks until enough columns are free: another warp's dealloc may free
-  // them, or nothing will (a deadlock the runtime reports).
-  while (!(column = tmem.allocate(columns)))
-    rt.yield("tcgen05.alloc of more tensor memory columns than are free");
-  rt.noteProgress();
-  rt.checkAccess(dst, 4, 4, spaceFlags(p.sharedPointer, true));
-  uint32_t address = TmemAddress{0, *column}.encode();
-  std::memcpy(reinterpret_cast<void *>(dst), &address, 4);
-}
-
-void deallocHandler(Runtime &rt, const IntrinsicHandler &h, const uint8_t *args) {
-  uint32_t address = tmemArg(h, args, 0), columns = h.arg<uint32_t>(args, 1);
-  checkColumnCount(rt, "tcgen05.dealloc", columns);
-  if (!performsForWarp(rt))
-    return;
-  TmemAddress at = TmemAddress::decode(address);
-  std::string why = at.lane != 0 ? "the address names lane " + std::to_string(at.lane) + ", not 0"
-                                 : rt.tensorMemory().deallocate(at.column, columns);
-  if (!why.empty())
-    rt.fail("tcgen05.dealloc of " + std::to_string(columns) + " columns at 0x" +
-            llvm::utohexstr(address) + ": " + why);
-  rt.noteProgress();
-}
-
-void loadStoreHandler(Runtime &rt, const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret,
-                      Tcgen05Params p, bool load) {
-  unsigned i = 0;
-  uint32_t address = tmemArg(h, args, i++);
-  unsigned halfSplit = p.halfSplit ? unsigned(h.arg<uint64_t>(args, i++)) : 0;
-  unsigned regCount = tmemRegisters(p.shape, p.num);
-  uint32_t regs[128];
-  if (!load)
-    std::memcpy(regs, args + h.argOffsets[i++], 4 * regCount);
-  bool packed = h.arg<uint8_t>(args, i) & 1;
-  syncWarp(rt);
-  EmuThread &me = *rt.current();
-  if (llvm::Error e = tmemLoadStore(rt.tensorMemory(), load, p.shape, p.num, packed, address,
-                                    halfSplit, me.warp, me.lane, regs))
-    rt.fail(llvm::toString(std::move(e)));
-  if (load)
-    std::memcpy(ret + h.retOffsets[0], regs, 4 * regCount);
-}
-
-void mmaHandler(Runtime &rt, const IntrinsicHandler &h, const uint8_t *args, Tcgen05Params p) {
-  Tcgen05MmaOp op;
-  op.d = tmemArg(h, args, 0);
-  op.aInTmem = p.aInTmem;
-  if (op.aInTmem)
-    op.aTmem = tmemArg(h, args, 1);
-  else
-    op.aDesc = h.arg<uint64_t>(args, 1);
-  op.bDesc = h.arg<uint64_t>(args, 2);
-  op.idesc = h.arg<uint32_t>(args, 3);
-  op.enableInputD = h.arg<uint8_t>(args, 4) & 1;
-  unsigned i = 5;
-  if (p.scaleD)
-    op.scaleInputD = unsigned(h.arg<uint64_t>(args, i++));
-  uint32_t kind = h.arg<uint32_t>(args, i), ctaGroup = h.arg<uint32_t>(args, i + 1);
-  if (kind > 3 || ctaGroup != 1)
-    rt.fail("tcgen05.mma with kind " + std::to_string(kind) + " and cta_group " +
-            std::to_string(ctaGroup) + " (the emulator runs cta_group::1 of kinds 0-3)");
-  op.kind = Tcgen05Kind(kind);
-  SharedWindow shared{reinterpret_cast<const uint8_t *>(rt.sharedWindow()), rt.sharedBytes()};
-  if (llvm::Error e = computeTcgen05Mma(op, rt.tensorMemory(), shared))
-    rt.fail(llvm::toString(std::move(e)));
-}
-
 void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
-  Runtime &rt = Runtime::active();
   Tcgen05Params p = Tcgen05Params::unpack(h.aux);
   switch (Tcgen05Op(h.op)) {
-  case Tcgen05Op::Alloc: return allocHandler(rt, h, args, p);
-  case Tcgen05Op::Dealloc: return deallocHandler(rt, h, args);
-  case Tcgen05Op::Relinquish:
-    if (performsForWarp(rt))
-      rt.tensorMemory().relinquished = true;
+  case Tcgen05Op::Alloc:
+    return tcgen05::alloc(h.arg<uintptr_t>(args, 0), h.arg<uint32_t>(args, 1), p.sharedPointer);
+  case Tcgen05Op::Dealloc: return tcgen05::dealloc(tmemArg(h, args, 0), h.arg<uint32_t>(args, 1));
+  case Tcgen05Op::Relinquish: return tcgen05::relinquishAllocPermit();
+  case Tcgen05Op::Load:
+  case Tcgen05Op::Store: {
+    bool load = Tcgen05Op(h.op) == Tcgen05Op::Load;
+    unsigned i = 0;
+    uint32_t address = tmemArg(h, args, i++);
+    unsigned halfSplit = p.halfSplit ? unsigned(h.arg<uint64_t>(args, i++)) : 0;
+    unsigned regCount = tmemRegisters(p.shape, p.num);
+    uint32_t regs[128];
+    if (!load)
+      std::memcpy(regs, args + h.argOffsets[i++], 4 * regCount);
+    bool packed = h.arg<uint8_t>(args, i) & 1;
+    tcgen05::loadStore(load, p.shape, p.num, packed, address, halfSplit, regs);
+    if (load)
+      std::memcpy(ret + h.retOffsets[0], regs, 4 * regCount);
     return;
-  case Tcgen05Op::Load: return loadStoreHandler(rt, h, args, ret, p, true);
-  case Tcgen05Op::Store: return loadStoreHandler(rt, h, args, ret, p, false);
-  case Tcgen05Op::Mma: return mmaHandler(rt, h, args, p);
-  case Tcgen05Op::Commit:
-    // The committed operations (mma, cp) completed at issue.
-    return arriveOnMBarrier(h.arg<uintptr_t>(args, 0));
+  }
+  case Tcgen05Op::Mma: {
+    Tcgen05MmaOp op;
+    op.d = tmemArg(h, args, 0);
+    op.aInTmem = p.aInTmem;
+    if (op.aInTmem)
+      op.aTmem = tmemArg(h, args, 1);
+    else
+      op.aDesc = h.arg<uint64_t>(args, 1);
+    op.bDesc = h.arg<uint64_t>(args, 2);
+    op.idesc = h.arg<uint32_t>(args, 3);
+    op.enableInputD = h.arg<uint8_t>(args, 4) & 1;
+    unsigned i = 5;
+    if (p.scaleD)
+      op.scaleInputD = unsigned(h.arg<uint64_t>(args, i++));
+    uint32_t kind = h.arg<uint32_t>(args, i), ctaGroup = h.arg<uint32_t>(args, i + 1);
+    if (kind > 3 || ctaGroup != 1)
+      Runtime::active().fail("tcgen05.mma with kind " + std::to_string(kind) + " and cta_group " +
+                             std::to_string(ctaGroup) +
+                             " (the emulator runs cta_group::1 of kinds 0-3)");
+    op.kind = Tcgen05Kind(kind);
+    return tcgen05::mma(op);
+  }
+  case Tcgen05Op::Commit: return tcgen05::commit(h.arg<uintptr_t>(args, 0));
   }
 }
 
@@ -209,6 +139,98 @@ std::optional<IntrinsicHandler> lookupLoadStore(Tcgen05Op op, StringRef n) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// The operations of the calling thread
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+uint32_t spaceFlags(bool shared, bool write) {
+  return (write ? uint32_t(kAccessWrite) : 0u) | (shared ? 3u : 0u) << kAccessAddrSpaceShift;
+}
+
+/// The .sync.aligned instructions wait for every lane of the warp: a lane's
+/// tcgen05.ld sees what the other lanes' tcgen05.st before it wrote.
+uint32_t syncWarp(Runtime &rt) {
+  uint32_t mask = rt.activeMask();
+  rt.warpCollective(CollectiveKind::WarpSync, mask, LaneExchange{});
+  return mask;
+}
+
+/// The allocator's instructions act once per warp, by its lowest lane.
+bool performsForWarp(Runtime &rt) {
+  return rt.current()->lane == unsigned(__builtin_ctz(syncWarp(rt)));
+}
+
+void checkColumnCount(Runtime &rt, const char *op, uint32_t columns) {
+  if (columns < 32 || columns > kTmemColumns || (columns & (columns - 1)))
+    rt.fail(std::string(op) + " of " + std::to_string(columns) +
+            " columns (a power of 2 from 32 to 512)");
+}
+
+} // namespace
+
+void tcgen05::alloc(uintptr_t dst, uint32_t columns, bool sharedPointer) {
+  Runtime &rt = Runtime::active();
+  checkColumnCount(rt, "tcgen05.alloc", columns);
+  if (!performsForWarp(rt))
+    return;
+  TensorMemory &tmem = rt.tensorMemory();
+  if (tmem.relinquished)
+    rt.fail("tcgen05.alloc after the CTA executed tcgen05.relinquish_alloc_permit");
+  std::optional<unsigned> column;
+  // Blocks until enough columns are free: another warp's dealloc may free
+  // them, or nothing will (a deadlock the runtime reports).
+  while (!(column = tmem.allocate(columns)))
+    rt.yield("tcgen05.alloc of more tensor memory columns than are free");
+  rt.noteProgress();
+  rt.checkAccess(dst, 4, 4, spaceFlags(sharedPointer, true));
+  uint32_t address = TmemAddress{0, *column}.encode();
+  std::memcpy(reinterpret_cast<void *>(dst), &address, 4);
+}
+
+void tcgen05::dealloc(uint32_t address, uint32_t columns) {
+  Runtime &rt = Runtime::active();
+  checkColumnCount(rt, "tcgen05.dealloc", columns);
+  if (!performsForWarp(rt))
+    return;
+  TmemAddress at = TmemAddress::decode(address);
+  std::string why = at.lane != 0 ? "the address names lane " + std::to_string(at.lane) + ", not 0"
+                                 : rt.tensorMemory().deallocate(at.column, columns);
+  if (!why.empty())
+    rt.fail("tcgen05.dealloc of " + std::to_string(columns) + " columns at 0x" +
+            llvm::utohexstr(address) + ": " + why);
+  rt.noteProgress();
+}
+
+void tcgen05::relinquishAllocPermit() {
+  Runtime &rt = Runtime::active();
+  if (performsForWarp(rt))
+    rt.tensorMemory().relinquished = true;
+}
+
+void tcgen05::loadStore(bool load, TmemShape shape, unsigned num, bool packed, uint32_t address,
+                        unsigned halfSplit, uint32_t *regs) {
+  Runtime &rt = Runtime::active();
+  syncWarp(rt);
+  EmuThread &me = *rt.current();
+  if (llvm::Error e = tmemLoadStore(rt.tensorMemory(), load, shape, num, packed, address,
+                                    halfSplit, me.warp, me.lane, regs))
+    rt.fail(llvm::toString(std::move(e)));
+}
+
+void tcgen05::mma(const Tcgen05MmaOp &op) {
+  Runtime &rt = Runtime::active();
+  SharedWindow shared{reinterpret_cast<const uint8_t *>(rt.sharedWindow()), rt.sharedBytes()};
+  if (llvm::Error e = computeTcgen05Mma(op, rt.tensorMemory(), shared))
+    rt.fail(llvm::toString(std::move(e)));
+}
+
+void tcgen05::commit(uintptr_t mbarrier) {
+  // The committed operations (mma, cp) completed at issue.
+  arriveOnMBarrier(mbarrier);
+}
 
 std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef n) {
   if (!n.consume_front("tcgen05."))
