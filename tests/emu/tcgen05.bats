@@ -24,6 +24,25 @@ setup() {
   done
 }
 
+@test "the f16 mma written in inline PTX (alloc, mma with a setp predicate, commit, ld, wait, dealloc)" {
+  set -- $("$PY" "$CHECK" inputs f16)
+  run tile-emu "$K/tcgen05.ll" --kernel mma_asm --grid 1 --param ptr:a.npy --param ptr:b.npy \
+    --param ptr:d.npy --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  "$PY" "$CHECK" mma f16 out/d.npy
+  # A CTA pair (cta_group::2) is refused with the statement named.
+  cat > pair.ll <<'IR'
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @pair(i32 %dst) "nvvm.reqntid"="32" {
+  call void asm sideeffect "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [$0], 32;", "r"(i32 %dst)
+  ret void
+}
+IR
+  run tile-emu pair.ll --kernel pair --grid 1 --param i32:0
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"in 'pair': unsupported tcgen05 inline PTX: cta_group::2 (the emulator runs clusters of one CTA) in 'tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32'"* ]]
+}
+
 @test "tcgen05.st 16x256b and 16x32bx2 fragments read back by 32x32b loads" {
   "$PY" -c "import numpy as np; np.save('o.npy', np.full((128, 16), -1, np.int32))"
   run tile-emu "$K/tcgen05.ll" --kernel fragments --grid 1 --param ptr:o.npy --out-dir out
