@@ -9,6 +9,9 @@
 #include "FloatBits.h"
 #include "Tcgen05.h"
 
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/LLVMContext.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -258,6 +261,88 @@ TEST(Tcgen05Mma, AFromTensorMemoryAndErrors) {
   ASSERT_TRUE(bool(e));
   EXPECT_NE(llvm::toString(std::move(e)).find("column 128 of tensor memory is not allocated"),
             std::string::npos);
+}
+
+/// Byte b of source row r of a tcgen05.cp test.
+uint8_t copyByte(unsigned r, unsigned b) { return uint8_t(r * 7 + b * 3 + 1); }
+
+/// Copies a rows x rowBytes matrix placed K-major under `swizzleBytes` with
+/// `shape` to column 32 and returns the tensor memory.
+TensorMemory copied(TmemCopyShape shape, unsigned rows, unsigned rowBytes, unsigned swizzleBytes) {
+  Shared shared;
+  OperandLayout l = compactLayout(false, swizzleBytes, rows, 1);
+  shared.place(1024, l, 1, rows, rowBytes, copyByte);
+  TensorMemory tmem;
+  EXPECT_TRUE(tmem.allocate(64));
+  llvm::Error e = tmemCopyFromShared(tmem, shape, TmemAddress{0, 32}.encode(),
+                                     smemDescriptor(1024, l), shared.window());
+  EXPECT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  return tmem;
+}
+
+/// The 32-bit word w of row r as tensor memory should hold it.
+uint32_t copyWord(unsigned r, unsigned w) {
+  uint32_t word = 0;
+  for (unsigned i = 0; i < 4; ++i)
+    word |= uint32_t(copyByte(r, 4 * w + i)) << 8 * i;
+  return word;
+}
+
+TEST(Tcgen05Copy, RowsToLanesWordsToColumns) {
+  for (unsigned swizzleBytes : {0u, 32u, 128u}) {
+    TensorMemory tmem = copied(TmemCopyShape::S128x256b, 128, 32, swizzleBytes);
+    for (unsigned r = 0; r < 128; ++r)
+      for (unsigned w = 0; w < 8; ++w)
+        ASSERT_EQ(tmem.cell(r, 32 + w), copyWord(r, w)) << swizzleBytes << " " << r << " " << w;
+  }
+  TensorMemory small = copied(TmemCopyShape::S4x256b, 4, 32, 0);
+  EXPECT_EQ(small.cell(3, 39), copyWord(3, 7));
+}
+
+TEST(Tcgen05Copy, WarpMulticastShapes) {
+  // .32x128b.warpx4: row r to lane r of every sub-partition.
+  TensorMemory x4 = copied(TmemCopyShape::S32x128bWarpx4, 32, 16, 0);
+  for (unsigned warp = 0; warp < 4; ++warp)
+    EXPECT_EQ(x4.cell(32 * warp + 5, 35), copyWord(5, 3));
+  // .64x128b.warpx2::02_13: rows 32..63 to sub-partitions 1 and 3;
+  // ::01_23: to sub-partitions 2 and 3.
+  TensorMemory x2a = copied(TmemCopyShape::S64x128bWarpx2_02_13, 64, 16, 0);
+  EXPECT_EQ(x2a.cell(40, 33), copyWord(40, 1));
+  EXPECT_EQ(x2a.cell(104, 33), copyWord(40, 1));
+  EXPECT_EQ(x2a.cell(72, 33), copyWord(8, 1));
+  TensorMemory x2b = copied(TmemCopyShape::S64x128bWarpx2_01_23, 64, 16, 0);
+  EXPECT_EQ(x2b.cell(72, 33), copyWord(40, 1));
+  EXPECT_EQ(x2b.cell(104, 33), copyWord(40, 1));
+  EXPECT_EQ(x2b.cell(40, 33), copyWord(8, 1));
+  EXPECT_EQ(parseTmemCopyShape("64x128b.warpx2::01_23"), TmemCopyShape::S64x128bWarpx2_01_23);
+  EXPECT_EQ(parseTmemCopyShape("64x128b_warpx2_02_13"), TmemCopyShape::S64x128bWarpx2_02_13);
+  EXPECT_EQ(parseTmemCopyShape("128x256b.b8x16.b6x16_p32"), std::nullopt);
+}
+
+TEST(Tcgen05Asm, StatementsAndRefusals) {
+  llvm::LLVMContext ctx;
+  auto *i32 = llvm::Type::getInt32Ty(ctx), *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *voidTy = llvm::Type::getVoidTy(ctx);
+  auto *cpType = llvm::FunctionType::get(voidTy, {i32, i64}, false);
+  auto ok = [&](llvm::StringRef text, llvm::StringRef constraints, llvm::FunctionType *type) {
+    auto h = lookupTcgen05Asm(text, constraints, type);
+    return h ? h->has_value() : (llvm::consumeError(h.takeError()), false);
+  };
+  auto error = [&](llvm::StringRef text, llvm::StringRef constraints, llvm::FunctionType *type) {
+    auto h = lookupTcgen05Asm(text, constraints, type);
+    return h ? std::string() : llvm::toString(h.takeError());
+  };
+  EXPECT_TRUE(ok("tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [$0], $1;", "r,l", cpType));
+  EXPECT_NE(error("tcgen05.cp.cta_group::1.128x256b.b8x16.b6x16_p32 [$0], $1;", "r,l", cpType)
+                .find("shape .128x256b.b8x16.b6x16_p32"),
+            std::string::npos);
+  auto ldType = llvm::FunctionType::get(llvm::StructType::get(ctx, {i32, i32}), {i32}, false);
+  EXPECT_TRUE(ok("tcgen05.ld.sync.aligned.16x128b.x1.pack::16b.b32 {$0, $1}, [$2];", "=r,=r,r", ldType));
+  EXPECT_NE(error("tcgen05.ld.sync.aligned.16x256b.x1.b32 {$0, $1}, [$2];", "=r,=r,r", ldType)
+                .find("4 registers expected"),
+            std::string::npos);
+  EXPECT_TRUE(ok("tcgen05.wait::st.sync.aligned;", "", llvm::FunctionType::get(voidTy, false)));
+  EXPECT_FALSE(ok("mov.u32 $0, 1;", "=r", llvm::FunctionType::get(i32, false)));
 }
 
 } // namespace

@@ -61,6 +61,23 @@ llvm::Error tmemLoadStore(TensorMemory &tmem, bool load, TmemShape shape, unsign
                           bool packed, uint32_t address, unsigned halfSplit, unsigned warp,
                           unsigned laneInWarp, uint32_t *regs);
 
+/// The shapes of tcgen05.cp (shared memory -> tensor memory).
+enum class TmemCopyShape : uint8_t {
+  S128x256b, S4x256b, S128x128b, S64x128bWarpx2_02_13, S64x128bWarpx2_01_23, S32x128bWarpx4
+};
+
+/// "128x256b", "64x128b.warpx2::02_13" (PTX) or "64x128b_warpx2_02_13"
+/// (intrinsic names) and the like.
+std::optional<TmemCopyShape> parseTmemCopyShape(llvm::StringRef name);
+
+/// tcgen05.cp of the rows x 128/256-bit matrix that the shared memory
+/// descriptor `sdesc` describes (K-major, bytes as its elements) to tensor
+/// memory at `address`: row r to lane r with its 32-bit words in
+/// consecutive columns; the .warpx2 and .warpx4 forms copy each 32 rows to
+/// two or four of the 32-lane sub-partitions. Fails with a message.
+llvm::Error tmemCopyFromShared(TensorMemory &tmem, TmemCopyShape shape, uint32_t address,
+                               uint64_t sdesc, SharedWindow shared);
+
 //===----------------------------------------------------------------------===//
 // tcgen05.mma
 //===----------------------------------------------------------------------===//
@@ -123,6 +140,7 @@ void relinquishAllocPermit();
 void loadStore(bool load, TmemShape shape, unsigned num, bool packed, uint32_t address,
                unsigned halfSplit, uint32_t *regs);
 void mma(const Tcgen05MmaOp &op);
+void copy(TmemCopyShape shape, uint32_t address, uint64_t sdesc);
 /// .mbarrier::arrive::one on the mbarrier at the host address `mbarrier`.
 void commit(uintptr_t mbarrier);
 } // namespace tcgen05

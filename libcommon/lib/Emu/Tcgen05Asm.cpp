@@ -10,6 +10,7 @@
 //   tcgen05.wait::{ld,st}.sync.aligned; tcgen05.fence::{before,after}_thread_sync;
 //   tcgen05.commit.cta_group::1.mbarrier::arrive::one[.shared::cluster][.multicast::cluster].b64
 //     [$mbar][, $mask];
+//   tcgen05.cp.cta_group::1.<shape> [$taddr], $sdesc;
 //   { .reg .pred p; setp.ne.b32 p, $e, 0;
 //     tcgen05.mma.cta_group::1.kind::<k> [$d], $a | [$a], $b, $idesc, p[, scale]; }
 // This file reads them into the operand positions of the call and runs the
@@ -21,6 +22,7 @@
 #include "Tcgen05.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/DerivedTypes.h"
 
@@ -29,16 +31,18 @@ using llvm::StringRef;
 
 namespace {
 
-enum class AsmOp : uint8_t { NoOp, Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit };
+enum class AsmOp : uint8_t { NoOp, Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit, Copy };
 
 /// Where the operands of one tcgen05 asm statement come from.
 struct Tcgen05AsmOperands {
   AsmOp op = AsmOp::NoOp;
   // alloc: dst, columns; dealloc: address (taddr), columns; ld/st: address,
-  // halfSplit; commit: address (mbar); mma: see the mma fields.
+  // halfSplit; commit: address (mbar); cp: address, b (the descriptor); mma:
+  // see the mma fields.
   ScalarSource address, columns, halfSplit{-1, 0};
   bool sharedPointer = false; // alloc, commit: a shared state space address
   TmemShape shape = TmemShape::S32x32b;
+  TmemCopyShape copyShape = TmemCopyShape::S128x256b;
   unsigned num = 1;
   bool packed = false;
   llvm::SmallVector<unsigned, 8> registers; // ld: results; st: call arguments
@@ -100,6 +104,7 @@ void tcgen05AsmHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
   }
   case AsmOp::Commit:
     return tcgen05::commit(pointerOperand(rt, o.address, o.sharedPointer, h, args));
+  case AsmOp::Copy: return tcgen05::copy(o.copyShape, u32(o.address), uint64_t(o.b.read(h, args)));
   }
 }
 
@@ -133,6 +138,12 @@ public:
         return q;
       }
     return "";
+  }
+  /// The qualifiers not taken yet, joined by '.' (and taken).
+  std::string takeRest() {
+    std::string joined = llvm::join(parts_, ".");
+    parts_.clear();
+    return joined;
   }
   /// An error naming the qualifiers nobody took (success when none).
   llvm::Error rest(StringRef opcode) const {
@@ -239,6 +250,9 @@ private:
     } else if (q.take("commit")) {
       o.op = AsmOp::Commit;
       e = parseCommit(q, ops);
+    } else if (q.take("cp")) {
+      o.op = AsmOp::Copy;
+      e = parseCopy(q, ops);
     } else if (q.take("mma")) {
       o.op = AsmOp::Mma;
       e = parseMma(q, ops);
@@ -313,6 +327,19 @@ private:
     if (llvm::Error e = expectOperands(ops, multicast ? 2 : 1, multicast ? 2 : 1))
       return e;
     return addressInto(operands.address, ops[0], "mbarrier");
+  }
+
+  llvm::Error parseCopy(Qualifiers &q, llvm::ArrayRef<StringRef> ops) {
+    std::string shape = q.takeRest();
+    std::optional<TmemCopyShape> parsed = parseTmemCopyShape(shape);
+    if (!parsed) // the decompressing .b8x16 formats too
+      return bad("shape ." + shape);
+    operands.copyShape = *parsed;
+    if (llvm::Error e = expectOperands(ops, 2, 2))
+      return e;
+    if (llvm::Error e = addressInto(operands.address, ops[0], "taddr"))
+      return e;
+    return scalarInto(operands.b, ops[1], "shared memory descriptor");
   }
 
   llvm::Error parseMma(Qualifiers &q, llvm::ArrayRef<StringRef> ops) {

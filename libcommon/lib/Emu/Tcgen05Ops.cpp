@@ -9,7 +9,8 @@
 //     lane moves its registers once the warp has arrived;
 //   mma.{shared,tensor}[.scale_d](d, a, b, idesc, enable_input_d[, scale],
 //     kind, cta_group, collector_usage): issued by one thread;
-//   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier.
+//   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier;
+//   cp.<shape>.cg1(taddr, sdesc): issued by one thread.
 // tcgen05.wait::{ld,st} and the tcgen05.fence forms are no-ops
 // (isNoOpIntrinsic): ld and st complete at issue.
 //
@@ -28,7 +29,7 @@ using llvm::StringRef;
 
 namespace {
 
-enum class Tcgen05Op : uint32_t { Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit };
+enum class Tcgen05Op : uint32_t { Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit, Copy };
 
 /// Parameters of one handler, packed into IntrinsicHandler::aux.
 struct Tcgen05Params {
@@ -38,10 +39,11 @@ struct Tcgen05Params {
   bool halfSplit = false;     // ld / st 16x32bx2: the immHalfSplitoff argument
   bool aInTmem = false;       // mma.tensor
   bool scaleD = false;        // mma.scale_d
+  TmemCopyShape copyShape = TmemCopyShape::S128x256b;
 
   uint32_t pack() const {
     return uint32_t(shape) | num << 8 | sharedPointer << 16 | halfSplit << 17 | aInTmem << 18 |
-           scaleD << 19;
+           scaleD << 19 | uint32_t(copyShape) << 20;
   }
   static Tcgen05Params unpack(uint32_t bits) {
     Tcgen05Params p;
@@ -51,6 +53,7 @@ struct Tcgen05Params {
     p.halfSplit = bits >> 17 & 1;
     p.aInTmem = bits >> 18 & 1;
     p.scaleD = bits >> 19 & 1;
+    p.copyShape = TmemCopyShape(bits >> 20 & 7);
     return p;
   }
 };
@@ -106,6 +109,8 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
     return tcgen05::mma(op);
   }
   case Tcgen05Op::Commit: return tcgen05::commit(h.arg<uintptr_t>(args, 0));
+  case Tcgen05Op::Copy:
+    return tcgen05::copy(p.copyShape, tmemArg(h, args, 0), h.arg<uint64_t>(args, 1));
   }
 }
 
@@ -227,6 +232,13 @@ void tcgen05::mma(const Tcgen05MmaOp &op) {
     rt.fail(llvm::toString(std::move(e)));
 }
 
+void tcgen05::copy(TmemCopyShape shape, uint32_t address, uint64_t sdesc) {
+  Runtime &rt = Runtime::active();
+  SharedWindow shared{reinterpret_cast<const uint8_t *>(rt.sharedWindow()), rt.sharedBytes()};
+  if (llvm::Error e = tmemCopyFromShared(rt.tensorMemory(), shape, address, sdesc, shared))
+    rt.fail(llvm::toString(std::move(e)));
+}
+
 void tcgen05::commit(uintptr_t mbarrier) {
   // The committed operations (mma, cp) completed at issue.
   arriveOnMBarrier(mbarrier);
@@ -253,6 +265,13 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
   }
   if (!n.consume_back(".cg1"))
     return std::nullopt;
+  if (n.consume_front("cp.")) { // the decompressing source formats are not emulated
+    std::optional<TmemCopyShape> shape = parseTmemCopyShape(n);
+    if (!shape)
+      return std::nullopt;
+    p.copyShape = *shape;
+    return make(Tcgen05Op::Copy, p);
+  }
   if (n == "relinq.alloc.permit")
     return make(Tcgen05Op::Relinquish);
   if (n == "dealloc")
