@@ -263,6 +263,56 @@ TEST(Tcgen05Mma, AFromTensorMemoryAndErrors) {
             std::string::npos);
 }
 
+/// Stores the `bits`-bit code of element (mn, kk) of a K-major operand in
+/// the padded fp6/fp4 format: 16 codes packed at the start of each 16-byte
+/// chunk along K.
+void placeNarrow(Shared &shared, unsigned start, const OperandLayout &l, unsigned bits,
+                 unsigned rows, unsigned k, const std::function<uint8_t(unsigned, unsigned)> &code) {
+  for (unsigned mn = 0; mn < rows; ++mn)
+    for (unsigned kk = 0; kk < k; ++kk) {
+      unsigned index = kk % 16;
+      unsigned chunk = swizzle(start + canonicalOffset(l, 1, mn, kk), swizzleBits(l.swizzleBytes)) - index;
+      for (unsigned b = 0; b < bits; ++b)
+        if (code(mn, kk) >> b & 1)
+          shared.bytes[chunk + (index * bits + b) / 8] |= uint8_t(1 << (index * bits + b) % 8);
+    }
+}
+
+TEST(Tcgen05Mma, F8f6f4WithPaddedFp4AndFp6Operands) {
+  // A e2m1 (atype 5), B e3m2 (btype 4), f32 D; M = 128, N = 16, K = 32.
+  const unsigned m = 128, n = 16, k = 32;
+  auto aInt = [](unsigned r, unsigned kk) { return int((r + kk) % 5) - 2; };    // -2..2: e2m1
+  auto bInt = [](unsigned kk, unsigned c) { return int((kk * 3 + c) % 9) - 4; }; // -4..4: e3m2
+  for (unsigned swizzleBytes : {0u, 128u}) {
+    Shared shared;
+    OperandLayout la = compactLayout(false, swizzleBytes, m, 1);
+    OperandLayout lb = compactLayout(false, swizzleBytes, n, 1);
+    placeNarrow(shared, 0, la, 4, m, k, [&](unsigned r, unsigned kk) {
+      return floatToNarrow(NarrowFloat::E2m1, float(aInt(r, kk)));
+    });
+    placeNarrow(shared, 16384, lb, 6, n, k, [&](unsigned c, unsigned kk) {
+      return floatToNarrow(NarrowFloat::E3m2, float(bInt(kk, c)));
+    });
+    TensorMemory tmem;
+    ASSERT_TRUE(tmem.allocate(32));
+    Tcgen05MmaOp op;
+    op.kind = Tcgen05Kind::F8F6F4;
+    op.aDesc = smemDescriptor(0, la);
+    op.bDesc = smemDescriptor(16384, lb);
+    op.idesc = 1 << 4 | 5 << 7 | 4 << 10 | (n >> 3) << 17 | (m >> 4) << 24;
+    op.enableInputD = false;
+    llvm::Error e = computeTcgen05Mma(op, tmem, shared.window());
+    ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+    for (unsigned r = 0; r < m; ++r)
+      for (unsigned c = 0; c < n; ++c) {
+        int expected = 0;
+        for (unsigned kk = 0; kk < k; ++kk)
+          expected += aInt(r, kk) * bInt(kk, c);
+        ASSERT_EQ(bitsFloat(tmem.cell(r, c)), float(expected)) << swizzleBytes << ": " << r << ", " << c;
+      }
+  }
+}
+
 /// Byte b of source row r of a tcgen05.cp test.
 uint8_t copyByte(unsigned r, unsigned b) { return uint8_t(r * 7 + b * 3 + 1); }
 

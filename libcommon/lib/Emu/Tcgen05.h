@@ -19,6 +19,7 @@
 #ifndef TILEPIPE_LIB_EMU_TCGEN05_H
 #define TILEPIPE_LIB_EMU_TCGEN05_H
 
+#include "FloatBits.h"
 #include "Intrinsics.h"
 #include "TensorMemory.h"
 #include "Wgmma.h"
@@ -93,6 +94,10 @@ struct Tcgen05InstrDesc {
   bool negateA = false, negateB = false;
   bool transposeA = false, transposeB = false; // MN-major operands
   bool saturate = false;
+  /// kind::f8f6f4 with e2m3, e3m2 or e2m1 (`a` / `b` is then E4M3 for the
+  /// sizes): 16 elements packed at the start of each 16-byte chunk of shared
+  /// memory, the rest padding (the ISA's padded fp6/fp4 formats).
+  std::optional<NarrowFloat> narrowA, narrowB;
 
   /// Decodes and validates `bits` for `kind` (cta_group::1, dense).
   static llvm::Expected<Tcgen05InstrDesc> decode(uint32_t bits, Tcgen05Kind kind);
