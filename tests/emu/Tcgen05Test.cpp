@@ -255,6 +255,16 @@ TEST(Tcgen05Mma, AFromTensorMemoryAndErrors) {
         expected += aValue(r, kk) * bValue(kk, c);
       ASSERT_EQ(bitsFloat(tmem.cell(r, c)), float(expected)) << r << ", " << c;
     }
+  // disable-output-lane: lanes 1 and 100 keep their old contents.
+  tmem.cell(1, 0) = tmem.cell(100, 3) = 0x12345678;
+  op.disabledLanes = {2u, 0u, 0u, 1u << 4};
+  e = computeTcgen05Mma(op, tmem, shared.window());
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  EXPECT_EQ(tmem.cell(1, 0), 0x12345678u);
+  EXPECT_EQ(tmem.cell(100, 3), 0x12345678u);
+  EXPECT_NE(tmem.cell(0, 0), 0x12345678u);
+  EXPECT_NE(tmem.cell(99, 3), 0x12345678u);
+  op.disabledLanes = {};
   // D in unallocated columns.
   op.d = TmemAddress{0, 128}.encode();
   e = computeTcgen05Mma(op, tmem, shared.window());
@@ -369,6 +379,25 @@ TEST(Tcgen05Copy, WarpMulticastShapes) {
   EXPECT_EQ(parseTmemCopyShape("128x256b.b8x16.b6x16_p32"), std::nullopt);
 }
 
+TEST(Tcgen05Intrinsics, NamesOfLlvm22) {
+  for (const char *name :
+       {"llvm.nvvm.tcgen05.alloc.shared.cg1", "llvm.nvvm.tcgen05.dealloc.cg1",
+        "llvm.nvvm.tcgen05.relinq.alloc.permit.cg1", "llvm.nvvm.tcgen05.ld.16x32bx2.x128",
+        "llvm.nvvm.tcgen05.st.16x256b.x32", "llvm.nvvm.tcgen05.mma.tensor.scale_d",
+        "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1",
+        "llvm.nvvm.tcgen05.commit.mc.shared.cg1", "llvm.nvvm.tcgen05.cp.32x128b_warpx4.cg1"})
+    EXPECT_TRUE(lookupIntrinsic(name)) << name;
+  // 16x256b.x64 would be 256 registers; CTA pairs, .ws and .sp are refused.
+  for (const char *name :
+       {"llvm.nvvm.tcgen05.ld.16x256b.x64", "llvm.nvvm.tcgen05.alloc.cg2",
+        "llvm.nvvm.tcgen05.mma.ws.shared", "llvm.nvvm.tcgen05.mma.sp.shared",
+        "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2",
+        "llvm.nvvm.tcgen05.cp.128x256b.b6x16_p32.cg1"})
+    EXPECT_FALSE(lookupIntrinsic(name)) << name;
+  EXPECT_TRUE(isNoOpIntrinsic("llvm.nvvm.tcgen05.wait.ld"));
+  EXPECT_TRUE(isNoOpIntrinsic("llvm.nvvm.tcgen05.fence.after.thread.sync"));
+}
+
 TEST(Tcgen05Asm, StatementsAndRefusals) {
   llvm::LLVMContext ctx;
   auto *i32 = llvm::Type::getInt32Ty(ctx), *i64 = llvm::Type::getInt64Ty(ctx);
@@ -392,6 +421,14 @@ TEST(Tcgen05Asm, StatementsAndRefusals) {
                 .find("4 registers expected"),
             std::string::npos);
   EXPECT_TRUE(ok("tcgen05.wait::st.sync.aligned;", "", llvm::FunctionType::get(voidTy, false)));
+  auto mmaType = llvm::FunctionType::get(voidTy, {i32, i64, i64, i32, i32, i32, i32, i32, i32}, false);
+  EXPECT_TRUE(ok("{ .reg .pred p; setp.ne.b32 p, $8, 0; tcgen05.mma.cta_group::1.kind::tf32 "
+                 "[$0], $1, $2, $3, {$4, $5, $6, $7}, p; }",
+                 "r,l,l,r,r,r,r,r,r", mmaType));
+  EXPECT_NE(error("tcgen05.mma.cta_group::1.kind::mxf4 [$0], $1, $2, $3, {$4, $5, $6, $7}, 1;",
+                  "r,l,l,r,r,r,r,r,r", mmaType)
+                .find("the .kind"),
+            std::string::npos);
   EXPECT_FALSE(ok("mov.u32 $0, 1;", "=r", llvm::FunctionType::get(i32, false)));
 }
 

@@ -26,6 +26,8 @@
 
 #include "llvm/Support/Error.h"
 
+#include <array>
+
 #include <cstdint>
 
 namespace llvm {
@@ -120,6 +122,8 @@ struct Tcgen05MmaOp {
   uint32_t idesc = 0;
   bool enableInputD = true;
   unsigned scaleInputD = 0; // .scale_d: D = A*B + D * 2^-scaleInputD
+  /// disable-output-lane: bit l (of word l / 32) keeps D's lane l as it is.
+  std::array<uint32_t, 4> disabledLanes = {};
 };
 
 /// Runs `op` on `tmem` with shared operands from `shared`; fails with a

@@ -12,7 +12,8 @@
 //     [$mbar][, $mask];
 //   tcgen05.cp.cta_group::1.<shape> [$taddr], $sdesc;
 //   { .reg .pred p; setp.ne.b32 p, $e, 0;
-//     tcgen05.mma.cta_group::1.kind::<k> [$d], $a | [$a], $b, $idesc, p[, scale]; }
+//     tcgen05.mma.cta_group::1.kind::<k> [$d], $a | [$a], $b, $idesc,
+//       [{$m0, $m1, $m2, $m3},] p[, scale]; }
 // This file reads them into the operand positions of the call and runs the
 // same thread-level operations as the intrinsics (Tcgen05Ops.cpp).
 //
@@ -49,6 +50,8 @@ struct Tcgen05AsmOperands {
   Tcgen05Kind kind = Tcgen05Kind::F16;
   bool aInTmem = false;
   ScalarSource d, a, b, idesc, enableInputD, scaleInputD{-1, 0};
+  std::array<ScalarSource, 4> disabledLanes = {ScalarSource{-1, 0}, ScalarSource{-1, 0},
+                                               ScalarSource{-1, 0}, ScalarSource{-1, 0}};
 };
 
 /// An address operand: generic ones are host addresses; a shared state
@@ -100,6 +103,8 @@ void tcgen05AsmHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
     op.idesc = u32(o.idesc);
     op.enableInputD = o.enableInputD.read(h, args) != 0;
     op.scaleInputD = u32(o.scaleInputD);
+    for (unsigned i = 0; i < 4; ++i)
+      op.disabledLanes[i] = u32(o.disabledLanes[i]);
     return tcgen05::mma(op);
   }
   case AsmOp::Commit:
@@ -354,11 +359,20 @@ private:
       return bad("the .kind (f16, tf32, f8f6f4 or i8)");
     o.kind = *kind;
     q.takePrefixed("collector::"); // operand reuse hints
-    // [d], a, b, idesc, enable-input-d[, scale-input-d]
-    if (llvm::Error e = expectOperands(ops, 5, 6))
+    // [d], a, b, idesc[, {disable-output-lane x4}], enable-input-d[, scale-input-d]
+    if (llvm::Error e = expectOperands(ops, 5, 7))
       return e;
-    if (ops[4].starts_with("{"))
-      return bad("disable-output-lane");
+    unsigned next = 4;
+    if (ops[4].starts_with("{")) {
+      llvm::SmallVector<StringRef, 8> masks = registerList(ops[next++]);
+      if (masks.size() != 4)
+        return bad("disable-output-lane (4 words for cta_group::1)");
+      for (auto [i, mask] : llvm::enumerate(masks))
+        if (llvm::Error e = scalarInto(o.disabledLanes[i], mask, "disable-output-lane"))
+          return e;
+    }
+    if (ops.size() <= next || ops.size() > next + 2)
+      return bad(llvm::Twine(ops.size()) + " operands");
     if (llvm::Error e = addressInto(o.d, ops[0], "D"))
       return e;
     o.aInTmem = ops[1].starts_with("[");
@@ -369,10 +383,10 @@ private:
       return e;
     if (llvm::Error e = scalarInto(o.idesc, ops[3], "instruction descriptor"))
       return e;
-    if (llvm::Error e = scalarInto(o.enableInputD, ops[4], "enable-input-d"))
+    if (llvm::Error e = scalarInto(o.enableInputD, ops[next], "enable-input-d"))
       return e;
-    if (ops.size() == 6)
-      return scalarInto(o.scaleInputD, ops[5], "scale-input-d");
+    if (ops.size() == next + 2)
+      return scalarInto(o.scaleInputD, ops[next + 1], "scale-input-d");
     return llvm::Error::success();
   }
 

@@ -246,7 +246,10 @@ llvm::Error tilepipe::emu::computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemor
   double scaleD = std::ldexp(1.0, -int(op.scaleInputD));
   for (unsigned row = 0; row < m; ++row)
     for (unsigned col = 0; col < n; ++col) {
-      uint32_t &cell = tmem.cell(dBase.lane + tcgen05DataPathLane(m, row), dBase.column + col);
+      unsigned lane = tcgen05DataPathLane(m, row);
+      if (op.disabledLanes[lane / 32] >> lane % 32 & 1)
+        continue;
+      uint32_t &cell = tmem.cell(dBase.lane + lane, dBase.column + col);
       const double *aRow = &aValues[size_t(row) * k], *bRow = &bValues[size_t(col) * k];
       if (desc.d == ElemType::S32) {
         // Integer products are exact; the sum wraps unless saturating.

@@ -8,7 +8,9 @@
 //   st.<shape>.x<N>(taddr[, i64 halfSplitoff], values, i1 unpack): each
 //     lane moves its registers once the warp has arrived;
 //   mma.{shared,tensor}[.scale_d](d, a, b, idesc, enable_input_d[, scale],
-//     kind, cta_group, collector_usage): issued by one thread;
+//     kind, cta_group, collector_usage) and
+//   mma.{shared,tensor}[.scale_d].disable_output_lane.cg1(..., <4 x i32>
+//     mask, kind, collector_usage): issued by one thread;
 //   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier;
 //   cp.<shape>.cg1(taddr, sdesc): issued by one thread.
 // tcgen05.wait::{ld,st} and the tcgen05.fence forms are no-ops
@@ -39,11 +41,12 @@ struct Tcgen05Params {
   bool halfSplit = false;     // ld / st 16x32bx2: the immHalfSplitoff argument
   bool aInTmem = false;       // mma.tensor
   bool scaleD = false;        // mma.scale_d
+  bool disableOutputLane = false; // mma.disable_output_lane.cg1
   TmemCopyShape copyShape = TmemCopyShape::S128x256b;
 
   uint32_t pack() const {
     return uint32_t(shape) | num << 8 | sharedPointer << 16 | halfSplit << 17 | aInTmem << 18 |
-           scaleD << 19 | uint32_t(copyShape) << 20;
+           scaleD << 19 | uint32_t(copyShape) << 20 | disableOutputLane << 23;
   }
   static Tcgen05Params unpack(uint32_t bits) {
     Tcgen05Params p;
@@ -54,6 +57,7 @@ struct Tcgen05Params {
     p.aInTmem = bits >> 18 & 1;
     p.scaleD = bits >> 19 & 1;
     p.copyShape = TmemCopyShape(bits >> 20 & 7);
+    p.disableOutputLane = bits >> 23 & 1;
     return p;
   }
 };
@@ -100,7 +104,11 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
     unsigned i = 5;
     if (p.scaleD)
       op.scaleInputD = unsigned(h.arg<uint64_t>(args, i++));
-    uint32_t kind = h.arg<uint32_t>(args, i), ctaGroup = h.arg<uint32_t>(args, i + 1);
+    if (p.disableOutputLane) { // <4 x i32>, and cta_group::1 in the name
+      std::memcpy(op.disabledLanes.data(), args + h.argOffsets[i++], 16);
+    }
+    uint32_t kind = h.arg<uint32_t>(args, i);
+    uint32_t ctaGroup = p.disableOutputLane ? 1 : h.arg<uint32_t>(args, i + 1);
     if (kind > 3 || ctaGroup != 1)
       Runtime::active().fail("tcgen05.mma with kind " + std::to_string(kind) + " and cta_group " +
                              std::to_string(ctaGroup) +
@@ -261,6 +269,7 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
     else
       return std::nullopt; // .sp, .ws
     p.scaleD = n.consume_front(".scale_d");
+    p.disableOutputLane = n.consume_front(".disable_output_lane.cg1");
     return n.empty() ? std::optional(make(Tcgen05Op::Mma, p)) : std::nullopt;
   }
   if (!n.consume_back(".cg1"))
