@@ -24,6 +24,16 @@ setup() {
   done
 }
 
+@test "tcgen05.cp of A's K steps into tensor memory, then tcgen05.mma.tensor from there" {
+  for kind in f16 bf16 tf32 e4m3 s8; do
+    set -- $("$PY" "$CHECK" inputs $kind)
+    run tile-emu "$K/tcgen05.ll" --kernel mma_tmem_a --grid 1 --param ptr:a.npy --param ptr:b.npy \
+      --param ptr:d.npy --param i32:$1 --param i32:$2 --out-dir out
+    [ "$status" -eq 0 ] || { echo "$kind: $output"; false; }
+    "$PY" "$CHECK" mma $kind out/d.npy || { echo "$kind: wrong D"; false; }
+  done
+}
+
 @test "the f16 mma written in inline PTX (alloc, mma with a setp predicate, commit, ld, wait, dealloc)" {
   set -- $("$PY" "$CHECK" inputs f16)
   run tile-emu "$K/tcgen05.ll" --kernel mma_asm --grid 1 --param ptr:a.npy --param ptr:b.npy \

@@ -255,6 +255,94 @@ exit:
   ret void
 }
 
+define internal void @issue_tmem_a(i32 %kind, ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc) {
+entry:
+  switch i32 %kind, label %f16 [ i32 1, label %tf32
+                                 i32 2, label %f8f6f4
+                                 i32 3, label %i8 ]
+f16:
+  call void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc, i32 0, i32 1, i32 0)
+  ret void
+tf32:
+  call void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc, i32 1, i32 1, i32 0)
+  ret void
+f8f6f4:
+  call void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc, i32 2, i32 1, i32 0)
+  ret void
+i8:
+  call void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc, i32 3, i32 1, i32 0)
+  ret void
+}
+
+; The mma kernel with A in tensor memory: thread 0 copies each 32-byte K
+; step of A (128 rows) with tcgen05.cp.128x256b to columns 64.. and 72..
+; of the 128 allocated, then issues tcgen05.mma.tensor from there.
+define ptx_kernel void @mma_tmem_a(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %d, i32 %kind, i32 %idesc) "nvvm.reqntid"="128" {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %warp = lshr i32 %tid, 5
+  %is.warp0 = icmp eq i32 %warp, 0
+  br i1 %is.warp0, label %alloc, label %stage
+
+alloc:
+  call void @llvm.nvvm.tcgen05.alloc.shared.cg1(ptr addrspace(3) @taddr, i32 128)
+  br label %stage
+
+stage:
+  call void @stage(ptr addrspace(3) @tile_a, ptr addrspace(1) %a, i32 128, i32 %tid)
+  call void @stage(ptr addrspace(3) @tile_b, ptr addrspace(1) %b, i32 64, i32 %tid)
+  %is0 = icmp eq i32 %tid, 0
+  br i1 %is0, label %init, label %sync
+
+init:
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  br label %sync
+
+sync:
+  call void @llvm.nvvm.barrier0()
+  %base = load i32, ptr addrspace(3) @taddr, align 4
+  %base.ptr = inttoptr i32 %base to ptr addrspace(6)
+  %a0.t = add i32 %base, 64
+  %a1.t = add i32 %base, 72
+  %a0.ptr = inttoptr i32 %a0.t to ptr addrspace(6)
+  %a1.ptr = inttoptr i32 %a1.t to ptr addrspace(6)
+  br i1 %is0, label %compute, label %wait
+
+compute:
+  %a0 = call i64 @descriptor(ptr addrspace(3) @tile_a, i32 0)
+  %a1 = call i64 @descriptor(ptr addrspace(3) @tile_a, i32 1)
+  call void @llvm.nvvm.tcgen05.cp.128x256b.cg1(ptr addrspace(6) %a0.ptr, i64 %a0)
+  call void @llvm.nvvm.tcgen05.cp.128x256b.cg1(ptr addrspace(6) %a1.ptr, i64 %a1)
+  %b0 = call i64 @descriptor(ptr addrspace(3) @tile_b, i32 0)
+  %b1 = call i64 @descriptor(ptr addrspace(3) @tile_b, i32 1)
+  call void @issue_tmem_a(i32 %kind, ptr addrspace(6) %base.ptr, ptr addrspace(6) %a0.ptr, i64 %b0, i32 %idesc, i1 false)
+  call void @issue_tmem_a(i32 %kind, ptr addrspace(6) %base.ptr, ptr addrspace(6) %a1.ptr, i64 %b1, i32 %idesc, i1 true)
+  call void @llvm.nvvm.tcgen05.commit.shared.cg1(ptr addrspace(3) @bar)
+  br label %wait
+
+wait:
+  %done = call i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3) @bar, i32 0)
+  br i1 %done, label %load, label %wait
+
+load:
+  %lane.field = shl i32 %warp, 21
+  %mine = add i32 %base, %lane.field
+  %mine.ptr = inttoptr i32 %mine to ptr addrspace(6)
+  %row = call <64 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x64(ptr addrspace(6) %mine.ptr, i1 false)
+  %row.off = mul i32 %tid, 256
+  %to = getelementptr inbounds i8, ptr addrspace(1) %d, i32 %row.off
+  store <64 x i32> %row, ptr addrspace(1) %to, align 16
+  call void @llvm.nvvm.barrier0()
+  br i1 %is.warp0, label %free, label %exit
+
+free:
+  call void @llvm.nvvm.tcgen05.dealloc.cg1(ptr addrspace(6) %base.ptr, i32 128)
+  br label %exit
+
+exit:
+  ret void
+}
+
 ; Every warp stores its thread index + 1000 * register through the
 ; 16x256b.x1 fragment (lanes 32w..32w+15, columns 0..7) and the
 ; 16x32bx2.x2 fragment (lanes 32w+16..32w+31, columns 8..9 and, half split
@@ -343,6 +431,8 @@ declare void @llvm.nvvm.tcgen05.fence.before.thread.sync()
 declare void @llvm.nvvm.tcgen05.fence.after.thread.sync()
 declare void @llvm.nvvm.tcgen05.mma.shared(ptr addrspace(6), i64, i64, i32, i1, i32, i32, i32)
 declare void @llvm.nvvm.tcgen05.commit.shared.cg1(ptr addrspace(3))
+declare void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6), ptr addrspace(6), i64, i32, i1, i32, i32, i32)
+declare void @llvm.nvvm.tcgen05.cp.128x256b.cg1(ptr addrspace(6), i64)
 declare <64 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x64(ptr addrspace(6), i1)
 declare <16 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x16(ptr addrspace(6), i1)
 declare i32 @llvm.nvvm.tcgen05.ld.32x32b.x1(ptr addrspace(6), i1)
