@@ -379,13 +379,33 @@ TEST(Tcgen05Copy, WarpMulticastShapes) {
   EXPECT_EQ(parseTmemCopyShape("128x256b.b8x16.b6x16_p32"), std::nullopt);
 }
 
+TEST(Tcgen05Memory, ShiftDownMovesLanesOfOneSubPartition) {
+  TensorMemory tmem;
+  ASSERT_TRUE(tmem.allocate(32));
+  for (unsigned lane = 0; lane < 128; ++lane)
+    for (unsigned c = 0; c < 10; ++c)
+      tmem.cell(lane, c) = lane * 100 + c;
+  llvm::Error e = tmemShiftDown(tmem, TmemAddress{32, 1}.encode());
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  EXPECT_EQ(tmem.cell(32, 1), 3201u);  // the first lane keeps its row
+  EXPECT_EQ(tmem.cell(33, 1), 3201u);
+  EXPECT_EQ(tmem.cell(63, 8), 6208u);  // lane 62's row, column 8
+  EXPECT_EQ(tmem.cell(63, 9), 6309u);  // column 9 is past the 8 shifted
+  EXPECT_EQ(tmem.cell(63, 0), 6300u);
+  EXPECT_EQ(tmem.cell(64, 1), 6401u);  // the next sub-partition stays
+  e = tmemShiftDown(tmem, TmemAddress{16, 0}.encode());
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("not a multiple of 32"), std::string::npos);
+}
+
 TEST(Tcgen05Intrinsics, NamesOfLlvm22) {
   for (const char *name :
        {"llvm.nvvm.tcgen05.alloc.shared.cg1", "llvm.nvvm.tcgen05.dealloc.cg1",
         "llvm.nvvm.tcgen05.relinq.alloc.permit.cg1", "llvm.nvvm.tcgen05.ld.16x32bx2.x128",
         "llvm.nvvm.tcgen05.st.16x256b.x32", "llvm.nvvm.tcgen05.mma.tensor.scale_d",
         "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1",
-        "llvm.nvvm.tcgen05.commit.mc.shared.cg1", "llvm.nvvm.tcgen05.cp.32x128b_warpx4.cg1"})
+        "llvm.nvvm.tcgen05.commit.mc.shared.cg1", "llvm.nvvm.tcgen05.cp.32x128b_warpx4.cg1",
+        "llvm.nvvm.tcgen05.shift.down.cg1"})
     EXPECT_TRUE(lookupIntrinsic(name)) << name;
   // 16x256b.x64 would be 256 registers; CTA pairs, .ws and .sp are refused.
   for (const char *name :

@@ -81,6 +81,11 @@ std::optional<TmemCopyShape> parseTmemCopyShape(llvm::StringRef name);
 llvm::Error tmemCopyFromShared(TensorMemory &tmem, TmemCopyShape shape, uint32_t address,
                                uint64_t sdesc, SharedWindow shared);
 
+/// tcgen05.shift.down: the 32-byte elements (8 columns from the address's
+/// column) of the 32 lanes from the address's lane (a multiple of 32) move
+/// down one lane, all but the last; the first lane keeps its contents.
+llvm::Error tmemShiftDown(TensorMemory &tmem, uint32_t address);
+
 //===----------------------------------------------------------------------===//
 // tcgen05.mma
 //===----------------------------------------------------------------------===//
@@ -150,6 +155,7 @@ void loadStore(bool load, TmemShape shape, unsigned num, bool packed, uint32_t a
                unsigned halfSplit, uint32_t *regs);
 void mma(const Tcgen05MmaOp &op);
 void copy(TmemCopyShape shape, uint32_t address, uint64_t sdesc);
+void shiftDown(uint32_t address);
 /// .mbarrier::arrive::one on the mbarrier at the host address `mbarrier`.
 void commit(uintptr_t mbarrier);
 } // namespace tcgen05

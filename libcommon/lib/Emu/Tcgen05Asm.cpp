@@ -11,6 +11,7 @@
 //   tcgen05.commit.cta_group::1.mbarrier::arrive::one[.shared::cluster][.multicast::cluster].b64
 //     [$mbar][, $mask];
 //   tcgen05.cp.cta_group::1.<shape> [$taddr], $sdesc;
+//   tcgen05.shift.cta_group::1.down [$taddr];
 //   { .reg .pred p; setp.ne.b32 p, $e, 0;
 //     tcgen05.mma.cta_group::1.kind::<k> [$d], $a | [$a], $b, $idesc,
 //       [{$m0, $m1, $m2, $m3},] p[, scale]; }
@@ -32,7 +33,7 @@ using llvm::StringRef;
 
 namespace {
 
-enum class AsmOp : uint8_t { NoOp, Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit, Copy };
+enum class AsmOp : uint8_t { NoOp, Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit, Copy, Shift };
 
 /// Where the operands of one tcgen05 asm statement come from.
 struct Tcgen05AsmOperands {
@@ -110,6 +111,7 @@ void tcgen05AsmHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
   case AsmOp::Commit:
     return tcgen05::commit(pointerOperand(rt, o.address, o.sharedPointer, h, args));
   case AsmOp::Copy: return tcgen05::copy(o.copyShape, u32(o.address), uint64_t(o.b.read(h, args)));
+  case AsmOp::Shift: return tcgen05::shiftDown(u32(o.address));
   }
 }
 
@@ -255,6 +257,13 @@ private:
     } else if (q.take("commit")) {
       o.op = AsmOp::Commit;
       e = parseCommit(q, ops);
+    } else if (q.take("shift")) {
+      o.op = AsmOp::Shift;
+      if (!q.take("down"))
+        return bad("the direction (.down)");
+      if (llvm::Error e = expectOperands(ops, 1, 1))
+        return e;
+      e = addressInto(o.address, ops[0], "taddr");
     } else if (q.take("cp")) {
       o.op = AsmOp::Copy;
       e = parseCopy(q, ops);

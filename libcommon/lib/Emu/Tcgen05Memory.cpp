@@ -238,3 +238,16 @@ llvm::Error tilepipe::emu::tmemCopyFromShared(TensorMemory &tmem, TmemCopyShape 
     }
   return llvm::Error::success();
 }
+
+llvm::Error tilepipe::emu::tmemShiftDown(TensorMemory &tmem, uint32_t address) {
+  TmemAddress base = TmemAddress::decode(address);
+  std::string why = base.lane % 32 ? "the lane is not a multiple of 32"
+                                   : tmem.checkAllocated(base, 32, 8);
+  if (!why.empty())
+    return fail("tcgen05.shift at tensor memory address 0x" + llvm::utohexstr(address) + ": " +
+                why);
+  for (unsigned lane = base.lane + 31; lane > base.lane; --lane)
+    for (unsigned c = base.column; c < base.column + 8; ++c)
+      tmem.cell(lane, c) = tmem.cell(lane - 1, c);
+  return llvm::Error::success();
+}

@@ -12,7 +12,7 @@
 //   mma.{shared,tensor}[.scale_d].disable_output_lane.cg1(..., <4 x i32>
 //     mask, kind, collector_usage): issued by one thread;
 //   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier;
-//   cp.<shape>.cg1(taddr, sdesc): issued by one thread.
+//   cp.<shape>.cg1(taddr, sdesc), shift.down.cg1(taddr): issued by one thread.
 // tcgen05.wait::{ld,st} and the tcgen05.fence forms are no-ops
 // (isNoOpIntrinsic): ld and st complete at issue.
 //
@@ -31,7 +31,7 @@ using llvm::StringRef;
 
 namespace {
 
-enum class Tcgen05Op : uint32_t { Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit, Copy };
+enum class Tcgen05Op : uint32_t { Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit, Copy, Shift };
 
 /// Parameters of one handler, packed into IntrinsicHandler::aux.
 struct Tcgen05Params {
@@ -119,6 +119,7 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
   case Tcgen05Op::Commit: return tcgen05::commit(h.arg<uintptr_t>(args, 0));
   case Tcgen05Op::Copy:
     return tcgen05::copy(p.copyShape, tmemArg(h, args, 0), h.arg<uint64_t>(args, 1));
+  case Tcgen05Op::Shift: return tcgen05::shiftDown(tmemArg(h, args, 0));
   }
 }
 
@@ -247,6 +248,12 @@ void tcgen05::copy(TmemCopyShape shape, uint32_t address, uint64_t sdesc) {
     rt.fail(llvm::toString(std::move(e)));
 }
 
+void tcgen05::shiftDown(uint32_t address) {
+  Runtime &rt = Runtime::active();
+  if (llvm::Error e = tmemShiftDown(rt.tensorMemory(), address))
+    rt.fail(llvm::toString(std::move(e)));
+}
+
 void tcgen05::commit(uintptr_t mbarrier) {
   // The committed operations (mma, cp) completed at issue.
   arriveOnMBarrier(mbarrier);
@@ -285,6 +292,8 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
     return make(Tcgen05Op::Relinquish);
   if (n == "dealloc")
     return make(Tcgen05Op::Dealloc);
+  if (n == "shift.down")
+    return make(Tcgen05Op::Shift);
   p.sharedPointer = n.consume_back(".shared");
   if (n == "alloc")
     return make(Tcgen05Op::Alloc, p);
