@@ -71,7 +71,7 @@ for w in range(4):
 sys.exit(0 if np.array_equal(np.load('out/o.npy'), want) else 1)"
 }
 
-@test "wrong use of tensor memory: exhausted columns, a missing dealloc, another warp's lanes" {
+@test "wrong use of tensor memory: exhausted columns, a missing dealloc, another warp's lanes, a peer CTA" {
   run timeout 30 tile-emu "$K/tcgen05.ll" --kernel exhausted --grid 1
   [ "$status" -eq 5 ]
   [[ "$output" == *"thread (32,0,0): deadlock: threads keep waiting (tcgen05.alloc of more tensor memory columns than are free)"* ]]
@@ -81,6 +81,9 @@ sys.exit(0 if np.array_equal(np.load('out/o.npy'), want) else 1)"
   run tile-emu "$K/tcgen05.ll" --kernel wrong_quarter --grid 1
   [ "$status" -eq 5 ]
   [[ "$output" == *"tcgen05.ld of lanes 0..31 by warp 1, which may only access lanes 32..63"* ]]
+  run tile-emu "$K/tcgen05.ll" --kernel commit_to_peer --grid 1
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"tcgen05.commit multicast to CTA mask 0x3 (the emulator runs clusters of one CTA: only bit 0 exists)"* ]]
 }
 
 @test "MLIR's NVVM dialect tcgen05 ops (alloc, mma_smem_desc, mma, commit, ld, dealloc) through mlir-translate" {

@@ -43,6 +43,7 @@ struct Tcgen05AsmOperands {
   // see the mma fields.
   ScalarSource address, columns, halfSplit{-1, 0};
   bool sharedPointer = false; // alloc, commit: a shared state space address
+  bool multicast = false;     // commit: the CTA mask is in `columns`
   TmemShape shape = TmemShape::S32x32b;
   TmemCopyShape copyShape = TmemCopyShape::S128x256b;
   unsigned num = 1;
@@ -109,7 +110,8 @@ void tcgen05AsmHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
     return tcgen05::mma(op);
   }
   case AsmOp::Commit:
-    return tcgen05::commit(pointerOperand(rt, o.address, o.sharedPointer, h, args));
+    return tcgen05::commit(pointerOperand(rt, o.address, o.sharedPointer, h, args),
+                           o.multicast ? uint16_t(o.columns.read(h, args)) : uint16_t(1));
   case AsmOp::Copy: return tcgen05::copy(o.copyShape, u32(o.address), uint64_t(o.b.read(h, args)));
   case AsmOp::Shift: return tcgen05::shiftDown(u32(o.address));
   }
@@ -334,12 +336,15 @@ private:
     if (!q.take("mbarrier::arrive::one"))
       return bad("the completion mechanism (.mbarrier::arrive::one)");
     // A cluster is one CTA: its shared::cluster address is the CTA's, and a
-    // multicast can only reach this CTA.
+    // multicast can only reach this CTA (tcgen05::commit checks the mask).
     operands.sharedPointer = q.take("shared::cluster") || q.take("shared::cta");
     q.take("b64");
-    bool multicast = q.take("multicast::cluster");
+    bool multicast = operands.multicast = q.take("multicast::cluster");
     if (llvm::Error e = expectOperands(ops, multicast ? 2 : 1, multicast ? 2 : 1))
       return e;
+    if (multicast)
+      if (llvm::Error e = scalarInto(operands.columns, ops[1], "CTA mask"))
+        return e;
     return addressInto(operands.address, ops[0], "mbarrier");
   }
 

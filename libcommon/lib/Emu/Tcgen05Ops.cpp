@@ -42,11 +42,13 @@ struct Tcgen05Params {
   bool aInTmem = false;       // mma.tensor
   bool scaleD = false;        // mma.scale_d
   bool disableOutputLane = false; // mma.disable_output_lane.cg1
+  bool multicast = false;         // commit.mc: a CTA mask follows
   TmemCopyShape copyShape = TmemCopyShape::S128x256b;
 
   uint32_t pack() const {
     return uint32_t(shape) | num << 8 | sharedPointer << 16 | halfSplit << 17 | aInTmem << 18 |
-           scaleD << 19 | uint32_t(copyShape) << 20 | disableOutputLane << 23;
+           scaleD << 19 | uint32_t(copyShape) << 20 | disableOutputLane << 23 |
+           multicast << 24;
   }
   static Tcgen05Params unpack(uint32_t bits) {
     Tcgen05Params p;
@@ -58,6 +60,7 @@ struct Tcgen05Params {
     p.scaleD = bits >> 19 & 1;
     p.copyShape = TmemCopyShape(bits >> 20 & 7);
     p.disableOutputLane = bits >> 23 & 1;
+    p.multicast = bits >> 24 & 1;
     return p;
   }
 };
@@ -116,7 +119,9 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
     op.kind = Tcgen05Kind(kind);
     return tcgen05::mma(op);
   }
-  case Tcgen05Op::Commit: return tcgen05::commit(h.arg<uintptr_t>(args, 0));
+  case Tcgen05Op::Commit:
+    return tcgen05::commit(h.arg<uintptr_t>(args, 0),
+                           p.multicast ? h.arg<uint16_t>(args, 1) : uint16_t(1));
   case Tcgen05Op::Copy:
     return tcgen05::copy(p.copyShape, tmemArg(h, args, 0), h.arg<uint64_t>(args, 1));
   case Tcgen05Op::Shift: return tcgen05::shiftDown(tmemArg(h, args, 0));
@@ -254,9 +259,13 @@ void tcgen05::shiftDown(uint32_t address) {
     rt.fail(llvm::toString(std::move(e)));
 }
 
-void tcgen05::commit(uintptr_t mbarrier) {
-  // The committed operations (mma, cp) completed at issue.
-  arriveOnMBarrier(mbarrier);
+void tcgen05::commit(uintptr_t mbarrier, uint16_t ctaMask) {
+  if (ctaMask & ~1u)
+    Runtime::active().fail("tcgen05.commit multicast to CTA mask 0x" + llvm::utohexstr(ctaMask) +
+                           " (the emulator runs clusters of one CTA: only bit 0 exists)");
+  // The committed operations (mma, cp, shift) completed at issue.
+  if (ctaMask & 1)
+    arriveOnMBarrier(mbarrier);
 }
 
 std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef n) {
@@ -297,7 +306,8 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
   p.sharedPointer = n.consume_back(".shared");
   if (n == "alloc")
     return make(Tcgen05Op::Alloc, p);
-  if (n == "commit" || n == "commit.mc") // the multicast mask can only name this CTA
+  p.multicast = n == "commit.mc";
+  if (n == "commit" || p.multicast)
     return make(Tcgen05Op::Commit, p);
   return std::nullopt;
 }

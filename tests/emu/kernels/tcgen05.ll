@@ -419,6 +419,13 @@ define ptx_kernel void @wrong_quarter() "nvvm.reqntid"="64" {
   ret void
 }
 
+; A commit multicast to CTA 1 of the cluster, which does not exist here.
+define ptx_kernel void @commit_to_peer() "nvvm.reqntid"="1" {
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  call void @llvm.nvvm.tcgen05.commit.mc.shared.cg1(ptr addrspace(3) @bar, i16 3)
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 declare void @llvm.nvvm.fence.proxy.async.shared_cta()
@@ -431,6 +438,7 @@ declare void @llvm.nvvm.tcgen05.fence.before.thread.sync()
 declare void @llvm.nvvm.tcgen05.fence.after.thread.sync()
 declare void @llvm.nvvm.tcgen05.mma.shared(ptr addrspace(6), i64, i64, i32, i1, i32, i32, i32)
 declare void @llvm.nvvm.tcgen05.commit.shared.cg1(ptr addrspace(3))
+declare void @llvm.nvvm.tcgen05.commit.mc.shared.cg1(ptr addrspace(3), i16)
 declare void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6), ptr addrspace(6), i64, i32, i1, i32, i32, i32)
 declare void @llvm.nvvm.tcgen05.cp.128x256b.cg1(ptr addrspace(6), i64)
 declare <64 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x64(ptr addrspace(6), i1)
