@@ -42,6 +42,9 @@ struct IntrinsicHandler {
   std::shared_ptr<const WarpMatrixOp> matrixOp;
   /// wgmma.mma_async: the warpgroup collective.
   std::shared_ptr<const WarpgroupOp> warpgroupOp;
+  /// Inline PTX: where its operands are (the family's own type, e.g.
+  /// Tcgen05Asm.cpp's).
+  std::shared_ptr<const void> asmOperands;
 
   template <class T> T arg(const uint8_t *args, unsigned i) const {
     T value;
