@@ -46,3 +46,14 @@ print(g.matmul_shape(m['cases']['samples-BatchMatMul-batch_matmul_kernel.f16']))
   [ "${lines[0]}" = "(1, 512, 512, 768, 'float16')" ] || { echo "$output"; false; }
   [[ "${lines[1]}" == "("[1-9]*", "*", 'float16')" ]] || { echo "$output"; false; }
 }
+
+@test "gpu-check prepare: one image per GPU_TARGETS entry, cubins for sm_90*, PTX with .reqntid blocks otherwise" {
+  GPU_TARGETS="sm_90a sm_90 sm_89" run "$TILEPIPE_SOURCE_DIR/scripts/gpu-check" prepare "$BATS_TEST_TMPDIR/g" 'vec_add_kernel_1d\.f32'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  plan="$BATS_TEST_TMPDIR/g/plan.txt"
+  grep -qx 'samples-VectorAddition-vec_add_kernel_1d.f32 sm_90a samples-VectorAddition-vec_add_kernel_1d.f32.sm_90a.cubin 1,1,1' "$plan"
+  grep -qx 'samples-VectorAddition-vec_add_kernel_1d.f32 sm_90 samples-VectorAddition-vec_add_kernel_1d.f32.sm_90.cubin 1,1,1' "$plan"
+  grep -qE '^samples-VectorAddition-vec_add_kernel_1d.f32 sm_89 samples-VectorAddition-vec_add_kernel_1d.f32.sm_89.ptx [0-9]+,1,1$' "$plan"
+  [ "$(wc -l < "$plan")" -eq 3 ]
+  grep -q '^\.target sm_89' "$BATS_TEST_TMPDIR/g/samples-VectorAddition-vec_add_kernel_1d.f32.sm_89.ptx"
+}

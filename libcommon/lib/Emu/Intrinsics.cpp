@@ -14,6 +14,7 @@
 #include "MBarrier.h"
 #include "Runtime.h"
 #include "TensorMap.h"
+#include "Tcgen05.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
@@ -778,9 +779,10 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
   StringRef n = name;
   if (!n.consume_front("llvm.nvvm."))
     return std::nullopt;
-  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
-                      lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic, lookupMisc,
-                      lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
+  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupBlockScaledMma,
+                      lookupMBarrierIntrinsic, lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic,
+                      lookupTensorMapIntrinsic, lookupTcgen05Intrinsic, lookupMisc, lookupTf32AndLdu,
+                      lookupInteger, lookupHalf, lookupFp8Conversion, lookupNarrowConversion,
                       lookupAsyncCopyIntrinsic, lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();
@@ -874,6 +876,10 @@ std::optional<std::string> tilepipe::emu::inlineAsmAsIntrinsic(StringRef text) {
     if (operand.trim() != "$" + std::to_string(i))
       return std::nullopt;
   std::string name = opcode == "nanosleep.u32" ? "nanosleep" : smallFloatConversion(opcode);
+  // Block-scaled mma.sync takes its operands in the intrinsic's order
+  // (d; a, b, c, scale-a, {byte-id-a, thread-id-a}, scale-b, {...}).
+  if (name.empty())
+    name = blockScaledMmaIntrinsicName(opcode).value_or("");
   if (name.empty())
     name = opcode.str();
   if (!lookupIntrinsic("llvm.nvvm." + name))
@@ -903,5 +909,9 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
          // wgmma.mma_async completes at issue (WgmmaAsm.cpp): nothing to
          // order, commit or wait for.
          n == "wgmma.fence.sync.aligned" || n == "wgmma.commit_group.sync.aligned" ||
-         n == "wgmma.wait_group.sync.aligned";
+         n == "wgmma.wait_group.sync.aligned" ||
+         // tcgen05.ld/st complete at issue, and the host orders every
+         // tcgen05 operation with the thread's other accesses (Tcgen05.h).
+         n == "tcgen05.wait.ld" || n == "tcgen05.wait.st" ||
+         n == "tcgen05.fence.before.thread.sync" || n == "tcgen05.fence.after.thread.sync";
 }
