@@ -17,6 +17,15 @@ setup() {
   echo "$output" | grep -qE '^all 1 compiles: ours [0-9.]+ s, ptxas [0-9.]+ s, ratio [0-9.]+$'
 }
 
+@test "kernel-report: --gpu-name sm_90a compiles the sm_90 bytecode for the wgmma path" {
+  run /usr/bin/python3 "$BENCH/kernel-report.py" --cases 'MatMul-matmul_kernel\.f16' --gpu-name sm_90a
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  row=$(echo "$output" | grep $'^samples-MatMul-matmul_kernel.f16\tsm_90a\t')
+  # Its wgmma.mma_async instructions counted as MMAs, and no spills.
+  spill=$(echo "$row" | cut -f7); mma=$(echo "$row" | cut -f10)
+  [ "$spill" -eq 0 ] && [ "$mma" -gt 0 ] || { echo "$output"; false; }
+}
+
 @test "kernel-report: cases that do not compile are named with their diagnostic" {
   shared="$BATS_TEST_TMPDIR/shared"
   mkdir -p "$shared/corpus/cutile/bytecode"
