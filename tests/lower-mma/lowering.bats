@@ -72,6 +72,17 @@ setup() {
   done
 }
 
+# mmai on the mma.sync path (tests/lower-mma/inputs/mmai_sync.mlir).
+@test "mmai u8 x s8: m16n8 accumulator layout, transposed B, wrapping mma.sync m16n8k32 in a loop over k" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmai_sync.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 # The mma.sync path fed by cp.async (tests/lower-mma/inputs/mmaf_cp_async.mlir,
 # the MatMul tile with ragged views).
 @test "tile-sched: zero-padded global loads of A and B fuse into tile_as.mmaf_global" {

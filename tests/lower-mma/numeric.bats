@@ -187,6 +187,42 @@ E5M2_MMA=mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
   MMA_VALID=50,60,40 sync_case sm_90 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
+S8_MMA=mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+
+@test "mma.sync path, mmai s8 (m16n8k32): warp grids, K chunks, batched 3-D, ragged edges" {
+  sync_case sm_80 $S8_MMA 32 32 64 i8 i32 0
+  MMA_WARPS=1 sync_case sm_86 $S8_MMA 16 8 32 i8 i32 0
+  MMA_WARPS=8 sync_case sm_80 $S8_MMA 64 64 128 i8 i32 0
+  sync_case sm_89 $S8_MMA 128 128 512 i8 i32 0
+  sync_case sm_80 $S8_MMA 32 16 64 i8 i32 2
+  MMA_VALID=50,60,40 sync_case sm_90 $S8_MMA 64 64 64 i8 i32 0
+}
+
+# mmai_signs UNSIGNED-FLAGS INSTRUCTION A-DTYPE B-DTYPE: a 32x32x64 mmai
+# with the operands' signedness (A and B random bytes read as the numpy
+# dtypes, int8 or uint8), accumulators near the i32 limits so that the sums
+# wrap (as mmai's adds do; mma.sync without .satfinite).
+mmai_signs() {
+  local flags=$1 instruction=$2 ta=$3 tb=$4
+  "$KERNEL" --m 32 --n 32 --k 64 --a i8 --acc i32 $flags > "$TMP/u.mlir"
+  run /usr/bin/python3 "$CHECK" "$TMP/u.mlir" --entry k --bin "$TILEPIPE_BIN" \
+    --array "a=$RNG.integers(0, 256, (32, 64)).astype(np.uint8).view(np.int8)" \
+    --array "b=$RNG.integers(0, 256, (64, 32)).astype(np.uint8).view(np.int8)" \
+    --array "c=np.where($RNG.integers(0, 2, (32, 32)) == 1, 2**31 - 1000, -2**31 + 1000).astype(np.int32)" \
+    --array "d_out=np.zeros((32, 32), np.int32)" \
+    --expect "d_out = (a.view(np.$ta).astype(np.int64) @ b.view(np.$tb).astype(np.int64) + c).astype(np.uint32).view(np.int32)"
+  [ "$status" -eq 0 ] || { echo "$flags: $output"; return 1; }
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$TMP/u.mlir'"
+  [[ "$output" == *"$instruction"* ]] || { echo "$flags: no $instruction"; return 1; }
+}
+
+@test "mma.sync path, mmai: u8 and s8 operands in each combination, sums wrap" {
+  mmai_signs "" $S8_MMA int8 int8
+  mmai_signs --unsigned-lhs mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 uint8 int8
+  mmai_signs --unsigned-rhs mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 int8 uint8
+  mmai_signs "--unsigned-lhs --unsigned-rhs" mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 uint8 uint8
+}
+
 # wgmma_case: mma_case on sm_90a, whose PTX must take the wgmma path.
 wgmma_case() {
   mma_case "$@" --gpu-name sm_90a
