@@ -363,14 +363,14 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     emitCTABarrier(rewriter, loc);
     if ((!aInRegisters &&
          failed(stageRuns(
-             e, a, bytesAt(aStart), element, rank - 1, k0, len, needsCheck, /*trash=*/0,
+             e, a, bytesAt(aStart), element, /*transposed=*/false, rank - 1, k0, len, needsCheck, /*trash=*/0,
              [&](size_t i, Value kLocal) {
                return aArray.slot(m, stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]),
                                   kLocal);
              },
              &rewriter))) ||
         failed(stageRuns(
-            e, b, bytesAt(bStart), element, rank - 2, k0, len, needsCheck, /*trash=*/0,
+            e, b, bytesAt(bStart), element, /*transposed=*/false, rank - 2, k0, len, needsCheck, /*trash=*/0,
             [&](size_t i, Value kLocal) {
               Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
               return bArray.slot(m, row, b.regs.coords[nDim][i]);
