@@ -133,16 +133,22 @@ struct AssignLayoutsPass
     // 128x256 multiply into 128x256) that a reshape makes (of a batched
     // load, say) keeps the vector-width layout, which the reshape then
     // carries over for free: the fragment layout would cost it a layout
-    // exchange, and the multiply takes any operand layout. (A reshape's
+    // exchange, and the multiply takes any operand layout (but see wgmma's A
+    // below). (A reshape's
     // source has another shape, so no other op needs to share its layout.)
     llvm::DenseSet<Value> flexibleOperands;
     if (!mmaLayouts.empty())
       func.walk([&](Operation *op) {
         if (!getMmaSyncForm(op))
           return;
-        for (Value operand : op->getOperands().take_front(2))
+        for (auto [index, operand] : llvm::enumerate(op->getOperands().take_front(2))) {
+          // The wgmma path reads an A in the accumulator's layout straight
+          // from registers, with no staging at all: worth the exchange.
+          if (index == 0 && targetsWgmma(op))
+            continue;
           if (isa_and_nonnull<ReshapeOp>(operand.getDefiningOp()))
             flexibleOperands.insert(operand);
+        }
       });
     MLIRContext *context = func.getContext();
     auto withLayout = [&](Type type, bool flexible = false) -> Type {
