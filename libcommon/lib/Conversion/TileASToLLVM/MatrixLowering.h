@@ -11,6 +11,7 @@
 
 #include "LoweringCommon.h"
 #include "RegisterEmitter.h"
+#include "SharedScratch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -168,6 +169,77 @@ emitCountedLoop(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
                 int64_t count, ValueRange init,
                 llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body);
 
+/// Emits `if (condition) body()` at the insertion point; the insertion
+/// point is then after it.
+void emitIfThen(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
+                Value condition, llvm::function_ref<void()> body);
+
+/// Emits a PTX-builder NVVM op (one without an LLVM intrinsic, such as
+/// wgmma.mma_async or mbarrier.try_wait.parity) as the inline PTX
+/// convert-nvvm-to-llvm gives it (tile-emu decodes this form), erases it and
+/// returns the inline asm's result (null when it has none).
+mlir::FailureOr<Value> emitAsInlinePtx(mlir::ConversionPatternRewriter &rewriter,
+                                       mlir::Operation *op);
+
+/// The canonical K-major layout without swizzling that the asynchronous
+/// tensor-core instructions read through shared-memory descriptors (PTX ISA,
+/// wgmma "Shared Memory Matrix Layout" and tcgen05 "Shared Memory Layout"):
+/// 8x16-byte core matrices of 16-bit elements, the core matrices of one
+/// 8-row group adjacent along K (leading byte offset 128), 8-row groups
+/// `chunk` elements of K (chunk * 2 bytes) apart (stride byte offset).
+struct CanonicalKMajor {
+  static constexpr unsigned kElementBytes = 2;
+  static constexpr int64_t kCoreRows = 8, kCoreElements = 8, kCoreBytes = 128;
+  /// The k of one wgmma / tcgen05.mma for 16-bit operands: two core
+  /// matrices along K.
+  static constexpr int64_t kStepK = 16;
+  int64_t chunk;
+
+  /// Bytes between 8-row groups.
+  int64_t strideBytes() const { return chunk / kCoreElements * kCoreBytes; }
+  /// Element index of (row, k) in an array of `chunk` columns.
+  Value slot(const IndexMath &m, Value row, Value k) const {
+    Value core = m.add(m.mul(m.div(row, kCoreRows), chunk / kCoreElements),
+                       m.div(k, kCoreElements));
+    Value inCore = m.add(m.mul(m.rem(row, kCoreRows), kCoreElements), m.rem(k, kCoreElements));
+    return m.add(m.mul(core, kCoreRows * kCoreElements), inCore);
+  }
+  /// The leading (bits 16-29) and stride (bits 32-45) byte offsets of a
+  /// descriptor, in 16-byte units as both descriptor formats take them.
+  uint64_t offsetBits() const {
+    return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(strideBytes()) >> 4) << 32;
+  }
+  /// The descriptor of the matrix at shared address `address` (i64): its
+  /// start address (bits 0-13, 16-byte units) or-ed with `fixedBits`.
+  static Value descriptor(RegisterEmitter &e, Value address, uint64_t fixedBits);
+};
+
+/// Where one K chunk of A (as [batch * M][chunk]) and B (transposed, as
+/// [batch * N][chunk]) lives in the scratch buffer, both in the canonical
+/// K-major layout, each followed by a few bytes that out-of-chunk registers
+/// are stored to.
+struct CanonicalStaging {
+  static constexpr int64_t kTrashBytes = 16;
+  CanonicalKMajor layout;
+  uint64_t bOffset = 0, bytes = 0;
+
+  CanonicalStaging(const MmaShape &s, int64_t chunk) : layout{chunk} {
+    bOffset = llvm::alignTo(aElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes,
+                            CanonicalKMajor::kCoreBytes);
+    bytes = bOffset + bElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes;
+  }
+  int64_t chunk() const { return layout.chunk; }
+  int64_t aElements(const MmaShape &s) const { return s.batch * s.m * layout.chunk; }
+  int64_t bElements(const MmaShape &s) const { return s.batch * s.n * layout.chunk; }
+
+  /// The K chunk staged at a time (chooseKChunk within static shared
+  /// memory); 0 when not even one k step fits.
+  static int64_t chooseChunk(const MmaShape &s) {
+    return chooseKChunk(s.k, CanonicalKMajor::kStepK, kMaxStaticSharedBytes,
+                        [&](int64_t chunk) { return CanonicalStaging(s, chunk).bytes; });
+  }
+};
+
 /// Whether `op` (an mmaf) can take the mma.sync path: it has an mma.sync form
 /// (hasMmaSyncForm) and its accumulator got the mma.sync layout.
 bool canLowerToMmaSync(MmaFOp op);
@@ -186,6 +258,22 @@ bool canLowerToWgmma(MmaFOp op);
 mlir::LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
                                const mlir::TypeConverter &converter,
                                mlir::ConversionPatternRewriter &rewriter);
+
+/// Whether `op` (an mmaf) can take the tcgen05 path: hasTcgen05Form, and
+/// its staging fits shared memory and its accumulator tensor memory.
+bool canLowerToTcgen05(MmaFOp op);
+
+/// Lowers an mmaf for which canLowerToTcgen05 holds to tcgen05.mma with the
+/// accumulator in tensor memory.
+mlir::LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
+                                 const mlir::TypeConverter &converter,
+                                 mlir::ConversionPatternRewriter &rewriter);
+
+/// Allocates the tensor memory the tcgen05 lowerings of each kernel asked for
+/// (allocateTensorMemory): warp 0 allocates it on entry and frees it before
+/// each return. Fails with the autotuners' `allocated tmem out of resource`
+/// diagnostic when a kernel needs more than the 512 columns there are.
+mlir::LogicalResult finishTensorMemory(mlir::ModuleOp module);
 
 /// The lowering of tile_as.mmaf_global (the mma.sync path fed by cp.async).
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,

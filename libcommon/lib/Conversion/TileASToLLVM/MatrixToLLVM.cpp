@@ -18,7 +18,9 @@
 #include "SharedScratch.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -75,6 +77,40 @@ FailureOr<OperandStaging> getOperandStaging(OpBuilder &builder, Location loc,
   Value bBase = LLVM::GEPOp::create(builder, loc, scratch->getType(), builder.getI8Type(),
                                     *scratch, ArrayRef<LLVM::GEPArg>{(int32_t)bOffset});
   return OperandStaging{*scratch, bBase};
+}
+
+Value CanonicalKMajor::descriptor(RegisterEmitter &e, Value address, uint64_t fixedBits) {
+  OpBuilder &b = e.builder;
+  Value window = LLVM::AndOp::create(b, e.loc, address, e.i64(0x3ffff));
+  Value start = LLVM::LShrOp::create(b, e.loc, window, e.i64(4));
+  return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(fixedBits)));
+}
+
+void emitIfThen(ConversionPatternRewriter &rewriter, Location loc, Value condition,
+                llvm::function_ref<void()> body) {
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *then = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::CondBrOp::create(rewriter, loc, condition, then, after);
+  rewriter.setInsertionPointToStart(then);
+  body();
+  // body() may have added blocks; it leaves the insertion point in the last.
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+  rewriter.setInsertionPointToStart(after);
+}
+
+FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter, Operation *op) {
+  SmallVector<std::pair<Value, NVVM::PTXRegisterMod>> operands;
+  auto builderOp = cast<NVVM::BasicPtxBuilderInterface>(op);
+  bool manualMapping = builderOp.getAsmValues(rewriter, operands);
+  NVVM::PtxBuilder ptx(builderOp, rewriter, manualMapping);
+  for (auto &[value, modifier] : operands)
+    if (failed(ptx.insertValue(value, modifier)))
+      return op->emitOpError("has an operand inline PTX cannot take");
+  LLVM::InlineAsmOp inlineAsm = ptx.build();
+  rewriter.eraseOp(op);
+  return inlineAsm.getNumResults() ? inlineAsm.getResult(0) : Value();
 }
 
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid) {
@@ -275,6 +311,9 @@ struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (canLowerToTcgen05(op))
+      return lowerTcgen05(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
+                          *getTypeConverter(), rewriter);
     if (canLowerToWgmma(op))
       return lowerWgmma(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
                         *getTypeConverter(), rewriter);

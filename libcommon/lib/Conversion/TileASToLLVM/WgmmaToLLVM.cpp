@@ -34,7 +34,6 @@
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
 
-#include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -42,75 +41,13 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// The k of wgmma.mma_async for 16-bit operands.
-constexpr int64_t kStepK = 16;
 /// Rows of A one wgmma covers (the m of m64nNk16), and its largest N.
 constexpr int64_t kWarpgroupRows = 64, kMaxN = 256;
 constexpr int64_t kWarpsPerWarpgroup = 4;
-constexpr unsigned kElementBytes = 2;
-/// A core matrix: 8 rows of 16 bytes, 128 bytes in all.
-constexpr int64_t kCoreRows = 8, kCoreElements = 8, kCoreBytes = 128;
-/// Bytes after each staged array that out-of-chunk registers are stored to.
-constexpr int64_t kTrashBytes = 16;
-
-/// Where one chunk of A and B lives in the scratch buffer.
-struct Staging {
-  int64_t chunk = 0;
-  uint64_t bOffset = 0, bytes = 0;
-
-  Staging(const MmaShape &s, int64_t chunk) : chunk(chunk) {
-    bOffset = llvm::alignTo(aElements(s) * kElementBytes + kTrashBytes, kCoreBytes);
-    bytes = bOffset + bElements(s) * kElementBytes + kTrashBytes;
-  }
-  int64_t aElements(const MmaShape &s) const { return s.batch * s.m * chunk; }
-  int64_t bElements(const MmaShape &s) const { return s.batch * s.n * chunk; }
-  /// Bytes between 8-row groups: one core matrix per 8 elements of K.
-  int64_t strideBytes() const { return chunk / kCoreElements * kCoreBytes; }
-};
-
-int64_t chooseChunk(const MmaShape &s) {
-  return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
-                      [&](int64_t chunk) { return Staging(s, chunk).bytes; });
-}
-
-/// Element index of (row, k) in a canonical K-major array of `chunk` columns.
-Value canonicalSlot(const IndexMath &m, Value row, Value k, int64_t chunk) {
-  Value core = m.add(m.mul(m.div(row, kCoreRows), chunk / kCoreElements),
-                     m.div(k, kCoreElements));
-  Value inCore = m.add(m.mul(m.rem(row, kCoreRows), kCoreElements), m.rem(k, kCoreElements));
-  return m.add(m.mul(core, kCoreRows * kCoreElements), inCore);
-}
-
-/// The layout bits of a no-swizzle descriptor ("Matrix Descriptor Format"):
-/// leading byte offset (bits 16-29) and stride byte offset (bits 32-45), both
-/// in 16-byte units; the start address (bits 0-13) is or-ed in per use.
-uint64_t descriptorLayoutBits(const Staging &staging) {
-  return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(staging.strideBytes()) >> 4) << 32;
-}
-
-/// The wgmma descriptor of the matrix at shared address `address` (i64).
-Value descriptor(RegisterEmitter &e, Value address, uint64_t layoutBits) {
-  OpBuilder &b = e.builder;
-  Value window = LLVM::AndOp::create(b, e.loc, address, e.i64(0x3ffff));
-  Value start = LLVM::LShrOp::create(b, e.loc, window, e.i64(4));
-  return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(layoutBits)));
-}
-
-/// Emits `op` as the inline PTX convert-nvvm-to-llvm gives it (the NVVM op
-/// has no LLVM intrinsic; tile-emu decodes this form) and returns the result.
-FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter,
-                                 NVVM::WgmmaMmaAsyncOp op) {
-  SmallVector<std::pair<Value, NVVM::PTXRegisterMod>> operands;
-  auto builderOp = cast<NVVM::BasicPtxBuilderInterface>(op.getOperation());
-  bool manualMapping = builderOp.getAsmValues(rewriter, operands);
-  NVVM::PtxBuilder ptx(op, rewriter, manualMapping);
-  for (auto &[value, modifier] : operands)
-    if (failed(ptx.insertValue(value, modifier)))
-      return op.emitOpError("has an operand inline PTX cannot take");
-  LLVM::InlineAsmOp inlineAsm = ptx.build();
-  rewriter.eraseOp(op);
-  return inlineAsm.getResult(0);
-}
+constexpr int64_t kStepK = CanonicalKMajor::kStepK;
+constexpr int64_t kCoreRows = CanonicalKMajor::kCoreRows;
+constexpr int64_t kCoreBytes = CanonicalKMajor::kCoreBytes;
+constexpr unsigned kElementBytes = CanonicalKMajor::kElementBytes;
 
 } // namespace
 
@@ -118,7 +55,7 @@ bool canLowerToWgmma(MmaFOp op) {
   if (!hasWgmmaForm(op))
     return false;
   FailureOr<MmaShape> shape = getMmaShape(op);
-  return succeeded(shape) && chooseChunk(*shape) > 0;
+  return succeeded(shape) && CanonicalStaging::chooseChunk(*shape) > 0;
 }
 
 LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
@@ -139,7 +76,7 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
   Type accType = converter.convertType(accElement);
   if (!accType)
     return op.emitOpError("accumulator element type has no LLVM form");
-  Staging staging(s, chooseChunk(s));
+  CanonicalStaging staging(s, CanonicalStaging::chooseChunk(s));
   BlockedAttr layout = accLaid->layout;
   int64_t warps = layout.getWarpsPerCTA()[mDim];
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
@@ -195,7 +132,7 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
   Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, bBase);
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
   Value warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
-  int64_t blockBytes = kWarpgroupRows * staging.chunk * kElementBytes;
+  int64_t blockBytes = kWarpgroupRows * staging.chunk() * kElementBytes;
   auto addBytes = [&](Value address, Value bytes) -> Value {
     Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
     return LLVM::AddOp::create(rewriter, loc, address, wide);
@@ -213,21 +150,22 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
   Type f32 = rewriter.getF32Type();
   NVVM::WGMMATypes operandType = element.isBF16() ? NVVM::WGMMATypes::bf16
                                                   : NVVM::WGMMATypes::f16;
-  uint64_t layoutBits = descriptorLayoutBits(staging);
+  // No swizzle (bits 62-63 zero): only the offsets.
+  uint64_t layoutBits = staging.layout.offsetBits();
 
-  bool needsCheck = s.k > staging.chunk;
-  for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
-    int64_t len = std::min(staging.chunk, s.k - k0);
+  bool needsCheck = s.k > staging.chunk();
+  for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk()) {
+    int64_t len = std::min(staging.chunk(), s.k - k0);
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
     stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(s),
                  [&](size_t i, Value kLocal) {
-                   return canonicalSlot(m, stagedRowOfA(batchOf(a, i), a.coords[mDim][i]),
-                                        kLocal, staging.chunk);
+                   return staging.layout.slot(m, stagedRowOfA(batchOf(a, i), a.coords[mDim][i]),
+                                             kLocal);
                  });
     stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(s),
                  [&](size_t i, Value kLocal) {
                    Value column = m.add(m.mul(batchOf(b, i), s.n), b.coords[nDim][i]);
-                   return canonicalSlot(m, column, kLocal, staging.chunk);
+                   return staging.layout.slot(m, column, kLocal);
                  });
     NVVM::FenceProxyOp::create(
         rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
@@ -242,11 +180,11 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
       for (const Issue &issue : issues) {
         Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
                             issue.pair);
-        Value descA = descriptor(e, addBytes(aAddress, m.add(m.mul(block, blockBytes), kBytes)),
+        Value descA = CanonicalKMajor::descriptor(e, addBytes(aAddress, m.add(m.mul(block, blockBytes), kBytes)),
                                  layoutBits);
         int64_t bRow = issue.batch * s.n + issue.n0;
-        Value descB = descriptor(
-            e, addBytes(bAddress, m.add(kBytes, bRow / kCoreRows * staging.strideBytes())),
+        Value descB = CanonicalKMajor::descriptor(
+            e, addBytes(bAddress, m.add(kBytes, bRow / kCoreRows * staging.layout.strideBytes())),
             layoutBits);
         // D register 4j + 2h + x: row register 2 * pair + h, column
         // register 2 * (n0 / 8 + j) + x.
@@ -267,7 +205,7 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
             // Both operands K-major: A row-major, B column-major.
             NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
-        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma);
+        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
         if (failed(d)) {
           emitted = false;
           continue;

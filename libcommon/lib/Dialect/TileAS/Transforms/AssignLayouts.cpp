@@ -102,7 +102,7 @@ struct AssignLayoutsPass
     });
   }
 
-  /// The tensor-core accumulator layout (wgmma or mma.sync) of each
+  /// The tensor-core accumulator layout (tcgen05, wgmma or mma.sync) of each
   /// accumulator shape of an mmaf that has an mma.sync form.
   static std::map<ShapeKey, BlockedAttr> collectMmaLayouts(func::FuncOp func,
                                                            unsigned numWarps) {
@@ -111,9 +111,12 @@ struct AssignLayoutsPass
       if (!hasMmaSyncForm(op))
         return;
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
-      // On Hopper the wgmma layout where it tiles, else the mma.sync one.
+      // On Blackwell the tcgen05 layout, on Hopper (sm_90a) the wgmma
+      // layout, where they tile; else the mma.sync one.
       BlockedAttr layout;
-      if (targetsWgmma(func))
+      if (targetsTcgen05(func))
+        layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      else if (targetsWgmma(func))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       if (!layout)
         layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
