@@ -14,6 +14,7 @@
 #include "MBarrier.h"
 #include "Runtime.h"
 #include "TensorMap.h"
+#include "Tcgen05.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
@@ -779,7 +780,8 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
   if (!n.consume_front("llvm.nvvm."))
     return std::nullopt;
   for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
-                      lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic, lookupMisc,
+                      lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic,
+                      lookupTcgen05Intrinsic, lookupMisc,
                       lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
                       lookupAsyncCopyIntrinsic, lookupFloat})
     if (auto h = lookup(n)) {
@@ -903,5 +905,9 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
          // wgmma.mma_async completes at issue (WgmmaAsm.cpp): nothing to
          // order, commit or wait for.
          n == "wgmma.fence.sync.aligned" || n == "wgmma.commit_group.sync.aligned" ||
-         n == "wgmma.wait_group.sync.aligned";
+         n == "wgmma.wait_group.sync.aligned" ||
+         // tcgen05.ld/st complete at issue, and the host orders every
+         // tcgen05 operation with the thread's other accesses (Tcgen05.h).
+         n == "tcgen05.wait.ld" || n == "tcgen05.wait.st" ||
+         n == "tcgen05.fence.before.thread.sync" || n == "tcgen05.fence.after.thread.sync";
 }

@@ -88,6 +88,20 @@ void initOrInval(Runtime &rt, const IntrinsicHandler &h, const uint8_t *args, ui
   fresh.store(address);
 }
 
+/// The arrive-on operation of `count` arrivals; returns the state token.
+uint64_t arriveOn(Runtime &rt, MBarrierState &state, uint32_t count, bool drop) {
+  if (count == 0 || count > state.pending)
+    rt.fail("mbarrier.arrive with count " + std::to_string(count) + " but " +
+            std::to_string(state.pending) + " arrivals pending");
+  if (drop)
+    state.expected -= count;
+  state.pending -= count;
+  uint64_t token = state.token();
+  state.completePhaseIfDone();
+  rt.noteProgress();
+  return token;
+}
+
 void arrive(Runtime &rt, const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret,
             MBarrierState &state) {
   if (state.expected == 0)
@@ -97,15 +111,7 @@ void arrive(Runtime &rt, const IntrinsicHandler &h, const uint8_t *args, uint8_t
     state.addTx(rt, h.arg<uint32_t>(args, 1));
   else if (h.aux & kMBarCount)
     count = h.arg<uint32_t>(args, 1);
-  if (count == 0 || count > state.pending)
-    rt.fail("mbarrier.arrive with count " + std::to_string(count) + " but " +
-            std::to_string(state.pending) + " arrivals pending");
-  if (h.aux & kMBarDrop)
-    state.expected -= count;
-  state.pending -= count;
-  uint64_t token = state.token();
-  state.completePhaseIfDone();
-  rt.noteProgress();
+  uint64_t token = arriveOn(rt, state, count, h.aux & kMBarDrop);
   if (!h.retOffsets.empty())
     h.result(ret, token);
 }
@@ -157,6 +163,16 @@ void tilepipe::emu::completeMBarrierTx(uintptr_t address, uint32_t bytes) {
   state.completePhaseIfDone();
   state.store(address);
   rt.noteProgress();
+}
+
+void tilepipe::emu::arriveOnMBarrier(uintptr_t address) {
+  Runtime &rt = Runtime::active();
+  rt.checkAccess(address, 8, 8, kAccessWrite | 3u << kAccessAddrSpaceShift);
+  MBarrierState state = MBarrierState::load(address);
+  if (state.expected == 0)
+    rt.fail("tcgen05.commit to an uninitialized mbarrier");
+  arriveOn(rt, state, 1, false);
+  state.store(address);
 }
 
 std::optional<IntrinsicHandler> tilepipe::emu::lookupMBarrierIntrinsic(StringRef n) {

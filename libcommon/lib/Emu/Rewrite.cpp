@@ -349,14 +349,19 @@ static Function *makeMarshallingWrapper(StringRef intrinsic, FunctionType *type,
                                        "tp.emu." + intrinsic.drop_front(5), module);
   IRBuilder<> builder(BasicBlock::Create(ctx, "entry", wrapper));
 
+  // The buffers are aligned for their most aligned member: the host's
+  // vector loads and stores (<16 x i32> of tcgen05.ld) may need 64 bytes.
   uint64_t offset = 0;
+  Align argsAlign(16);
   for (Type *param : type->params()) {
-    offset = alignTo(offset, layout.getABITypeAlign(param).value());
+    Align align = layout.getABITypeAlign(param);
+    argsAlign = std::max(argsAlign, align);
+    offset = alignTo(offset, align.value());
     handler.argOffsets.push_back(offset);
     offset += layout.getTypeAllocSize(param);
   }
   Value *args = builder.CreateAlloca(ArrayType::get(builder.getInt8Ty(), std::max<uint64_t>(offset, 8)));
-  cast<AllocaInst>(args)->setAlignment(Align(16));
+  cast<AllocaInst>(args)->setAlignment(argsAlign);
   for (auto [i, arg] : enumerate(wrapper->args()))
     builder.CreateStore(&arg, builder.CreateConstGEP1_64(builder.getInt8Ty(), args,
                                                          handler.argOffsets[i]));
@@ -376,7 +381,7 @@ static Function *makeMarshallingWrapper(StringRef intrinsic, FunctionType *type,
     }
     auto *slot = builder.CreateAlloca(ArrayType::get(builder.getInt8Ty(),
                                                      std::max<uint64_t>(layout.getTypeAllocSize(retType), 8)));
-    slot->setAlignment(Align(16));
+    slot->setAlignment(std::max(Align(16), layout.getABITypeAlign(retType)));
     builder.CreateMemSet(slot, builder.getInt8(0), layout.getTypeAllocSize(retType), Align(16));
     ret = slot;
   }

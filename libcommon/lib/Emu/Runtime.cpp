@@ -130,6 +130,7 @@ void Runtime::runCta(uint32_t x, uint32_t y, uint32_t z) {
     list.clear();
   for (auto &group : warpgroups_)
     group = {};
+  tensorMemory_.reset();
   ready_.clear();
   liveThreads_ = threads_.size();
 
@@ -161,6 +162,14 @@ void Runtime::runCta(uint32_t x, uint32_t y, uint32_t z) {
   if (!failed_ && liveThreads_ != 0) {
     failed_ = true;
     failure_ = describeDeadlock();
+  }
+  // "All of the tensor memory that was allocated ... must be deallocated
+  // before the kernel exits" (tcgen05.alloc); the next CTA on the SM would
+  // block in its allocation otherwise.
+  if (unsigned columns = tensorMemory_.allocatedColumns(); !failed_ && columns) {
+    failed_ = true;
+    failure_ = "kernel '" + kernel_ + "', CTA " + dim3(ctaId_) + ": the CTA exited with " +
+               std::to_string(columns) + " tensor memory column(s) still allocated (tcgen05.dealloc missing)";
   }
 }
 
@@ -202,12 +211,12 @@ void Runtime::exitCurrentThread() {
   __builtin_unreachable();
 }
 
-void Runtime::yield() {
+void Runtime::yield(const char *waitingIn) {
   // Every yield lets all other ready threads run once; if none of them made
   // progress after this many rounds, nothing ever will.
   if (++idleYields_ > 10000 * uint64_t(liveThreads_) + 100000)
-    fail("deadlock: threads keep waiting (mbarrier.try_wait, nanosleep) and no thread "
-         "makes progress");
+    fail(std::string("deadlock: threads keep waiting (") + waitingIn +
+         ") and no thread makes progress");
   // The scheduler re-queues a thread that comes back Ready.
   switchToScheduler();
 }

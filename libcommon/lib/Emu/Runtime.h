@@ -14,6 +14,8 @@
 #ifndef TILEPIPE_LIB_EMU_RUNTIME_H
 #define TILEPIPE_LIB_EMU_RUNTIME_H
 
+#include "TensorMemory.h"
+
 #include "tilepipe/Emu/Emulator.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -161,13 +163,15 @@ public:
   void warpgroupCollective(const WarpgroupOp &op, void *mine);
   /// The CTA's shared memory (the window that shared addresses index).
   char *sharedWindow() const;
+  /// The running CTA's tensor memory (tcgen05, Tcgen05.h).
+  TensorMemory &tensorMemory() { return tensorMemory_; }
   uint32_t sharedBytes() const { return sharedBytes_; }
   /// Ends the calling thread now (PTX exit).
   [[noreturn]] void exitCurrentThread();
-  /// Lets the other threads of the CTA run (nanosleep, mbarrier.try_wait).
-  /// Endless yielding while no thread makes progress is reported as a
-  /// deadlock.
-  void yield();
+  /// Lets the other threads of the CTA run (nanosleep, mbarrier.try_wait,
+  /// a blocked tcgen05.alloc: `waitingIn` names it). Endless yielding while
+  /// no thread makes progress is reported as a deadlock.
+  void yield(const char *waitingIn = "mbarrier.try_wait, nanosleep");
   /// Device-side malloc/free: heap blocks are buffers until freed (and are
   /// released when the launch ends).
   void *deviceMalloc(uint64_t bytes);
@@ -240,6 +244,7 @@ private:
     std::array<void *, 128> threads = {};
   };
   std::vector<PendingWarpgroup> warpgroups_;
+  TensorMemory tensorMemory_;
   bool failed_ = false;
   std::string failure_;
   uint64_t clock_ = 0;

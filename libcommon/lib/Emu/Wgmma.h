@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class FunctionType;
@@ -57,6 +58,19 @@ struct MatrixDescriptor {
   uint32_t elementAddress(bool mnMajor, unsigned elemBytes, unsigned mn, unsigned k) const;
 };
 
+/// The CTA's shared memory as the descriptors address it.
+struct SharedWindow {
+  const uint8_t *base = nullptr;
+  uint64_t bytes = 0;
+};
+
+/// Reads a shared-memory operand of `rows` (its M or N extent) x `k`
+/// elements placed as `desc` describes into `out[row * k + kk]`; `what`
+/// names the operand in the message of an access outside `shared`.
+llvm::Error loadSharedOperand(const MatrixDescriptor &desc, bool mnMajor, ElemType type,
+                              unsigned rows, unsigned k, SharedWindow shared,
+                              std::vector<double> &out, const llvm::Twine &what);
+
 /// The per-instruction (warpgroup-uniform) operands.
 struct WgmmaOperands {
   uint64_t descA = 0, descB = 0;
@@ -64,12 +78,6 @@ struct WgmmaOperands {
   bool scaleD = true;        // false: D = A * B
   int scaleA = 1, scaleB = 1; // -1 negates the operand
   bool transA = false, transB = false;
-};
-
-/// The CTA's shared memory as the descriptors address it.
-struct SharedWindow {
-  const uint8_t *base = nullptr;
-  uint64_t bytes = 0;
 };
 
 /// One wgmma.mma_async: `d[thread]` holds the accumulator registers of

@@ -11,6 +11,7 @@
 // collective on every thread's spilled operands.
 //
 //===----------------------------------------------------------------------===//
+#include "InlinePtxOperands.h"
 #include "Runtime.h"
 #include "Wgmma.h"
 
@@ -25,25 +26,6 @@ using namespace tilepipe::emu;
 using llvm::StringRef;
 
 namespace {
-
-/// Where a scalar operand comes from: a call argument or a literal.
-struct ScalarSource {
-  int arg = -1; // call argument index, or -1 for `literal`
-  int64_t literal = 0;
-  unsigned bits = 32;
-
-  int64_t read(const IntrinsicHandler &h, const uint8_t *args) const {
-    if (arg < 0)
-      return literal;
-    switch (bits) {
-    case 1: return h.arg<uint8_t>(args, arg) & 1;
-    case 8: return h.arg<int8_t>(args, arg);
-    case 16: return h.arg<int16_t>(args, arg);
-    case 64: return h.arg<int64_t>(args, arg);
-    default: return h.arg<int32_t>(args, arg);
-    }
-  }
-};
 
 /// The call operands of one wgmma.mma_async asm statement.
 struct WgmmaAsmOperands {
@@ -150,25 +132,6 @@ llvm::Error unsupported(const llvm::Twine &why) {
                                  "unsupported wgmma inline PTX: " + why);
 }
 
-/// Splits "a, {b, c}, d" at top-level commas.
-llvm::SmallVector<StringRef, 8> splitOperands(StringRef text) {
-  llvm::SmallVector<StringRef, 8> parts;
-  unsigned depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    if (i < text.size() && text[i] == '{')
-      ++depth;
-    else if (i < text.size() && text[i] == '}')
-      --depth;
-    else if (i == text.size() || (text[i] == ',' && depth == 0)) {
-      if (StringRef part = text.slice(start, i).trim(); !part.empty())
-        parts.push_back(part);
-      start = i + 1;
-    }
-  }
-  return parts;
-}
-
 std::optional<ElemType> parseType(StringRef s) {
   return llvm::StringSwitch<std::optional<ElemType>>(s)
       .Case("f16", ElemType::F16)
@@ -208,63 +171,10 @@ llvm::Expected<WgmmaShape> parseOpcode(StringRef opcode) {
   return shape;
 }
 
-/// The call's view of the asm operands: $i < outputs are results, the
-/// others call arguments; outputs may be tied to an input ("0", "1", ...).
-struct AsmSignature {
-  unsigned outputs = 0;
-  llvm::SmallVector<int, 16> tiedInput; // per output: the tied argument, or -1
-  llvm::FunctionType *type = nullptr;
-
-  static AsmSignature parse(StringRef constraints, llvm::FunctionType *type) {
-    AsmSignature sig;
-    sig.type = type;
-    llvm::SmallVector<StringRef, 16> items;
-    constraints.split(items, ',');
-    for (StringRef item : items)
-      if (item.starts_with("="))
-        ++sig.outputs;
-    sig.tiedInput.assign(sig.outputs, -1);
-    int arg = 0;
-    for (StringRef item : items) {
-      if (item.starts_with("=") || item.starts_with("~"))
-        continue;
-      unsigned tied;
-      if (!item.getAsInteger(10, tied) && tied < sig.outputs)
-        sig.tiedInput[tied] = arg;
-      ++arg;
-    }
-    return sig;
-  }
-
-  /// "$7" -> the call argument it names (of `bits` bits when given).
-  std::optional<unsigned> argument(StringRef text, unsigned bits = 0) const {
-    unsigned number;
-    if (!text.consume_front("$") || text.getAsInteger(10, number) || number < outputs ||
-        number - outputs >= type->getNumParams())
-      return std::nullopt;
-    llvm::Type *param = type->getParamType(number - outputs);
-    if (bits && param->getPrimitiveSizeInBits() != bits)
-      return std::nullopt;
-    return number - outputs;
-  }
-  /// "$2" -> the (32-bit) result it names.
-  std::optional<unsigned> output(StringRef text) const {
-    unsigned number;
-    if (!text.consume_front("$") || text.getAsInteger(10, number) || number >= outputs)
-      return std::nullopt;
-    llvm::Type *result = type->getReturnType();
-    if (auto *structType = llvm::dyn_cast<llvm::StructType>(result))
-      result = structType->getElementType(number);
-    if (result->getPrimitiveSizeInBits() != 32)
-      return std::nullopt;
-    return number;
-  }
-};
-
 /// Reads the statements of the asm block into the shape and operands.
 class WgmmaAsmParser {
 public:
-  WgmmaAsmParser(const AsmSignature &sig) : sig_(sig) {}
+  WgmmaAsmParser(const AsmSignature &sig) : sig_(sig), scalars_(sig) {}
 
   llvm::Error parse(StringRef text) {
     llvm::SmallVector<StringRef, 8> statements;
@@ -288,21 +198,9 @@ private:
   llvm::Error parseStatement(StringRef statement) {
     auto [opcode, rest] = statement.split(' ');
     rest = rest.trim();
-    if (opcode == ".reg" && rest.consume_front(".pred")) {
-      for (StringRef name : splitOperands(rest))
-        predicates_[name] = std::nullopt; // set by a setp below
-      return llvm::Error::success();
-    }
+    if (std::optional<llvm::Error> taken = scalars_.parsePredicateStatement(opcode, rest))
+      return *taken ? unsupported(llvm::toString(std::move(*taken))) : llvm::Error::success();
     llvm::SmallVector<StringRef, 8> ops = splitOperands(rest);
-    // setp.ne.{b32,s32,u32} p, $i, 0: p is "operand i is non-zero".
-    if (opcode.starts_with("setp.ne.") && ops.size() == 3 && ops[2] == "0" &&
-        predicates_.count(ops[0])) {
-      std::optional<ScalarSource> source = scalar(ops[1]);
-      if (!source)
-        return unsupported("setp operand '" + ops[1] + "'");
-      predicates_[ops[0]] = *source;
-      return llvm::Error::success();
-    }
     if (!opcode.starts_with("wgmma.mma_async.") || found_)
       return unsupported("statement '" + statement + "'");
     found_ = true;
@@ -374,28 +272,10 @@ private:
     return llvm::Error::success();
   }
 
-  /// A literal, an input operand or a predicate set from one.
-  std::optional<ScalarSource> scalar(StringRef text) const {
-    int64_t literal;
-    if (!text.getAsInteger(0, literal))
-      return ScalarSource{-1, literal, 64};
-    if (auto it = predicates_.find(text); it != predicates_.end())
-      return it->second; // std::nullopt while never set
-    std::optional<unsigned> arg = sig_.argument(text);
-    llvm::Type *type = arg ? sig_.type->getParamType(*arg) : nullptr;
-    if (!type || !type->isIntegerTy() || type->getIntegerBitWidth() > 64)
-      return std::nullopt;
-    return ScalarSource{int(*arg), 0, type->getIntegerBitWidth()};
-  }
-
-  static llvm::SmallVector<StringRef, 8> registerList(StringRef text) {
-    if (!text.consume_front("{") || !text.consume_back("}"))
-      return {};
-    return splitOperands(text);
-  }
+  std::optional<ScalarSource> scalar(StringRef text) const { return scalars_.scalar(text); }
 
   const AsmSignature &sig_;
-  llvm::StringMap<std::optional<ScalarSource>> predicates_;
+  AsmScalars scalars_;
   bool found_ = false;
 };
 

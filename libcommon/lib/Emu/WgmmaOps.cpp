@@ -116,32 +116,40 @@ uint32_t MatrixDescriptor::elementAddress(bool mnMajor, unsigned elemBytes, unsi
   return uint32_t(swizzleAddress(start + offset, swizzle));
 }
 
-namespace {
-
-/// Reads a shared-memory operand (rows x K, with `rows` the M or N extent)
-/// into `out[row * K + k]`.
-llvm::Error loadSharedOperand(uint64_t descriptorBits, bool mnMajor, ElemType type,
-                              unsigned rows, unsigned k, SharedWindow shared,
-                              std::vector<double> &out, const char *which) {
-  MatrixDescriptor desc = MatrixDescriptor::decode(descriptorBits);
-  if (desc.baseOffset != 0)
-    return fail(llvm::Twine("wgmma ") + which +
-                " descriptor with a non-zero matrix base offset is not supported");
+llvm::Error tilepipe::emu::loadSharedOperand(const MatrixDescriptor &desc, bool mnMajor,
+                                             ElemType type, unsigned rows, unsigned k,
+                                             SharedWindow shared, std::vector<double> &out,
+                                             const llvm::Twine &what) {
   unsigned bytes = elemBits(type) / 8;
   out.assign(size_t(rows) * k, 0.0);
   for (unsigned row = 0; row < rows; ++row)
     for (unsigned kk = 0; kk < k; ++kk) {
       uint32_t address = desc.elementAddress(mnMajor, bytes, row, kk);
       if (uint64_t(address) + bytes > shared.bytes)
-        return fail(llvm::Twine("wgmma ") + which + " operand element (" + llvm::Twine(row) +
-                    ", " + llvm::Twine(kk) + ") at shared address " + llvm::Twine(address) +
-                    " lies outside the " + llvm::Twine(shared.bytes) +
-                    " bytes of shared memory (descriptor " +
-                    llvm::utohexstr(descriptorBits) + ")");
+        return fail(what + " operand element (" + llvm::Twine(row) + ", " + llvm::Twine(kk) +
+                    ") at shared address " + llvm::Twine(address) + " lies outside the " +
+                    llvm::Twine(shared.bytes) + " bytes of shared memory");
       uint32_t bits = 0;
       std::memcpy(&bits, shared.base + address, bytes);
       out[size_t(row) * k + kk] = decodeElement(type, bits);
     }
+  return llvm::Error::success();
+}
+
+namespace {
+
+/// A wgmma operand from its descriptor bits.
+llvm::Error loadWgmmaOperand(uint64_t descriptorBits, bool mnMajor, ElemType type,
+                             unsigned rows, unsigned k, SharedWindow shared,
+                             std::vector<double> &out, const char *which) {
+  MatrixDescriptor desc = MatrixDescriptor::decode(descriptorBits);
+  if (desc.baseOffset != 0)
+    return fail(llvm::Twine("wgmma ") + which +
+                " descriptor with a non-zero matrix base offset is not supported");
+  if (llvm::Error e = loadSharedOperand(desc, mnMajor, type, rows, k, shared, out,
+                                       llvm::Twine("wgmma ") + which))
+    return fail(llvm::toString(std::move(e)) + " (descriptor " + llvm::utohexstr(descriptorBits) +
+                ")");
   return llvm::Error::success();
 }
 
@@ -163,12 +171,12 @@ llvm::Error tilepipe::emu::computeWgmma(const WgmmaShape &shape, const WgmmaOper
         aValues[(16 * (thread / 32) + row) * k + col] =
             decodeElement(shape.a, extractElement(a[thread], i, bits));
       }
-  } else if (llvm::Error e = loadSharedOperand(ops.descA, ops.transA, shape.a, m, k, shared,
-                                               aValues, "A")) {
+  } else if (llvm::Error e = loadWgmmaOperand(ops.descA, ops.transA, shape.a, m, k, shared,
+                                              aValues, "A")) {
     return e;
   }
   if (llvm::Error e =
-          loadSharedOperand(ops.descB, ops.transB, shape.b, n, k, shared, bValues, "B"))
+          loadWgmmaOperand(ops.descB, ops.transB, shape.b, n, k, shared, bValues, "B"))
     return e;
 
   unsigned dBits = elemBits(shape.d);

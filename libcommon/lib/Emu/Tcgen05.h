@@ -1,0 +1,140 @@
+//===- Tcgen05.h - Blackwell tensor memory and tcgen05 instructions --------===//
+//
+// PTX ISA 9.7.16 "TensorCore 5th Generation Family Instructions": each CTA
+// owns a Tensor Memory of 128 lanes x 512 columns of 32-bit cells, addressed
+// by a 32-bit value with the lane in bits 31..16 and the column in 15..0.
+// Warps allocate columns (tcgen05.alloc), move data between registers and
+// tensor memory (tcgen05.ld / tcgen05.st) and issue matrix multiplies whose
+// accumulator lives there (tcgen05.mma), whose completion tcgen05.commit
+// signals on an mbarrier.
+//
+// The emulator computes the asynchronous operations (mma, cp) at issue, which
+// is a legal order: their results may only be observed after a commit's
+// mbarrier phase completed, and the commit arrives at once. The allocator and
+// the fragment layouts are in Tcgen05Memory.cpp, the multiply in
+// Tcgen05Mma.cpp, the NVVM intrinsics in Tcgen05Ops.cpp and the inline PTX
+// forms in Tcgen05Asm.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_EMU_TCGEN05_H
+#define TILEPIPE_LIB_EMU_TCGEN05_H
+
+#include "Intrinsics.h"
+#include "TensorMemory.h"
+#include "Wgmma.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace llvm {
+class FunctionType;
+}
+
+namespace tilepipe::emu {
+
+/// The data movement shapes of tcgen05.ld / tcgen05.st.
+enum class TmemShape : uint8_t { S32x32b, S16x64b, S16x128b, S16x256b, S16x32bx2 };
+
+/// Registers per thread of `shape` repeated `num` times (.x1 ... .x128).
+unsigned tmemRegisters(TmemShape shape, unsigned num);
+/// Lanes a warp's access covers (32 or 16).
+inline unsigned tmemShapeLanes(TmemShape shape) { return shape == TmemShape::S32x32b ? 32 : 16; }
+
+/// The cell (lane offset from the base lane, column offset from the base
+/// column) register `reg` of warp thread `thread` moves ("Matrix fragments
+/// for tcgen05.ld/st"). For 16x32bx2 the column is within its half: threads
+/// 16..31 add the instruction's immHalfSplitoff.
+struct TmemCellOffset {
+  unsigned lane, column;
+};
+TmemCellOffset tmemFragmentCell(TmemShape shape, unsigned thread, unsigned reg);
+
+/// Columns covered from the base column by one warp's access (.pack::16b
+/// and .unpack::16b double it: a register holds two 16-bit cells).
+unsigned tmemShapeColumns(TmemShape shape, unsigned num, unsigned halfSplit, bool packed);
+
+/// tcgen05.ld (load) or tcgen05.st of one thread: `regs` has
+/// tmemRegisters(shape, num) registers. `warp` is the CTA warp index, whose
+/// warp id % 4 selects the 32 lanes it may access. Fails with a message.
+llvm::Error tmemLoadStore(TensorMemory &tmem, bool load, TmemShape shape, unsigned num,
+                          bool packed, uint32_t address, unsigned halfSplit, unsigned warp,
+                          unsigned laneInWarp, uint32_t *regs);
+
+//===----------------------------------------------------------------------===//
+// tcgen05.mma
+//===----------------------------------------------------------------------===//
+
+/// .kind of tcgen05.mma (the values of LLVM's Tcgen05MMAKind immediate).
+enum class Tcgen05Kind : uint8_t { F16 = 0, TF32 = 1, F8F6F4 = 2, I8 = 3 };
+
+/// The instruction descriptor of the kinds f16, tf32, f8f6f4 and i8
+/// ("Instruction descriptor", Table "Instruction descriptor format").
+struct Tcgen05InstrDesc {
+  unsigned m = 128, n = 8;
+  ElemType a = ElemType::F16, b = ElemType::F16, d = ElemType::F32;
+  bool negateA = false, negateB = false;
+  bool transposeA = false, transposeB = false; // MN-major operands
+  bool saturate = false;
+
+  /// Decodes and validates `bits` for `kind` (cta_group::1, dense).
+  static llvm::Expected<Tcgen05InstrDesc> decode(uint32_t bits, Tcgen05Kind kind);
+  /// K of one instruction: 32 bytes of the input type.
+  unsigned k() const { return 256 / elemBits(a); }
+};
+
+/// Decodes a tcgen05 shared memory descriptor ("Shared Memory Descriptor":
+/// start, LBO and SBO as in wgmma, the fixed version 0b001 in bits 46..48,
+/// base offset in 49..51, the swizzle mode in 61..63).
+llvm::Expected<MatrixDescriptor> decodeTcgen05SmemDescriptor(uint64_t bits);
+
+/// One tcgen05.mma.cta_group::1 as issued.
+struct Tcgen05MmaOp {
+  Tcgen05Kind kind = Tcgen05Kind::F16;
+  uint32_t d = 0;     // tensor memory address of D
+  uint32_t aTmem = 0; // A in tensor memory (when aInTmem)
+  uint64_t aDesc = 0, bDesc = 0;
+  bool aInTmem = false;
+  uint32_t idesc = 0;
+  bool enableInputD = true;
+  unsigned scaleInputD = 0; // .scale_d: D = A*B + D * 2^-scaleInputD
+};
+
+/// Runs `op` on `tmem` with shared operands from `shared`; fails with a
+/// message on bad descriptors or unallocated tensor memory.
+llvm::Error computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemory &tmem, SharedWindow shared);
+
+/// The lane of D row `row` for an M of `m` (cta_group::1, "Data path layout
+/// organization": M = 128 uses lane i for row i, M = 64 lanes 0..15 of each
+/// 32-lane sub-partition).
+unsigned tcgen05DataPathLane(unsigned m, unsigned row);
+
+/// The tcgen05 instructions as the calling emulated thread executes them on
+/// the active Runtime's CTA (Tcgen05Ops.cpp), whichever form (intrinsic or
+/// inline PTX) named them. Errors end the launch.
+namespace tcgen05 {
+/// Warp-collective: the warp's lowest lane allocates, waiting while too few
+/// columns are free, and writes the address to `dst` (a shared::cta
+/// pointer when `sharedPointer`, else generic).
+void alloc(uintptr_t dst, uint32_t columns, bool sharedPointer);
+void dealloc(uint32_t address, uint32_t columns);
+void relinquishAllocPermit();
+/// Once the warp has arrived, moves this lane's `regs`.
+void loadStore(bool load, TmemShape shape, unsigned num, bool packed, uint32_t address,
+               unsigned halfSplit, uint32_t *regs);
+void mma(const Tcgen05MmaOp &op);
+/// .mbarrier::arrive::one on the mbarrier at the host address `mbarrier`.
+void commit(uintptr_t mbarrier);
+} // namespace tcgen05
+
+/// tcgen05.* intrinsics ("tcgen05.ld.32x32b.x4", without "llvm.nvvm.").
+std::optional<IntrinsicHandler> lookupTcgen05Intrinsic(llvm::StringRef name);
+
+/// The handler of inline PTX that is one tcgen05 instruction (std::nullopt
+/// when it is none, an error when it is one the emulator lacks).
+llvm::Expected<std::optional<IntrinsicHandler>>
+lookupTcgen05Asm(llvm::StringRef asmText, llvm::StringRef constraints, llvm::FunctionType *type);
+
+} // namespace tilepipe::emu
+
+#endif // TILEPIPE_LIB_EMU_TCGEN05_H

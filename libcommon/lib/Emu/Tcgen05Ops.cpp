@@ -1,0 +1,266 @@
+//===- Tcgen05Ops.cpp - The llvm.nvvm.tcgen05.* intrinsics -----------------===//
+//
+// LLVM 22's tcgen05 intrinsics (IntrinsicsNVVM.td, which MLIR's nvvm.tcgen05.*
+// ops translate to), cta_group::1 only:
+//   alloc[.shared].cg1(dst, ncols), dealloc.cg1(taddr, ncols),
+//   relinq.alloc.permit.cg1: warp-collective, performed once per warp;
+//   ld.<shape>.x<N>(taddr[, i64 halfSplitoff], i1 pack) -> iN / <N x i32>,
+//   st.<shape>.x<N>(taddr[, i64 halfSplitoff], values, i1 unpack): each
+//     lane moves its registers once the warp has arrived;
+//   mma.{shared,tensor}[.scale_d](d, a, b, idesc, enable_input_d[, scale],
+//     kind, cta_group, collector_usage): issued by one thread;
+//   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier.
+// tcgen05.wait::{ld,st} and the tcgen05.fence forms are no-ops
+// (isNoOpIntrinsic): ld and st complete at issue.
+//
+//===----------------------------------------------------------------------===//
+#include "MBarrier.h"
+#include "Runtime.h"
+#include "Tcgen05.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cstring>
+
+using namespace tilepipe::emu;
+using llvm::StringRef;
+
+namespace {
+
+enum class Tcgen05Op : uint32_t { Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit };
+
+/// Parameters of one handler, packed into IntrinsicHandler::aux.
+struct Tcgen05Params {
+  TmemShape shape = TmemShape::S32x32b;
+  unsigned num = 1;           // .x1 ... .x128
+  bool sharedPointer = false; // alloc / commit: the pointer is shared::cta
+  bool halfSplit = false;     // ld / st 16x32bx2: the immHalfSplitoff argument
+  bool aInTmem = false;       // mma.tensor
+  bool scaleD = false;        // mma.scale_d
+
+  uint32_t pack() const {
+    return uint32_t(shape) | num << 8 | sharedPointer << 16 | halfSplit << 17 | aInTmem << 18 |
+           scaleD << 19;
+  }
+  static Tcgen05Params unpack(uint32_t bits) {
+    Tcgen05Params p;
+    p.shape = TmemShape(bits & 0xff);
+    p.num = bits >> 8 & 0xff;
+    p.sharedPointer = bits >> 16 & 1;
+    p.halfSplit = bits >> 17 & 1;
+    p.aInTmem = bits >> 18 & 1;
+    p.scaleD = bits >> 19 & 1;
+    return p;
+  }
+};
+
+uint32_t tmemArg(const IntrinsicHandler &h, const uint8_t *args, unsigned i) {
+  // A tensor memory pointer (addrspace 6) is a 32-bit address on the GPU.
+  return uint32_t(h.arg<uint64_t>(args, i));
+}
+
+void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
+  Tcgen05Params p = Tcgen05Params::unpack(h.aux);
+  switch (Tcgen05Op(h.op)) {
+  case Tcgen05Op::Alloc:
+    return tcgen05::alloc(h.arg<uintptr_t>(args, 0), h.arg<uint32_t>(args, 1), p.sharedPointer);
+  case Tcgen05Op::Dealloc: return tcgen05::dealloc(tmemArg(h, args, 0), h.arg<uint32_t>(args, 1));
+  case Tcgen05Op::Relinquish: return tcgen05::relinquishAllocPermit();
+  case Tcgen05Op::Load:
+  case Tcgen05Op::Store: {
+    bool load = Tcgen05Op(h.op) == Tcgen05Op::Load;
+    unsigned i = 0;
+    uint32_t address = tmemArg(h, args, i++);
+    unsigned halfSplit = p.halfSplit ? unsigned(h.arg<uint64_t>(args, i++)) : 0;
+    unsigned regCount = tmemRegisters(p.shape, p.num);
+    uint32_t regs[128];
+    if (!load)
+      std::memcpy(regs, args + h.argOffsets[i++], 4 * regCount);
+    bool packed = h.arg<uint8_t>(args, i) & 1;
+    tcgen05::loadStore(load, p.shape, p.num, packed, address, halfSplit, regs);
+    if (load)
+      std::memcpy(ret + h.retOffsets[0], regs, 4 * regCount);
+    return;
+  }
+  case Tcgen05Op::Mma: {
+    Tcgen05MmaOp op;
+    op.d = tmemArg(h, args, 0);
+    op.aInTmem = p.aInTmem;
+    if (op.aInTmem)
+      op.aTmem = tmemArg(h, args, 1);
+    else
+      op.aDesc = h.arg<uint64_t>(args, 1);
+    op.bDesc = h.arg<uint64_t>(args, 2);
+    op.idesc = h.arg<uint32_t>(args, 3);
+    op.enableInputD = h.arg<uint8_t>(args, 4) & 1;
+    unsigned i = 5;
+    if (p.scaleD)
+      op.scaleInputD = unsigned(h.arg<uint64_t>(args, i++));
+    uint32_t kind = h.arg<uint32_t>(args, i), ctaGroup = h.arg<uint32_t>(args, i + 1);
+    if (kind > 3 || ctaGroup != 1)
+      Runtime::active().fail("tcgen05.mma with kind " + std::to_string(kind) + " and cta_group " +
+                             std::to_string(ctaGroup) +
+                             " (the emulator runs cta_group::1 of kinds 0-3)");
+    op.kind = Tcgen05Kind(kind);
+    return tcgen05::mma(op);
+  }
+  case Tcgen05Op::Commit: return tcgen05::commit(h.arg<uintptr_t>(args, 0));
+  }
+}
+
+IntrinsicHandler make(Tcgen05Op op, Tcgen05Params p = {}) {
+  IntrinsicHandler h;
+  h.fn = tcgen05Handler;
+  h.op = uint32_t(op);
+  h.aux = p.pack();
+  return h;
+}
+
+/// "32x32b.x4" and friends.
+std::optional<IntrinsicHandler> lookupLoadStore(Tcgen05Op op, StringRef n) {
+  auto [shapeName, numName] = n.split(".x");
+  auto shape = llvm::StringSwitch<std::optional<TmemShape>>(shapeName)
+                   .Case("32x32b", TmemShape::S32x32b)
+                   .Case("16x64b", TmemShape::S16x64b)
+                   .Case("16x128b", TmemShape::S16x128b)
+                   .Case("16x256b", TmemShape::S16x256b)
+                   .Case("16x32bx2", TmemShape::S16x32bx2)
+                   .Default(std::nullopt);
+  unsigned num;
+  if (!shape || numName.getAsInteger(10, num) || num == 0 || num > 128 || (num & (num - 1)) ||
+      tmemRegisters(*shape, num) > 128)
+    return std::nullopt;
+  Tcgen05Params p;
+  p.shape = *shape;
+  p.num = num;
+  p.halfSplit = *shape == TmemShape::S16x32bx2;
+  return make(op, p);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The operations of the calling thread
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+uint32_t spaceFlags(bool shared, bool write) {
+  return (write ? uint32_t(kAccessWrite) : 0u) | (shared ? 3u : 0u) << kAccessAddrSpaceShift;
+}
+
+/// The .sync.aligned instructions wait for every lane of the warp: a lane's
+/// tcgen05.ld sees what the other lanes' tcgen05.st before it wrote.
+uint32_t syncWarp(Runtime &rt) {
+  uint32_t mask = rt.activeMask();
+  rt.warpCollective(CollectiveKind::WarpSync, mask, LaneExchange{});
+  return mask;
+}
+
+/// The allocator's instructions act once per warp, by its lowest lane.
+bool performsForWarp(Runtime &rt) {
+  return rt.current()->lane == unsigned(__builtin_ctz(syncWarp(rt)));
+}
+
+void checkColumnCount(Runtime &rt, const char *op, uint32_t columns) {
+  if (columns < 32 || columns > kTmemColumns || (columns & (columns - 1)))
+    rt.fail(std::string(op) + " of " + std::to_string(columns) +
+            " columns (a power of 2 from 32 to 512)");
+}
+
+} // namespace
+
+void tcgen05::alloc(uintptr_t dst, uint32_t columns, bool sharedPointer) {
+  Runtime &rt = Runtime::active();
+  checkColumnCount(rt, "tcgen05.alloc", columns);
+  if (!performsForWarp(rt))
+    return;
+  TensorMemory &tmem = rt.tensorMemory();
+  if (tmem.relinquished)
+    rt.fail("tcgen05.alloc after the CTA executed tcgen05.relinquish_alloc_permit");
+  std::optional<unsigned> column;
+  // Blocks until enough columns are free: another warp's dealloc may free
+  // them, or nothing will (a deadlock the runtime reports).
+  while (!(column = tmem.allocate(columns)))
+    rt.yield("tcgen05.alloc of more tensor memory columns than are free");
+  rt.noteProgress();
+  rt.checkAccess(dst, 4, 4, spaceFlags(sharedPointer, true));
+  uint32_t address = TmemAddress{0, *column}.encode();
+  std::memcpy(reinterpret_cast<void *>(dst), &address, 4);
+}
+
+void tcgen05::dealloc(uint32_t address, uint32_t columns) {
+  Runtime &rt = Runtime::active();
+  checkColumnCount(rt, "tcgen05.dealloc", columns);
+  if (!performsForWarp(rt))
+    return;
+  TmemAddress at = TmemAddress::decode(address);
+  std::string why = at.lane != 0 ? "the address names lane " + std::to_string(at.lane) + ", not 0"
+                                 : rt.tensorMemory().deallocate(at.column, columns);
+  if (!why.empty())
+    rt.fail("tcgen05.dealloc of " + std::to_string(columns) + " columns at 0x" +
+            llvm::utohexstr(address) + ": " + why);
+  rt.noteProgress();
+}
+
+void tcgen05::relinquishAllocPermit() {
+  Runtime &rt = Runtime::active();
+  if (performsForWarp(rt))
+    rt.tensorMemory().relinquished = true;
+}
+
+void tcgen05::loadStore(bool load, TmemShape shape, unsigned num, bool packed, uint32_t address,
+                        unsigned halfSplit, uint32_t *regs) {
+  Runtime &rt = Runtime::active();
+  syncWarp(rt);
+  EmuThread &me = *rt.current();
+  if (llvm::Error e = tmemLoadStore(rt.tensorMemory(), load, shape, num, packed, address,
+                                    halfSplit, me.warp, me.lane, regs))
+    rt.fail(llvm::toString(std::move(e)));
+}
+
+void tcgen05::mma(const Tcgen05MmaOp &op) {
+  Runtime &rt = Runtime::active();
+  SharedWindow shared{reinterpret_cast<const uint8_t *>(rt.sharedWindow()), rt.sharedBytes()};
+  if (llvm::Error e = computeTcgen05Mma(op, rt.tensorMemory(), shared))
+    rt.fail(llvm::toString(std::move(e)));
+}
+
+void tcgen05::commit(uintptr_t mbarrier) {
+  // The committed operations (mma, cp) completed at issue.
+  arriveOnMBarrier(mbarrier);
+}
+
+std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef n) {
+  if (!n.consume_front("tcgen05."))
+    return std::nullopt;
+  Tcgen05Params p;
+  if (n.consume_front("ld."))
+    return lookupLoadStore(Tcgen05Op::Load, n);
+  if (n.consume_front("st."))
+    return lookupLoadStore(Tcgen05Op::Store, n);
+  // Everything else here is cta_group::1 only: a cluster is one CTA.
+  if (n.consume_front("mma.")) {
+    if (n.consume_front("shared"))
+      p.aInTmem = false;
+    else if (n.consume_front("tensor"))
+      p.aInTmem = true;
+    else
+      return std::nullopt; // .sp, .ws
+    p.scaleD = n.consume_front(".scale_d");
+    return n.empty() ? std::optional(make(Tcgen05Op::Mma, p)) : std::nullopt;
+  }
+  if (!n.consume_back(".cg1"))
+    return std::nullopt;
+  if (n == "relinq.alloc.permit")
+    return make(Tcgen05Op::Relinquish);
+  if (n == "dealloc")
+    return make(Tcgen05Op::Dealloc);
+  p.sharedPointer = n.consume_back(".shared");
+  if (n == "alloc")
+    return make(Tcgen05Op::Alloc, p);
+  if (n == "commit" || n == "commit.mc") // the multicast mask can only name this CTA
+    return make(Tcgen05Op::Commit, p);
+  return std::nullopt;
+}

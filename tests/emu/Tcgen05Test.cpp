@@ -1,0 +1,263 @@
+//===- Tcgen05Test.cpp - tcgen05: tensor memory, fragments, descriptors, mma ===//
+//
+// Expected values are worked out by hand from the PTX ISA (fragment figures
+// of tcgen05.ld/st, the instruction and shared memory descriptor tables) or
+// computed from small integers, so every product and sum is exact.
+//
+//===----------------------------------------------------------------------===//
+#include "CanonicalLayouts.h"
+#include "FloatBits.h"
+#include "Tcgen05.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace tilepipe::emu;
+using namespace tilepipe::emu::testing;
+
+namespace {
+
+std::pair<unsigned, unsigned> cell(TmemShape shape, unsigned thread, unsigned reg) {
+  TmemCellOffset c = tmemFragmentCell(shape, thread, reg);
+  return {c.lane, c.column};
+}
+
+using Cell = std::pair<unsigned, unsigned>;
+
+TEST(Tcgen05Fragments, CellsOfTheIsaFigures) {
+  EXPECT_EQ(cell(TmemShape::S32x32b, 5, 7), Cell(5, 7));
+  // 16x64b: threads 0-3 hold lane 0 column 0, lane 8 column 0, lane 0
+  // column 1, lane 8 column 1; thread 4 starts lane 1.
+  EXPECT_EQ(cell(TmemShape::S16x64b, 0, 0), Cell(0, 0));
+  EXPECT_EQ(cell(TmemShape::S16x64b, 1, 0), Cell(8, 0));
+  EXPECT_EQ(cell(TmemShape::S16x64b, 2, 0), Cell(0, 1));
+  EXPECT_EQ(cell(TmemShape::S16x64b, 3, 0), Cell(8, 1));
+  EXPECT_EQ(cell(TmemShape::S16x64b, 4, 0), Cell(1, 0));
+  EXPECT_EQ(cell(TmemShape::S16x64b, 31, 3), Cell(15, 7));
+  // 16x128b: four threads per lane, r1 eight lanes down, r2 the next 4 columns.
+  EXPECT_EQ(cell(TmemShape::S16x128b, 5, 0), Cell(1, 1));
+  EXPECT_EQ(cell(TmemShape::S16x128b, 5, 1), Cell(9, 1));
+  EXPECT_EQ(cell(TmemShape::S16x128b, 5, 2), Cell(1, 5));
+  // 16x256b: mma.sync's accumulator fragment, repeated every 8 columns.
+  EXPECT_EQ(cell(TmemShape::S16x256b, 6, 0), Cell(1, 4));
+  EXPECT_EQ(cell(TmemShape::S16x256b, 6, 1), Cell(1, 5));
+  EXPECT_EQ(cell(TmemShape::S16x256b, 6, 2), Cell(9, 4));
+  EXPECT_EQ(cell(TmemShape::S16x256b, 6, 3), Cell(9, 5));
+  EXPECT_EQ(cell(TmemShape::S16x256b, 6, 4), Cell(1, 12));
+  // 16x32bx2: one lane per thread of each half (the split is added later).
+  EXPECT_EQ(cell(TmemShape::S16x32bx2, 20, 1), Cell(4, 1));
+}
+
+TEST(Tcgen05Fragments, EveryShapeCoversItsCellsOnce) {
+  for (TmemShape shape : {TmemShape::S32x32b, TmemShape::S16x64b, TmemShape::S16x128b,
+                          TmemShape::S16x256b})
+    for (unsigned num : {1u, 4u}) {
+      std::set<Cell> seen;
+      for (unsigned t = 0; t < 32; ++t)
+        for (unsigned r = 0; r < tmemRegisters(shape, num); ++r) {
+          Cell c = cell(shape, t, r);
+          EXPECT_LT(c.first, tmemShapeLanes(shape));
+          EXPECT_LT(c.second, tmemShapeColumns(shape, num, 0, false));
+          EXPECT_TRUE(seen.insert(c).second) << int(shape) << " t" << t << " r" << r;
+        }
+      EXPECT_EQ(seen.size(), tmemShapeLanes(shape) * tmemShapeColumns(shape, num, 0, false));
+    }
+}
+
+TEST(Tcgen05Memory, AllocatorFirstFitAndDeallocChecks) {
+  TensorMemory tmem;
+  EXPECT_EQ(tmem.allocate(32), std::optional<unsigned>(0));
+  EXPECT_EQ(tmem.allocate(64), std::optional<unsigned>(32));
+  EXPECT_EQ(tmem.allocate(512), std::nullopt);
+  EXPECT_EQ(tmem.allocate(256), std::optional<unsigned>(96));
+  EXPECT_EQ(tmem.allocatedColumns(), 352u);
+  EXPECT_EQ(tmem.deallocate(32, 32), "the allocation at column 32 has 64 columns, not 32");
+  EXPECT_EQ(tmem.deallocate(40, 32), "column 40 does not start an allocation");
+  EXPECT_EQ(tmem.deallocate(0, 32), "");
+  EXPECT_EQ(tmem.allocate(32), std::optional<unsigned>(0));
+  EXPECT_EQ(tmem.checkAllocated({0, 90}, 128, 8), "");
+  EXPECT_EQ(tmem.checkAllocated({0, 352}, 32, 1), "column 352 of tensor memory is not allocated");
+  EXPECT_NE(tmem.checkAllocated({120, 0}, 16, 1).find("outside the 128 x 512"), std::string::npos);
+}
+
+TEST(Tcgen05Memory, PackedStoreLoadAndTheLaneQuarterRule) {
+  TensorMemory tmem;
+  ASSERT_TRUE(tmem.allocate(32));
+  // Warp 2, thread 3: 32x32b.x2.unpack::16b writes lane 64 + 3, columns 0..3.
+  uint32_t regs[2] = {0xbbbbaaaa, 0xddddcccc};
+  uint32_t address = TmemAddress{64, 0}.encode();
+  llvm::Error e = tmemLoadStore(tmem, false, TmemShape::S32x32b, 2, true, address, 0, 2, 3, regs);
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  EXPECT_EQ(tmem.cell(67, 0), 0xaaaau);
+  EXPECT_EQ(tmem.cell(67, 1), 0xbbbbu);
+  EXPECT_EQ(tmem.cell(67, 3), 0xddddu);
+  uint32_t back[2] = {};
+  e = tmemLoadStore(tmem, true, TmemShape::S32x32b, 2, true, address, 0, 2, 3, back);
+  ASSERT_FALSE(bool(e));
+  EXPECT_EQ(back[1], 0xddddccccu);
+  // Warp 5 (sub-partition 1) may not reach lanes 64..95.
+  e = tmemLoadStore(tmem, true, TmemShape::S32x32b, 1, false, address, 0, 5, 0, back);
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("may only access lanes 32..63"), std::string::npos);
+}
+
+TEST(Tcgen05Descriptors, InstructionDescriptor) {
+  // bf16 x bf16 -> f32, B transposed, N = 256, M = 128:
+  // 1 << 4 | 1 << 7 | 1 << 10 | 1 << 16 | 32 << 17 | 8 << 24.
+  llvm::Expected<Tcgen05InstrDesc> d = Tcgen05InstrDesc::decode(0x08410490, Tcgen05Kind::F16);
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  EXPECT_EQ(d->m, 128u);
+  EXPECT_EQ(d->n, 256u);
+  EXPECT_EQ(d->a, ElemType::BF16);
+  EXPECT_EQ(d->d, ElemType::F32);
+  EXPECT_TRUE(d->transposeB);
+  EXPECT_FALSE(d->transposeA);
+  EXPECT_EQ(d->k(), 16u);
+  // i8: signed A, unsigned B, saturating, M = 64, N = 24: 2 << 4 | 1 << 7 |
+  // 1 << 3 | 3 << 17 | 4 << 24.
+  d = Tcgen05InstrDesc::decode(0x040600a8, Tcgen05Kind::I8);
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  EXPECT_EQ(d->a, ElemType::S8);
+  EXPECT_EQ(d->b, ElemType::U8);
+  EXPECT_TRUE(d->saturate);
+  EXPECT_EQ(d->m, 64u);
+  EXPECT_EQ(d->n, 24u);
+  EXPECT_EQ(d->k(), 32u);
+  auto error = [](uint32_t bits, Tcgen05Kind kind) {
+    llvm::Expected<Tcgen05InstrDesc> bad = Tcgen05InstrDesc::decode(bits, kind);
+    return bad ? std::string() : llvm::toString(bad.takeError());
+  };
+  // M = 96; N = 24 with M = 128; bf16 with an f16 D; tf32 codes under kind::f16.
+  EXPECT_NE(error(0x06100010, Tcgen05Kind::F16).find("M = 96"), std::string::npos);
+  EXPECT_NE(error(0x08060010, Tcgen05Kind::F16).find("N = 24 with M = 128"), std::string::npos);
+  EXPECT_NE(error(0x08100480, Tcgen05Kind::F16).find("dtype 0"), std::string::npos);
+  EXPECT_NE(error(0x08100910, Tcgen05Kind::F16).find("atype 2 / btype 2"), std::string::npos);
+  EXPECT_NE(error(0x08100014, Tcgen05Kind::F16).find("sparse"), std::string::npos);
+}
+
+/// The tcgen05 shared memory descriptor of the canonical layout `l` at
+/// `start` (swizzle codes: 0 none, 6 32B, 4 64B, 2 128B).
+uint64_t smemDescriptor(unsigned start, const OperandLayout &l) {
+  static const uint64_t modes[] = {0, 6, 4, 2};
+  unsigned lbo = !l.mnMajor && l.swizzleBytes ? 16 : l.lbo; // unused then
+  return uint64_t((start & 0x3ffff) >> 4) | uint64_t((lbo & 0x3ffff) >> 4) << 16 |
+         uint64_t((l.sbo & 0x3ffff) >> 4) << 32 | uint64_t(1) << 46 |
+         modes[swizzleBits(l.swizzleBytes)] << 61;
+}
+
+TEST(Tcgen05Descriptors, SharedMemoryDescriptor) {
+  // Start 0x400, LBO 16, SBO 1024, version 1, 128-byte swizzle.
+  uint64_t bits = 0x40 | 1ull << 16 | 64ull << 32 | 1ull << 46 | 2ull << 61;
+  llvm::Expected<MatrixDescriptor> d = decodeTcgen05SmemDescriptor(bits);
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  EXPECT_EQ(d->start, 0x400u);
+  EXPECT_EQ(d->leadingOffset, 16u);
+  EXPECT_EQ(d->strideOffset, 1024u);
+  EXPECT_EQ(d->swizzle, SwizzleMode::Bytes128);
+  EXPECT_EQ(decodeTcgen05SmemDescriptor(6ull << 61 | 1ull << 46)->swizzle, SwizzleMode::Bytes32);
+  EXPECT_EQ(decodeTcgen05SmemDescriptor(4ull << 61 | 1ull << 46)->swizzle, SwizzleMode::Bytes64);
+  llvm::Expected<MatrixDescriptor> noVersion = decodeTcgen05SmemDescriptor(0x40);
+  ASSERT_FALSE(bool(noVersion));
+  EXPECT_NE(llvm::toString(noVersion.takeError()).find("0b001"), std::string::npos);
+  llvm::Expected<MatrixDescriptor> badMode = decodeTcgen05SmemDescriptor(3ull << 61 | 1ull << 46);
+  ASSERT_FALSE(bool(badMode));
+  EXPECT_NE(llvm::toString(badMode.takeError()).find("swizzle mode 3 is invalid"), std::string::npos);
+}
+
+int aValue(unsigned m, unsigned k) { return int((m + 2 * k) % 7) - 3; }
+int bValue(unsigned k, unsigned n) { return int((3 * k + n) % 5) - 2; }
+
+/// D (M x N) = A B (+ D0 * 2^-scale when accumulating) through shared
+/// memory descriptors, A and B in the layouts given; D0(m, n) = m - n.
+void checkMma(Tcgen05Kind kind, ElemType type, uint32_t idesc, unsigned m, unsigned n,
+              unsigned swizzleBytes, bool transA, bool transB, bool accumulate, unsigned scale) {
+  const unsigned bytes = elemBits(type) / 8, k = 32 / bytes;
+  Shared shared;
+  auto encode = [&](int v) {
+    return type == ElemType::TF32 ? floatBits(float(v)) : uint32_t(floatToHalf(float(v)));
+  };
+  OperandLayout la = compactLayout(transA, swizzleBytes, m, bytes);
+  OperandLayout lb = compactLayout(transB, swizzleBytes, n, bytes);
+  shared.place(0, la, bytes, m, k, [&](unsigned r, unsigned kk) { return encode(aValue(r, kk)); });
+  shared.place(16384, lb, bytes, n, k, [&](unsigned c, unsigned kk) { return encode(bValue(kk, c)); });
+  TensorMemory tmem;
+  ASSERT_TRUE(tmem.allocate(256));
+  Tcgen05MmaOp op;
+  op.kind = kind;
+  op.d = TmemAddress{0, 0}.encode();
+  op.aDesc = smemDescriptor(0, la);
+  op.bDesc = smemDescriptor(16384, lb);
+  op.idesc = idesc | transA << 15 | transB << 16 | (n >> 3) << 17 | (m >> 4) << 24;
+  op.enableInputD = accumulate;
+  op.scaleInputD = scale;
+  for (unsigned r = 0; r < m; ++r)
+    for (unsigned c = 0; c < n; ++c)
+      tmem.cell(tcgen05DataPathLane(m, r), c) = floatBits(float(int(r) - int(c)) * (1 << scale));
+  llvm::Error e = computeTcgen05Mma(op, tmem, shared.window());
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  for (unsigned r = 0; r < m; ++r)
+    for (unsigned c = 0; c < n; ++c) {
+      int expected = accumulate ? int(r) - int(c) : 0;
+      for (unsigned kk = 0; kk < k; ++kk)
+        expected += aValue(r, kk) * bValue(kk, c);
+      ASSERT_EQ(bitsFloat(tmem.cell(tcgen05DataPathLane(m, r), c)), float(expected))
+          << "swizzle " << swizzleBytes << " transA " << transA << " transB " << transB
+          << " row " << r << " column " << c;
+    }
+}
+
+TEST(Tcgen05Mma, F16EverySwizzleAndTranspose) {
+  // kind::f16, f16 inputs, f32 D, M = 128, N = 16; the second round
+  // accumulates onto D0 * 2^2 scaled back by .scale_d 2.
+  for (unsigned swizzleBytes : {0u, 32u, 64u, 128u})
+    for (bool transA : {false, true})
+      for (bool transB : {false, true})
+        for (bool accumulate : {false, true})
+          checkMma(Tcgen05Kind::F16, ElemType::F16, 1 << 4, 128, 16, swizzleBytes, transA, transB,
+                   accumulate, accumulate ? 2 : 0);
+}
+
+TEST(Tcgen05Mma, Tf32WithM64UsesLanes0To15OfEachSubPartition) {
+  // kind::tf32: dtype f32, atype = btype = 2; M = 64, N = 8.
+  for (unsigned swizzleBytes : {0u, 128u})
+    checkMma(Tcgen05Kind::TF32, ElemType::TF32, 1 << 4 | 2 << 7 | 2 << 10, 64, 8, swizzleBytes,
+             true, false, true, 0);
+  EXPECT_EQ(tcgen05DataPathLane(64, 17), 33u);
+  EXPECT_EQ(tcgen05DataPathLane(64, 63), 111u);
+}
+
+TEST(Tcgen05Mma, AFromTensorMemoryAndErrors) {
+  // A (128 x 16 f16) in columns 64..71, two f16 per 32-bit cell; B K-major.
+  Shared shared;
+  OperandLayout lb = compactLayout(false, 0, 16, 2);
+  shared.place(0, lb, 2, 16, 16, [](unsigned c, unsigned kk) { return floatToHalf(bValue(kk, c)); });
+  TensorMemory tmem;
+  ASSERT_TRUE(tmem.allocate(128));
+  for (unsigned r = 0; r < 128; ++r)
+    for (unsigned kk = 0; kk < 16; kk += 2)
+      tmem.cell(r, 64 + kk / 2) = floatToHalf(aValue(r, kk)) | uint32_t(floatToHalf(aValue(r, kk + 1))) << 16;
+  Tcgen05MmaOp op;
+  op.aInTmem = true;
+  op.aTmem = TmemAddress{0, 64}.encode();
+  op.bDesc = smemDescriptor(0, lb);
+  op.idesc = 1 << 4 | (16 >> 3) << 17 | (128 >> 4) << 24;
+  op.enableInputD = false;
+  llvm::Error e = computeTcgen05Mma(op, tmem, shared.window());
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  for (unsigned r = 0; r < 128; ++r)
+    for (unsigned c = 0; c < 16; ++c) {
+      int expected = 0;
+      for (unsigned kk = 0; kk < 16; ++kk)
+        expected += aValue(r, kk) * bValue(kk, c);
+      ASSERT_EQ(bitsFloat(tmem.cell(r, c)), float(expected)) << r << ", " << c;
+    }
+  // D in unallocated columns.
+  op.d = TmemAddress{0, 128}.encode();
+  e = computeTcgen05Mma(op, tmem, shared.window());
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("column 128 of tensor memory is not allocated"),
+            std::string::npos);
+}
+
+} // namespace
