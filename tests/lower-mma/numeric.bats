@@ -3,7 +3,8 @@
 # f32 (and f16) accumulators, fp8 (e4m3, e5m2) inputs, f64, i8 x i8 -> i32
 # (signed and unsigned), square, non-square, batched 3-D, K split into several
 # shared-memory chunks, and a MatMul-sized tile whose k loop stays a loop;
-# the f16/bf16 shapes again on sm_90a, where they take the wgmma path.
+# the f16/bf16 shapes again on sm_90a, where they take the wgmma path, and
+# on sm_100, where they take the tcgen05 path.
 # Every accumulator is random (non-zero). Kernels come from kernel.py;
 # emu-check.py compiles and runs them.
 
@@ -161,6 +162,29 @@ wgmma_case() {
   wgmma_case 64 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
   wgmma_case 64 32 32 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 128 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
+}
+
+# tcgen05_case: mma_case on sm_100 (plain: tcgen05 is the Blackwell path),
+# whose PTX must take the tcgen05 path.
+tcgen05_case() {
+  mma_case "$@" --gpu-name sm_100
+  run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir' | grep -c tcgen05.mma"
+  [ "$status" -eq 0 ] && [ "$output" -ge 1 ] || { echo "$*: no tcgen05.mma in the sm_100 PTX"; false; }
+}
+
+@test "tcgen05 path (sm_100): f16 and bf16, N from 16 to 512, K in one or more steps and chunks" {
+  tcgen05_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  tcgen05_case 128 16 16 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  tcgen05_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3    # 8 warps: two column halves
+  tcgen05_case 128 512 16 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4   # two MMAs of N = 256 per k step
+  tcgen05_case 128 128 256 f16 f32 0 -- --rtol 1e-4 --atol 2e-3   # K in several chunks
+}
+
+@test "tcgen05 path (sm_100): two row blocks, f16 accumulator, batched 3-D, ragged edges" {
+  tcgen05_case 256 64 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  tcgen05_case 128 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
+  tcgen05_case 128 32 32 f16 f32 2 -- --rtol 1e-4 --atol 1e-4
+  MMA_VALID=100,40,24 tcgen05_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
 }
 
 # Ragged edges: the tiles overhang the views along M, N and K. Where the
