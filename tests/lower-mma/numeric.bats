@@ -187,6 +187,15 @@ tcgen05_case() {
   MMA_VALID=100,40,24 tcgen05_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
 }
 
+@test "sm_100 keeps the mma.sync path where tcgen05 does not tile the accumulator (64 rows; N = 8)" {
+  local shape
+  for shape in "64 64 32" "128 8 16"; do
+    mma_case $shape f16 f32 0 -- --rtol 1e-4 --atol 1e-4 --gpu-name sm_100
+    run tileiras --gpu-name sm_100 --emit=ptx -o - "$TMP/k.mlir"
+    [[ "$output" == *"mma.sync.aligned"* && "$output" != *"tcgen05"* ]] || { echo "$shape: $output" | grep -n "mma\|tcgen05" | head; false; }
+  done
+}
+
 # Ragged edges: the tiles overhang the views along M, N and K. Where the
 # views keep 16-byte runs whole (VN, VK multiples of 8) A and B reach shared
 # memory by cp.async with zero-filled edges (lowering.bats pins that), in one

@@ -50,8 +50,9 @@ cuda_tile.module @kernels {
 // the chunk is staged, fenced for the async proxy and published; thread 0
 // issues a tcgen05.mma per k step (the first overwriting D) and commits to
 // the mbarrier; every thread waits for phase 0, reads its 64 columns with
-// tcgen05.ld 32x32b.x64, and the mbarrier is invalidated; warp 0 frees the
-// tensor memory before the return. No mma.sync, ldmatrix or wgmma.
+// two tcgen05.ld 32x32b.x32, each waited for before its sums, and the
+// mbarrier is invalidated; warp 0 frees the tensor memory before the
+// return. No mma.sync, ldmatrix or wgmma.
 // LLVM-DAG: llvm.mlir.global internal @__tile_tmem_mbarrier() {addr_space = 3 : i32, alignment = 8 : i64} : i64
 // LLVM-DAG: llvm.mlir.global internal @__tile_tmem_address() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 // LLVM-LABEL: llvm.func @k
@@ -78,8 +79,12 @@ cuda_tile.module @kernels {
 // LLVM: nvvm.tcgen05.commit
 // LLVM: mbarrier.try_wait.parity.shared.b64
 // LLVM-NEXT: nvvm.tcgen05.fence <after>
-// LLVM: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<64xi32>
-// LLVM: nvvm.tcgen05.wait <load>
+// LLVM: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
+// LLVM-NEXT: nvvm.tcgen05.wait <load>
+// LLVM: llvm.fadd
+// LLVM: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
+// LLVM-NEXT: nvvm.tcgen05.wait <load>
+// LLVM-NOT: nvvm.tcgen05.ld
 // LLVM: nvvm.mbarrier.inval
 // LLVM: nvvm.tcgen05.dealloc %{{.*}}, %[[COLUMNS]] : !llvm.ptr<6>, i32
 // LLVM-NEXT: llvm.br
@@ -97,7 +102,7 @@ cuda_tile.module @kernels {
 // PTX: tcgen05.mma.cta_group::1.kind::f16
 // PTX: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 // PTX: mbarrier.try_wait.parity.shared.b64
-// PTX: tcgen05.ld.sync.aligned.32x32b.x64.b32
+// PTX: tcgen05.ld.sync.aligned.32x32b.x32.b32
 // PTX: tcgen05.wait::ld.sync.aligned;
 // PTX: tcgen05.dealloc.cta_group::1.sync.aligned.b32
 // PTX-NOT: mma.sync

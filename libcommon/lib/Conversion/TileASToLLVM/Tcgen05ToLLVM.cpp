@@ -22,11 +22,12 @@
 // operands K-major), the first k step overwriting D; tcgen05.commit makes an
 // mbarrier track their completion and every thread waits for its phase
 // (mbarrier.try_wait.parity) before the chunk's shared memory is reused.
-// Then every warp reads its 32 lanes with tcgen05.ld.32x32b, which is the
-// accumulator layout AssignLayouts gave the tile (getTcgen05AccumulatorLayout):
-// lane l of warp w holds row 32 * (w % 4) + l of each row block, a run of
-// N / (W / 4) columns starting at (w / 4) times that. The product is added
-// to the accumulator registers, so the loop-carried accumulator stays in
+// Then every warp reads its 32 lanes with tcgen05.ld.32x32b (waiting with
+// tcgen05.wait::ld before it uses them), which is the accumulator layout
+// AssignLayouts gave the tile (getTcgen05AccumulatorLayout): lane l of warp
+// w holds row 32 * (w % 4) + l of each row block, a run of N / (W / 4)
+// columns starting at (w / 4) times that. The product is added to the
+// accumulator registers, so the loop-carried accumulator stays in
 // registers (keeping it in tensor memory across the kernel's K loop is the
 // next step). f16 accumulators accumulate in f32 and are rounded once at
 // the end, as on the other tensor-core paths.
@@ -48,8 +49,10 @@ constexpr int64_t kRows = 128, kMaxN = 256;
 constexpr int64_t kLanesPerWarp = 32, kTmemColumns = 512;
 /// The smallest tensor-memory allocation (columns).
 constexpr int64_t kMinAllocColumns = 32;
-/// The widest tcgen05.ld.32x32b (.x128).
-constexpr int64_t kMaxLoadColumns = 128;
+/// Columns one tcgen05.ld.32x32b reads (.x32): its registers are defined
+/// only after tcgen05.wait::ld, so each load waits before its sum is taken,
+/// and 32 at a time keep the loaded registers beside the accumulator few.
+constexpr int64_t kLoadColumns = 32;
 /// The suspend-time hint of the mbarrier wait (ns), as CUTLASS uses.
 constexpr int32_t kWaitTicks = 10000000;
 constexpr int64_t kStepK = CanonicalKMajor::kStepK;
@@ -320,13 +323,14 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   for (int64_t batch = 0; batch < batchRegs; ++batch)
     for (int64_t block = 0; block < rowBlocks; ++block)
       for (int64_t col = 0; col < columnsPerThread;) {
-        int64_t width = std::min<int64_t>(kMaxLoadColumns, llvm::bit_floor(
-                                                               uint64_t(columnsPerThread - col)));
+        int64_t width =
+            std::min<int64_t>(kLoadColumns, llvm::bit_floor(uint64_t(columnsPerThread - col)));
         Type type = width == 1 ? Type(i32) : Type(VectorType::get({width}, i32));
         Value address = tensorPointer(e, m.add(warpBase, regionColumn(batch, block) + col));
         Value loaded = NVVM::Tcgen05LdOp::create(rewriter, loc, type, /*pack=*/false,
                                                  NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
                                                  /*offset=*/Value());
+        NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
         for (int64_t j = 0; j < width; ++j) {
           SmallVector<int64_t> perDim{block, col + j};
           if (s.batched)
@@ -338,7 +342,6 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
         }
         col += width;
       }
-  NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
   // Every thread is past its wait: the mbarrier may go, and later users of
   // the scratch (and of the tensor memory) may overwrite it.
   emitTensorMemoryBarrier(rewriter, loc);
@@ -357,7 +360,10 @@ LogicalResult finishTensorMemory(ModuleOp module) {
   int64_t columns = columnsAttr.getInt();
   global->removeAttr(kTmemColumnsAttr);
   OpBuilder builder(module.getContext());
-  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+  // Kernels may sit in a nested (GPU) module below the global's.
+  SmallVector<LLVM::LLVMFuncOp> funcs;
+  module.walk([&](LLVM::LLVMFuncOp func) { funcs.push_back(func); });
+  for (LLVM::LLVMFuncOp func : funcs) {
     if (func.isExternal())
       continue;
     bool uses = false;
