@@ -66,7 +66,7 @@ cuda_tile.module @kernels {
 // LLVM-NEXT: nvvm.tcgen05.alloc %{{.*}}, %[[COLUMNS]] : !llvm.ptr<3>, i32
 // LLVM-NEXT: nvvm.tcgen05.relinquish_alloc_permit
 // LLVM: ^[[BODY]]:
-// LLVM-NEXT: nvvm.tcgen05.fence <before>
+// LLVM: nvvm.tcgen05.fence <before>
 // LLVM-NEXT: nvvm.barrier0
 // LLVM-NEXT: nvvm.tcgen05.fence <after>
 // LLVM: nvvm.mbarrier.init

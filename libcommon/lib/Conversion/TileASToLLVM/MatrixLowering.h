@@ -169,11 +169,6 @@ emitCountedLoop(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
                 int64_t count, ValueRange init,
                 llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body);
 
-/// Emits `if (condition) body()` at the insertion point; the insertion
-/// point is then after it.
-void emitIfThen(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
-                Value condition, llvm::function_ref<void()> body);
-
 /// Emits a PTX-builder NVVM op (one without an LLVM intrinsic, such as
 /// wgmma.mma_async or mbarrier.try_wait.parity) as the inline PTX
 /// convert-nvvm-to-llvm gives it (tile-emu decodes this form), erases it and
@@ -223,6 +218,7 @@ struct CanonicalStaging {
   CanonicalKMajor layout;
   uint64_t bOffset = 0, bytes = 0;
 
+  CanonicalStaging() : layout{0} {}
   CanonicalStaging(const MmaShape &s, int64_t chunk) : layout{chunk} {
     bOffset = llvm::alignTo(aElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes,
                             CanonicalKMajor::kCoreBytes);
@@ -237,6 +233,52 @@ struct CanonicalStaging {
   static int64_t chooseChunk(const MmaShape &s) {
     return chooseKChunk(s.k, CanonicalKMajor::kStepK, kMaxStaticSharedBytes,
                         [&](int64_t chunk) { return CanonicalStaging(s, chunk).bytes; });
+  }
+};
+
+/// What the descriptor-fed tensor-core lowerings (wgmma, tcgen05) of an
+/// f16/bf16 mmaf start from: A's, B's and the accumulator's registers, the
+/// accumulator widened to f32 sums, and the canonical K-major staging of A
+/// and B in the scratch buffer.
+struct CanonicalMma {
+  MmaShape shape;
+  Laid accLaid;
+  Type element, accElement, accType;
+  OperandRegs a, b, c;
+  Arithmetic arith{/*isFloat=*/true};
+  SmallVector<Value> sums;
+  CanonicalStaging staging;
+  Value aBase, bBase;
+
+  /// Whether the staging of `op`'s A and B fits (at least one k step).
+  static bool fits(MmaFOp op) {
+    mlir::FailureOr<MmaShape> shape = getMmaShape(op);
+    return mlir::succeeded(shape) && CanonicalStaging::chooseChunk(*shape) > 0;
+  }
+
+  /// Unpacks the operands (`lhs`, `rhs`, `acc` converted) of `op`; fails
+  /// (with a diagnostic) where a type has no layout or LLVM form or the
+  /// staging does not fit.
+  static mlir::FailureOr<CanonicalMma> prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
+                                               const mlir::TypeConverter &converter,
+                                               RegisterEmitter &e);
+
+  /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
+  /// waits for the scratch's earlier readers), fenced for the async proxy
+  /// that reads them: B transposed, its column n of batch b at row
+  /// b * N + n; A's register i at row `aRowOf(i)`.
+  void stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
+                  llvm::function_ref<Value(size_t)> aRowOf) const;
+
+  /// The shared address (i64) `bytes` (i32) after `address` (i64).
+  static Value addBytes(RegisterEmitter &e, Value address, Value bytes) {
+    Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
+    return LLVM::AddOp::create(e.builder, e.loc, address, wide);
+  }
+
+  /// The batch coordinate of register `i` of `regs` (0 when unbatched).
+  Value batchOf(RegisterEmitter &e, const OperandRegs &regs, size_t i) const {
+    return shape.batched ? regs.coords[0][i] : e.i32(0);
   }
 };
 

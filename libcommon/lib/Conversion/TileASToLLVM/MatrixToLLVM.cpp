@@ -86,18 +86,58 @@ Value CanonicalKMajor::descriptor(RegisterEmitter &e, Value address, uint64_t fi
   return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(fixedBits)));
 }
 
-void emitIfThen(ConversionPatternRewriter &rewriter, Location loc, Value condition,
-                llvm::function_ref<void()> body) {
-  Block *before = rewriter.getInsertionBlock();
-  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-  Block *then = rewriter.createBlock(after);
-  rewriter.setInsertionPointToEnd(before);
-  LLVM::CondBrOp::create(rewriter, loc, condition, then, after);
-  rewriter.setInsertionPointToStart(then);
-  body();
-  // body() may have added blocks; it leaves the insertion point in the last.
-  LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
-  rewriter.setInsertionPointToStart(after);
+FailureOr<CanonicalMma> CanonicalMma::prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
+                                              const TypeConverter &converter,
+                                              RegisterEmitter &e) {
+  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
+  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
+  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
+  FailureOr<MmaShape> shape = getMmaShape(op);
+  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
+    return failure();
+  CanonicalMma mma;
+  mma.shape = *shape;
+  mma.accLaid = *accLaid;
+  mma.element = getElementTypeOrSelf(op.getLhs().getType());
+  mma.accElement = getElementTypeOrSelf(op.getAcc().getType());
+  mma.accType = converter.convertType(mma.accElement);
+  if (!mma.accType)
+    return op.emitOpError("accumulator element type has no LLVM form");
+  mma.staging = CanonicalStaging(mma.shape, CanonicalStaging::chooseChunk(mma.shape));
+  mma.a = unpackOperand(e, lhs, *lhsLaid);
+  mma.b = unpackOperand(e, rhs, *rhsLaid);
+  mma.c = unpackOperand(e, acc, *accLaid);
+  mma.arith.computeType = e.builder.getF32Type();
+  mma.sums = widenAccumulator(e, mma.c, mma.accElement, mma.arith);
+  FailureOr<OperandStaging> staged = getOperandStaging(
+      e.builder, e.loc, op, mma.staging.bytes, mma.staging.bOffset);
+  if (failed(staged))
+    return failure();
+  mma.aBase = staged->aBase;
+  mma.bBase = staged->bBase;
+  return mma;
+}
+
+void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
+                              function_ref<Value(size_t)> aRowOf) const {
+  IndexMath m{e};
+  unsigned rank = accLaid.shape.size();
+  bool needsCheck = shape.k > staging.chunk();
+  emitCTABarrier(e.builder, e.loc); // earlier readers of the scratch are done
+  stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(shape),
+               [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); });
+  stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(shape),
+               [&](size_t i, Value kLocal) {
+                 Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
+                 return staging.layout.slot(m, column, kLocal);
+               });
+  // Staged by the generic proxy, read by the async proxy ("Memory
+  // Consistency Model: Proxies").
+  MLIRContext *context = e.builder.getContext();
+  NVVM::FenceProxyOp::create(e.builder, e.loc,
+                             NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+                             NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+  emitCTABarrier(e.builder, e.loc); // the chunk is complete
 }
 
 FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter, Operation *op) {

@@ -137,20 +137,6 @@ Value isWarpZero(OpBuilder &builder, Location loc) {
   return LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult, tid, limit);
 }
 
-/// Splits `block` before `point` and lets only warp 0 run `body` between
-/// the two halves; returns the second half.
-Block *runInWarpZero(OpBuilder &builder, Location loc, Block *block, Block::iterator point,
-                     llvm::function_ref<void()> body) {
-  Block *rest = block->splitBlock(point);
-  Block *then = builder.createBlock(rest);
-  builder.setInsertionPointToEnd(block);
-  LLVM::CondBrOp::create(builder, loc, isWarpZero(builder, loc), then, rest);
-  builder.setInsertionPointToStart(then);
-  body();
-  LLVM::BrOp::create(builder, loc, ValueRange{}, rest);
-  return rest;
-}
-
 /// A barrier that orders tensor-memory accesses on both sides of it
 /// ("Memory Consistency Model for tcgen05": fence::before_thread_sync,
 /// the thread sync, fence::after_thread_sync).
@@ -162,32 +148,16 @@ void emitTensorMemoryBarrier(OpBuilder &builder, Location loc) {
 
 } // namespace
 
-bool canLowerToTcgen05(MmaFOp op) {
-  if (!hasTcgen05Form(op))
-    return false;
-  FailureOr<MmaShape> shape = getMmaShape(op);
-  return succeeded(shape) && CanonicalStaging::chooseChunk(*shape) > 0;
-}
+bool canLowerToTcgen05(MmaFOp op) { return hasTcgen05Form(op) && CanonicalMma::fits(op); }
 
 LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
                            const TypeConverter &converter,
                            ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
-  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
-  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
-  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
   FailureOr<MmaShape> shape = getMmaShape(op);
-  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
+  if (failed(shape))
     return failure();
   const MmaShape &s = *shape;
-  unsigned rank = accLaid->shape.size();
-  unsigned mDim = rank - 2, nDim = rank - 1;
-  Type element = getElementTypeOrSelf(op.getLhs().getType());
-  Type accElement = getElementTypeOrSelf(op.getAcc().getType());
-  Type accType = converter.convertType(accElement);
-  if (!accType)
-    return op.emitOpError("accumulator element type has no LLVM form");
-
   // One accumulator region of N columns per (batch, 128-row block).
   int64_t rowBlocks = s.m / kRows;
   int64_t columns = s.batch * rowBlocks * s.n;
@@ -198,27 +168,19 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
            << (s.batched ? " of each of " + std::to_string(s.batch) + " batches" : "")
            << " takes " << columns << " tensor-memory columns)";
 
-  CanonicalStaging staging(s, CanonicalStaging::chooseChunk(s));
-  BlockedAttr layout = accLaid->layout;
-  int64_t columnsPerThread = layout.getSizePerThread()[nDim];
-
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
-  OperandRegs a = unpackOperand(e, lhs, *lhsLaid);
-  OperandRegs b = unpackOperand(e, rhs, *rhsLaid);
-  OperandRegs c = unpackOperand(e, acc, *accLaid);
-  Arithmetic arith{/*isFloat=*/true};
-  arith.computeType = rewriter.getF32Type();
-  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
-
-  FailureOr<OperandStaging> staged =
-      getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
-  if (failed(staged))
+  FailureOr<CanonicalMma> prepared = CanonicalMma::prepare(op, lhs, rhs, acc, converter, e);
+  if (failed(prepared))
     return failure();
-  Value aBase = staged->aBase, bBase = staged->bBase;
-  auto batchOf = [&](const OperandRegs &regs, size_t i) {
-    return s.batched ? regs.coords[0][i] : e.i32(0);
-  };
+  CanonicalMma &mma = *prepared;
+  const CanonicalStaging &staging = mma.staging;
+  const OperandRegs &a = mma.a;
+  SmallVector<Value> &sums = mma.sums;
+  unsigned rank = mma.accLaid.shape.size();
+  unsigned mDim = rank - 2, nDim = rank - 1;
+  BlockedAttr layout = mma.accLaid.layout;
+  int64_t columnsPerThread = layout.getSizePerThread()[nDim];
 
   Value tmem = getTensorMemory(rewriter, loc, op, allocationColumns(columns));
   Value barrier = getSharedGlobal(rewriter, loc, outermostModule(op), kMBarrierName,
@@ -227,14 +189,13 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
   Value leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
   // The barrier before the first chunk's staging publishes the init.
-  emitIfThen(rewriter, loc, leader,
-             [&] { NVVM::MBarrierInitOp::create(rewriter, loc, barrier, e.i32(1), Value()); });
+  emitIf(rewriter, loc, leader,
+         [&] { NVVM::MBarrierInitOp::create(rewriter, loc, barrier, e.i32(1), Value()); });
 
-  Value aAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, aBase);
-  Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, bBase);
-  auto addBytes = [&](Value address, Value bytes) -> Value {
-    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
-    return LLVM::AddOp::create(rewriter, loc, address, wide);
+  Value aAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.aBase);
+  Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.bBase);
+  auto addBytes = [&](Value address, Value bytes) {
+    return CanonicalMma::addBytes(e, address, bytes);
   };
   struct Issue {
     int64_t batch, block, n0, width;
@@ -249,29 +210,15 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   };
   uint64_t descriptorBits = staging.layout.offsetBits() | kDescriptorVersion;
   int64_t strideBytes = staging.layout.strideBytes();
-  bool bf16 = element.isBF16();
+  bool bf16 = mma.element.isBF16();
 
-  bool needsCheck = s.k > staging.chunk();
   int64_t phase = 0;
   for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk(), ++phase) {
     int64_t len = std::min(staging.chunk(), s.k - k0);
-    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(s),
-                 [&](size_t i, Value kLocal) {
-                   Value row = m.add(m.mul(batchOf(a, i), s.m), a.coords[mDim][i]);
-                   return staging.layout.slot(m, row, kLocal);
-                 });
-    stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(s),
-                 [&](size_t i, Value kLocal) {
-                   Value column = m.add(m.mul(batchOf(b, i), s.n), b.coords[nDim][i]);
-                   return staging.layout.slot(m, column, kLocal);
-                 });
-    // Staged by the generic proxy, read by the async proxy.
-    NVVM::FenceProxyOp::create(
-        rewriter, loc, NVVM::ProxyKindAttr::get(rewriter.getContext(), NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(rewriter.getContext(), NVVM::SharedSpace::shared_cta));
-    emitCTABarrier(rewriter, loc); // the chunk is complete
-    emitIfThen(rewriter, loc, leader, [&] {
+    mma.stageChunk(e, k0, len, [&](size_t i) {
+      return m.add(m.mul(mma.batchOf(e, a, i), s.m), a.coords[mDim][i]);
+    });
+    emitIf(rewriter, loc, leader, [&] {
       NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
       emitCountedLoop(rewriter, loc, len / kStepK, {}, [&](Value k, ValueRange) {
         // 16 elements of K are two core matrices along K.
@@ -317,7 +264,7 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   Value laneBase = LLVM::ShlOp::create(rewriter, loc, m.mul(m.rem(warp, 4), kLanesPerWarp),
                                        e.i32(16));
   Value warpBase = m.add(m.add(tmem, laneBase), m.mul(m.div(warp, 4), columnsPerThread));
-  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, mma.accLaid.shape);
   int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
   Type f32 = rewriter.getF32Type();
   for (int64_t batch = 0; batch < batchRegs; ++batch)
@@ -335,7 +282,7 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
           SmallVector<int64_t> perDim{block, col + j};
           if (s.batched)
             perDim.insert(perDim.begin(), batch);
-          int64_t reg = linearizeRegister(layout, accLaid->shape, perDim);
+          int64_t reg = linearizeRegister(layout, mma.accLaid.shape, perDim);
           Value word = width == 1 ? loaded : e.extract(loaded, j);
           Value product = LLVM::BitcastOp::create(rewriter, loc, f32, word);
           sums[reg] = LLVM::FAddOp::create(rewriter, loc, sums[reg], product);
@@ -345,9 +292,9 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   // Every thread is past its wait: the mbarrier may go, and later users of
   // the scratch (and of the tensor memory) may overwrite it.
   emitTensorMemoryBarrier(rewriter, loc);
-  emitIfThen(rewriter, loc, leader, [&] { NVVM::MBarrierInvalOp::create(rewriter, loc, barrier); });
+  emitIf(rewriter, loc, leader, [&] { NVVM::MBarrierInvalOp::create(rewriter, loc, barrier); });
 
-  return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
+  return replaceWithSums(rewriter, op, e, sums, mma.arith, mma.accType, acc.getType());
 }
 
 LogicalResult finishTensorMemory(ModuleOp module) {
@@ -359,7 +306,7 @@ LogicalResult finishTensorMemory(ModuleOp module) {
     return global.emitOpError("lacks the tensor-memory columns its users need");
   int64_t columns = columnsAttr.getInt();
   global->removeAttr(kTmemColumnsAttr);
-  OpBuilder builder(module.getContext());
+  IRRewriter builder(module.getContext());
   // Kernels may sit in a nested (GPU) module below the global's.
   SmallVector<LLVM::LLVMFuncOp> funcs;
   module.walk([&](LLVM::LLVMFuncOp func) { funcs.push_back(func); });
@@ -384,12 +331,11 @@ LogicalResult finishTensorMemory(ModuleOp module) {
     };
     // Entry: warp 0 allocates (and gives up the right to allocate again, so
     // that other CTAs on the SM may), then everyone may read the address.
-    Block *entry = &func.getBody().front();
-    Block *rest = runInWarpZero(builder, loc, entry, entry->begin(), [&] {
+    builder.setInsertionPointToStart(&func.getBody().front());
+    emitIf(builder, loc, isWarpZero(builder, loc), [&] {
       NVVM::Tcgen05AllocOp::create(builder, loc, slot(), constant(columns));
       NVVM::Tcgen05RelinquishAllocPermitOp::create(builder, loc);
     });
-    builder.setInsertionPointToStart(rest);
     emitTensorMemoryBarrier(builder, loc);
     // Each return: once every warp is done with it, warp 0 frees it.
     SmallVector<LLVM::ReturnOp> returns;
@@ -397,7 +343,7 @@ LogicalResult finishTensorMemory(ModuleOp module) {
     for (LLVM::ReturnOp ret : returns) {
       builder.setInsertionPoint(ret);
       emitTensorMemoryBarrier(builder, loc);
-      runInWarpZero(builder, loc, ret->getBlock(), ret->getIterator(), [&] {
+      emitIf(builder, loc, isWarpZero(builder, loc), [&] {
         Value address = LLVM::LoadOp::create(builder, loc, i32, slot());
         Value pointer = LLVM::IntToPtrOp::create(
             builder, loc, LLVM::LLVMPointerType::get(module.getContext(), 6), address);

@@ -51,53 +51,28 @@ constexpr unsigned kElementBytes = CanonicalKMajor::kElementBytes;
 
 } // namespace
 
-bool canLowerToWgmma(MmaFOp op) {
-  if (!hasWgmmaForm(op))
-    return false;
-  FailureOr<MmaShape> shape = getMmaShape(op);
-  return succeeded(shape) && CanonicalStaging::chooseChunk(*shape) > 0;
-}
+bool canLowerToWgmma(MmaFOp op) { return hasWgmmaForm(op) && CanonicalMma::fits(op); }
 
 LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
                          const TypeConverter &converter,
                          ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
-  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
-  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
-  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
-  FailureOr<MmaShape> shape = getMmaShape(op);
-  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
+  RegisterEmitter e(rewriter, loc);
+  IndexMath m{e};
+  FailureOr<CanonicalMma> prepared = CanonicalMma::prepare(op, lhs, rhs, acc, converter, e);
+  if (failed(prepared))
     return failure();
-  const MmaShape &s = *shape;
-  unsigned rank = accLaid->shape.size();
-  unsigned mDim = rank - 2, nDim = rank - 1;
-  Type element = getElementTypeOrSelf(op.getLhs().getType());
-  Type accElement = getElementTypeOrSelf(op.getAcc().getType());
-  Type accType = converter.convertType(accElement);
-  if (!accType)
-    return op.emitOpError("accumulator element type has no LLVM form");
-  CanonicalStaging staging(s, CanonicalStaging::chooseChunk(s));
-  BlockedAttr layout = accLaid->layout;
+  CanonicalMma &mma = *prepared;
+  const MmaShape &s = mma.shape;
+  const CanonicalStaging &staging = mma.staging;
+  const OperandRegs &a = mma.a;
+  SmallVector<Value> &sums = mma.sums;
+  unsigned rank = mma.accLaid.shape.size();
+  unsigned mDim = rank - 2;
+  BlockedAttr layout = mma.accLaid.layout;
   int64_t warps = layout.getWarpsPerCTA()[mDim];
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
   int64_t rowPairs = s.m / (2 * kCoreRows * warps);
-
-  RegisterEmitter e(rewriter, loc);
-  IndexMath m{e};
-  OperandRegs a = unpackOperand(e, lhs, *lhsLaid);
-  OperandRegs b = unpackOperand(e, rhs, *rhsLaid);
-  OperandRegs c = unpackOperand(e, acc, *accLaid);
-  Arithmetic arith{/*isFloat=*/true};
-  arith.computeType = rewriter.getF32Type();
-  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
-
-  FailureOr<OperandStaging> staged = getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
-  if (failed(staged))
-    return failure();
-  Value aBase = staged->aBase, bBase = staged->bBase;
-  auto batchOf = [&](const OperandRegs &regs, size_t i) {
-    return s.batched ? regs.coords[0][i] : e.i32(0);
-  };
 
   // The staged row of tile row t of A (see the header): row register
   // R = t / (8W) of warp v = (t / 8) % W holds it, in row pair p = R / 2,
@@ -116,26 +91,25 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
   };
 
   // The accumulator registers as [batch][row register][column register].
-  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, mma.accLaid.shape);
   int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
   auto regOf = [&](int64_t batch, int64_t row, int64_t col) {
     SmallVector<int64_t> perDim{row, col};
     if (s.batched)
       perDim.insert(perDim.begin(), batch);
-    return linearizeRegister(layout, accLaid->shape, perDim);
+    return linearizeRegister(layout, mma.accLaid.shape, perDim);
   };
 
   // Shared addresses (i64) of this warpgroup's A blocks and of the B column
   // ranges at the start of a chunk.
   Type i64 = rewriter.getI64Type();
-  Value aAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, aBase);
-  Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, bBase);
+  Value aAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.aBase);
+  Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.bBase);
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
   Value warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
   int64_t blockBytes = kWarpgroupRows * staging.chunk() * kElementBytes;
-  auto addBytes = [&](Value address, Value bytes) -> Value {
-    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
-    return LLVM::AddOp::create(rewriter, loc, address, wide);
+  auto addBytes = [&](Value address, Value bytes) {
+    return CanonicalMma::addBytes(e, address, bytes);
   };
   struct Issue {
     int64_t batch, pair, n0, width;
@@ -148,29 +122,16 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
 
   MLIRContext *context = rewriter.getContext();
   Type f32 = rewriter.getF32Type();
-  NVVM::WGMMATypes operandType = element.isBF16() ? NVVM::WGMMATypes::bf16
-                                                  : NVVM::WGMMATypes::f16;
+  NVVM::WGMMATypes operandType =
+      mma.element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   // No swizzle (bits 62-63 zero): only the offsets.
   uint64_t layoutBits = staging.layout.offsetBits();
 
-  bool needsCheck = s.k > staging.chunk();
   for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk()) {
     int64_t len = std::min(staging.chunk(), s.k - k0);
-    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(s),
-                 [&](size_t i, Value kLocal) {
-                   return staging.layout.slot(m, stagedRowOfA(batchOf(a, i), a.coords[mDim][i]),
-                                             kLocal);
-                 });
-    stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(s),
-                 [&](size_t i, Value kLocal) {
-                   Value column = m.add(m.mul(batchOf(b, i), s.n), b.coords[nDim][i]);
-                   return staging.layout.slot(m, column, kLocal);
-                 });
-    NVVM::FenceProxyOp::create(
-        rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-    emitCTABarrier(rewriter, loc); // the chunk is complete
+    mma.stageChunk(e, k0, len, [&](size_t i) {
+      return stagedRowOfA(mma.batchOf(e, a, i), a.coords[mDim][i]);
+    });
     bool emitted = true;
     sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
       // 16 elements of K are two core matrices along K.
@@ -180,8 +141,8 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
       for (const Issue &issue : issues) {
         Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
                             issue.pair);
-        Value descA = CanonicalKMajor::descriptor(e, addBytes(aAddress, m.add(m.mul(block, blockBytes), kBytes)),
-                                 layoutBits);
+        Value descA = CanonicalKMajor::descriptor(
+            e, addBytes(aAddress, m.add(m.mul(block, blockBytes), kBytes)), layoutBits);
         int64_t bRow = issue.batch * s.n + issue.n0;
         Value descB = CanonicalKMajor::descriptor(
             e, addBytes(bAddress, m.add(kBytes, bRow / kCoreRows * staging.layout.strideBytes())),
@@ -198,14 +159,14 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
         Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
         for (auto [i, reg] : llvm::enumerate(regs))
           fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
-        auto mma = NVVM::WgmmaMmaAsyncOp::create(
+        auto wgmma = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment, descA, descB,
             NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, kStepK),
             operandType, operandType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
             // Both operands K-major: A row-major, B column-major.
             NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
-        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
+        FailureOr<Value> d = emitAsInlinePtx(rewriter, wgmma.getOperation());
         if (failed(d)) {
           emitted = false;
           continue;
@@ -222,7 +183,7 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
 
-  return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
+  return replaceWithSums(rewriter, op, e, sums, mma.arith, mma.accType, acc.getType());
 }
 
 } // namespace tilepipe::tile_as

@@ -166,18 +166,23 @@ bool tilepipe::tile_as::isMmaAccumulatorLayout(BlockedAttr layout,
                       layout.getWarpsPerCTA()[rank - 1]);
 }
 
-bool tilepipe::tile_as::targetsWgmma(Operation *op) {
+/// The --gpu-name stamped on the module around `op` (empty when none is).
+static llvm::StringRef getTargetName(Operation *op) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     module = op->getParentOfType<ModuleOp>();
   auto target =
       module ? module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName) : nullptr;
+  return target ? target.getValue() : llvm::StringRef();
+}
+
+bool tilepipe::tile_as::targetsWgmma(Operation *op) {
   // Only when sm_90a is named: the wgmma path stages its operands with
   // scalar shared-memory stores and waits for each k step (no swizzle, TMA
   // or pipelining yet), and on an H100 it runs 4-5x slower than the
   // cp.async-fed mma.sync path, which plain sm_90 therefore takes
   // (docs/gpu-runs/2026-11-25-h100-wgmma.log).
-  return target && target.getValue() == "sm_90a";
+  return getTargetName(op) == "sm_90a";
 }
 
 BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,
@@ -221,14 +226,7 @@ bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {
 }
 
 bool tilepipe::tile_as::targetsTcgen05(Operation *op) {
-  auto module = dyn_cast<ModuleOp>(op);
-  if (!module)
-    module = op->getParentOfType<ModuleOp>();
-  auto target =
-      module ? module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName) : nullptr;
-  if (!target)
-    return false;
-  llvm::StringRef name = target.getValue();
+  llvm::StringRef name = getTargetName(op);
   // Plain sm_100 takes it too (unlike sm_90 and wgmma): tcgen05 is the
   // tensor-core path these GPUs are built around, and tile-ptx then emits
   // the arch-specific target.
