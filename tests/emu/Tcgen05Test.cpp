@@ -9,6 +9,9 @@
 #include "FloatBits.h"
 #include "Tcgen05.h"
 
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/LLVMContext.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -252,12 +255,201 @@ TEST(Tcgen05Mma, AFromTensorMemoryAndErrors) {
         expected += aValue(r, kk) * bValue(kk, c);
       ASSERT_EQ(bitsFloat(tmem.cell(r, c)), float(expected)) << r << ", " << c;
     }
+  // disable-output-lane: lanes 1 and 100 keep their old contents.
+  tmem.cell(1, 0) = tmem.cell(100, 3) = 0x12345678;
+  op.disabledLanes = {2u, 0u, 0u, 1u << 4};
+  e = computeTcgen05Mma(op, tmem, shared.window());
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  EXPECT_EQ(tmem.cell(1, 0), 0x12345678u);
+  EXPECT_EQ(tmem.cell(100, 3), 0x12345678u);
+  EXPECT_NE(tmem.cell(0, 0), 0x12345678u);
+  EXPECT_NE(tmem.cell(99, 3), 0x12345678u);
+  op.disabledLanes = {};
   // D in unallocated columns.
   op.d = TmemAddress{0, 128}.encode();
   e = computeTcgen05Mma(op, tmem, shared.window());
   ASSERT_TRUE(bool(e));
   EXPECT_NE(llvm::toString(std::move(e)).find("column 128 of tensor memory is not allocated"),
             std::string::npos);
+}
+
+/// Stores the `bits`-bit code of element (mn, kk) of a K-major operand in
+/// the padded fp6/fp4 format: 16 codes packed at the start of each 16-byte
+/// chunk along K.
+void placeNarrow(Shared &shared, unsigned start, const OperandLayout &l, unsigned bits,
+                 unsigned rows, unsigned k, const std::function<uint8_t(unsigned, unsigned)> &code) {
+  for (unsigned mn = 0; mn < rows; ++mn)
+    for (unsigned kk = 0; kk < k; ++kk) {
+      unsigned index = kk % 16;
+      unsigned chunk = swizzle(start + canonicalOffset(l, 1, mn, kk), swizzleBits(l.swizzleBytes)) - index;
+      for (unsigned b = 0; b < bits; ++b)
+        if (code(mn, kk) >> b & 1)
+          shared.bytes[chunk + (index * bits + b) / 8] |= uint8_t(1 << (index * bits + b) % 8);
+    }
+}
+
+TEST(Tcgen05Mma, F8f6f4WithPaddedFp4AndFp6Operands) {
+  // A e2m1 (atype 5), B e3m2 (btype 4), f32 D; M = 128, N = 16, K = 32.
+  const unsigned m = 128, n = 16, k = 32;
+  auto aInt = [](unsigned r, unsigned kk) { return int((r + kk) % 5) - 2; };    // -2..2: e2m1
+  auto bInt = [](unsigned kk, unsigned c) { return int((kk * 3 + c) % 9) - 4; }; // -4..4: e3m2
+  for (unsigned swizzleBytes : {0u, 128u}) {
+    Shared shared;
+    OperandLayout la = compactLayout(false, swizzleBytes, m, 1);
+    OperandLayout lb = compactLayout(false, swizzleBytes, n, 1);
+    placeNarrow(shared, 0, la, 4, m, k, [&](unsigned r, unsigned kk) {
+      return floatToNarrow(NarrowFloat::E2m1, float(aInt(r, kk)));
+    });
+    placeNarrow(shared, 16384, lb, 6, n, k, [&](unsigned c, unsigned kk) {
+      return floatToNarrow(NarrowFloat::E3m2, float(bInt(kk, c)));
+    });
+    TensorMemory tmem;
+    ASSERT_TRUE(tmem.allocate(32));
+    Tcgen05MmaOp op;
+    op.kind = Tcgen05Kind::F8F6F4;
+    op.aDesc = smemDescriptor(0, la);
+    op.bDesc = smemDescriptor(16384, lb);
+    op.idesc = 1 << 4 | 5 << 7 | 4 << 10 | (n >> 3) << 17 | (m >> 4) << 24;
+    op.enableInputD = false;
+    llvm::Error e = computeTcgen05Mma(op, tmem, shared.window());
+    ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+    for (unsigned r = 0; r < m; ++r)
+      for (unsigned c = 0; c < n; ++c) {
+        int expected = 0;
+        for (unsigned kk = 0; kk < k; ++kk)
+          expected += aInt(r, kk) * bInt(kk, c);
+        ASSERT_EQ(bitsFloat(tmem.cell(r, c)), float(expected)) << swizzleBytes << ": " << r << ", " << c;
+      }
+  }
+}
+
+/// Byte b of source row r of a tcgen05.cp test.
+uint8_t copyByte(unsigned r, unsigned b) { return uint8_t(r * 7 + b * 3 + 1); }
+
+/// Copies a rows x rowBytes matrix placed K-major under `swizzleBytes` with
+/// `shape` to column 32 and returns the tensor memory.
+TensorMemory copied(TmemCopyShape shape, unsigned rows, unsigned rowBytes, unsigned swizzleBytes) {
+  Shared shared;
+  OperandLayout l = compactLayout(false, swizzleBytes, rows, 1);
+  shared.place(1024, l, 1, rows, rowBytes, copyByte);
+  TensorMemory tmem;
+  EXPECT_TRUE(tmem.allocate(64));
+  llvm::Error e = tmemCopyFromShared(tmem, shape, TmemAddress{0, 32}.encode(),
+                                     smemDescriptor(1024, l), shared.window());
+  EXPECT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  return tmem;
+}
+
+/// The 32-bit word w of row r as tensor memory should hold it.
+uint32_t copyWord(unsigned r, unsigned w) {
+  uint32_t word = 0;
+  for (unsigned i = 0; i < 4; ++i)
+    word |= uint32_t(copyByte(r, 4 * w + i)) << 8 * i;
+  return word;
+}
+
+TEST(Tcgen05Copy, RowsToLanesWordsToColumns) {
+  for (unsigned swizzleBytes : {0u, 32u, 128u}) {
+    TensorMemory tmem = copied(TmemCopyShape::S128x256b, 128, 32, swizzleBytes);
+    for (unsigned r = 0; r < 128; ++r)
+      for (unsigned w = 0; w < 8; ++w)
+        ASSERT_EQ(tmem.cell(r, 32 + w), copyWord(r, w)) << swizzleBytes << " " << r << " " << w;
+  }
+  TensorMemory small = copied(TmemCopyShape::S4x256b, 4, 32, 0);
+  EXPECT_EQ(small.cell(3, 39), copyWord(3, 7));
+}
+
+TEST(Tcgen05Copy, WarpMulticastShapes) {
+  // .32x128b.warpx4: row r to lane r of every sub-partition.
+  TensorMemory x4 = copied(TmemCopyShape::S32x128bWarpx4, 32, 16, 0);
+  for (unsigned warp = 0; warp < 4; ++warp)
+    EXPECT_EQ(x4.cell(32 * warp + 5, 35), copyWord(5, 3));
+  // .64x128b.warpx2::02_13: rows 32..63 to sub-partitions 1 and 3;
+  // ::01_23: to sub-partitions 2 and 3.
+  TensorMemory x2a = copied(TmemCopyShape::S64x128bWarpx2_02_13, 64, 16, 0);
+  EXPECT_EQ(x2a.cell(40, 33), copyWord(40, 1));
+  EXPECT_EQ(x2a.cell(104, 33), copyWord(40, 1));
+  EXPECT_EQ(x2a.cell(72, 33), copyWord(8, 1));
+  TensorMemory x2b = copied(TmemCopyShape::S64x128bWarpx2_01_23, 64, 16, 0);
+  EXPECT_EQ(x2b.cell(72, 33), copyWord(40, 1));
+  EXPECT_EQ(x2b.cell(104, 33), copyWord(40, 1));
+  EXPECT_EQ(x2b.cell(40, 33), copyWord(8, 1));
+  EXPECT_EQ(parseTmemCopyShape("64x128b.warpx2::01_23"), TmemCopyShape::S64x128bWarpx2_01_23);
+  EXPECT_EQ(parseTmemCopyShape("64x128b_warpx2_02_13"), TmemCopyShape::S64x128bWarpx2_02_13);
+  EXPECT_EQ(parseTmemCopyShape("128x256b.b8x16.b6x16_p32"), std::nullopt);
+}
+
+TEST(Tcgen05Memory, ShiftDownMovesLanesOfOneSubPartition) {
+  TensorMemory tmem;
+  ASSERT_TRUE(tmem.allocate(32));
+  for (unsigned lane = 0; lane < 128; ++lane)
+    for (unsigned c = 0; c < 10; ++c)
+      tmem.cell(lane, c) = lane * 100 + c;
+  llvm::Error e = tmemShiftDown(tmem, TmemAddress{32, 1}.encode());
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  EXPECT_EQ(tmem.cell(32, 1), 3201u);  // the first lane keeps its row
+  EXPECT_EQ(tmem.cell(33, 1), 3201u);
+  EXPECT_EQ(tmem.cell(63, 8), 6208u);  // lane 62's row, column 8
+  EXPECT_EQ(tmem.cell(63, 9), 6309u);  // column 9 is past the 8 shifted
+  EXPECT_EQ(tmem.cell(63, 0), 6300u);
+  EXPECT_EQ(tmem.cell(64, 1), 6401u);  // the next sub-partition stays
+  e = tmemShiftDown(tmem, TmemAddress{16, 0}.encode());
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("not a multiple of 32"), std::string::npos);
+}
+
+TEST(Tcgen05Intrinsics, NamesOfLlvm22) {
+  for (const char *name :
+       {"llvm.nvvm.tcgen05.alloc.shared.cg1", "llvm.nvvm.tcgen05.dealloc.cg1",
+        "llvm.nvvm.tcgen05.relinq.alloc.permit.cg1", "llvm.nvvm.tcgen05.ld.16x32bx2.x128",
+        "llvm.nvvm.tcgen05.st.16x256b.x32", "llvm.nvvm.tcgen05.mma.tensor.scale_d",
+        "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1",
+        "llvm.nvvm.tcgen05.commit.mc.shared.cg1", "llvm.nvvm.tcgen05.cp.32x128b_warpx4.cg1",
+        "llvm.nvvm.tcgen05.shift.down.cg1"})
+    EXPECT_TRUE(lookupIntrinsic(name)) << name;
+  // 16x256b.x64 would be 256 registers; CTA pairs, .ws and .sp are refused.
+  for (const char *name :
+       {"llvm.nvvm.tcgen05.ld.16x256b.x64", "llvm.nvvm.tcgen05.alloc.cg2",
+        "llvm.nvvm.tcgen05.mma.ws.shared", "llvm.nvvm.tcgen05.mma.sp.shared",
+        "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2",
+        "llvm.nvvm.tcgen05.cp.128x256b.b6x16_p32.cg1"})
+    EXPECT_FALSE(lookupIntrinsic(name)) << name;
+  EXPECT_TRUE(isNoOpIntrinsic("llvm.nvvm.tcgen05.wait.ld"));
+  EXPECT_TRUE(isNoOpIntrinsic("llvm.nvvm.tcgen05.fence.after.thread.sync"));
+}
+
+TEST(Tcgen05Asm, StatementsAndRefusals) {
+  llvm::LLVMContext ctx;
+  auto *i32 = llvm::Type::getInt32Ty(ctx), *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *voidTy = llvm::Type::getVoidTy(ctx);
+  auto *cpType = llvm::FunctionType::get(voidTy, {i32, i64}, false);
+  auto ok = [&](llvm::StringRef text, llvm::StringRef constraints, llvm::FunctionType *type) {
+    auto h = lookupTcgen05Asm(text, constraints, type);
+    return h ? h->has_value() : (llvm::consumeError(h.takeError()), false);
+  };
+  auto error = [&](llvm::StringRef text, llvm::StringRef constraints, llvm::FunctionType *type) {
+    auto h = lookupTcgen05Asm(text, constraints, type);
+    return h ? std::string() : llvm::toString(h.takeError());
+  };
+  EXPECT_TRUE(ok("tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [$0], $1;", "r,l", cpType));
+  EXPECT_NE(error("tcgen05.cp.cta_group::1.128x256b.b8x16.b6x16_p32 [$0], $1;", "r,l", cpType)
+                .find("shape .128x256b.b8x16.b6x16_p32"),
+            std::string::npos);
+  auto ldType = llvm::FunctionType::get(llvm::StructType::get(ctx, {i32, i32}), {i32}, false);
+  EXPECT_TRUE(ok("tcgen05.ld.sync.aligned.16x128b.x1.pack::16b.b32 {$0, $1}, [$2];", "=r,=r,r", ldType));
+  EXPECT_NE(error("tcgen05.ld.sync.aligned.16x256b.x1.b32 {$0, $1}, [$2];", "=r,=r,r", ldType)
+                .find("4 registers expected"),
+            std::string::npos);
+  EXPECT_TRUE(ok("tcgen05.wait::st.sync.aligned;", "", llvm::FunctionType::get(voidTy, false)));
+  auto mmaType = llvm::FunctionType::get(voidTy, {i32, i64, i64, i32, i32, i32, i32, i32, i32}, false);
+  EXPECT_TRUE(ok("{ .reg .pred p; setp.ne.b32 p, $8, 0; tcgen05.mma.cta_group::1.kind::tf32 "
+                 "[$0], $1, $2, $3, {$4, $5, $6, $7}, p; }",
+                 "r,l,l,r,r,r,r,r,r", mmaType));
+  EXPECT_NE(error("tcgen05.mma.cta_group::1.kind::mxf4 [$0], $1, $2, $3, {$4, $5, $6, $7}, 1;",
+                  "r,l,l,r,r,r,r,r,r", mmaType)
+                .find("the .kind"),
+            std::string::npos);
+  EXPECT_FALSE(ok("mov.u32 $0, 1;", "=r", llvm::FunctionType::get(i32, false)));
 }
 
 } // namespace

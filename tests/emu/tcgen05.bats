@@ -24,6 +24,35 @@ setup() {
   done
 }
 
+@test "tcgen05.cp of A's K steps into tensor memory, then tcgen05.mma.tensor from there" {
+  for kind in f16 bf16 tf32 e4m3 s8; do
+    set -- $("$PY" "$CHECK" inputs $kind)
+    run tile-emu "$K/tcgen05.ll" --kernel mma_tmem_a --grid 1 --param ptr:a.npy --param ptr:b.npy \
+      --param ptr:d.npy --param i32:$1 --param i32:$2 --out-dir out
+    [ "$status" -eq 0 ] || { echo "$kind: $output"; false; }
+    "$PY" "$CHECK" mma $kind out/d.npy || { echo "$kind: wrong D"; false; }
+  done
+}
+
+@test "the f16 mma written in inline PTX (alloc, mma with a setp predicate, commit, ld, wait, dealloc)" {
+  set -- $("$PY" "$CHECK" inputs f16)
+  run tile-emu "$K/tcgen05.ll" --kernel mma_asm --grid 1 --param ptr:a.npy --param ptr:b.npy \
+    --param ptr:d.npy --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  "$PY" "$CHECK" mma f16 out/d.npy
+  # A CTA pair (cta_group::2) is refused with the statement named.
+  cat > pair.ll <<'IR'
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @pair(i32 %dst) "nvvm.reqntid"="32" {
+  call void asm sideeffect "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [$0], 32;", "r"(i32 %dst)
+  ret void
+}
+IR
+  run tile-emu pair.ll --kernel pair --grid 1 --param i32:0
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"in 'pair': unsupported tcgen05 inline PTX: cta_group::2 (the emulator runs clusters of one CTA) in 'tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32'"* ]]
+}
+
 @test "tcgen05.st 16x256b and 16x32bx2 fragments read back by 32x32b loads" {
   "$PY" -c "import numpy as np; np.save('o.npy', np.full((128, 16), -1, np.int32))"
   run tile-emu "$K/tcgen05.ll" --kernel fragments --grid 1 --param ptr:o.npy --out-dir out
@@ -42,7 +71,7 @@ for w in range(4):
 sys.exit(0 if np.array_equal(np.load('out/o.npy'), want) else 1)"
 }
 
-@test "wrong use of tensor memory: exhausted columns, a missing dealloc, another warp's lanes" {
+@test "wrong use of tensor memory: exhausted columns, a missing dealloc, another warp's lanes, a peer CTA" {
   run timeout 30 tile-emu "$K/tcgen05.ll" --kernel exhausted --grid 1
   [ "$status" -eq 5 ]
   [[ "$output" == *"thread (32,0,0): deadlock: threads keep waiting (tcgen05.alloc of more tensor memory columns than are free)"* ]]
@@ -52,6 +81,9 @@ sys.exit(0 if np.array_equal(np.load('out/o.npy'), want) else 1)"
   run tile-emu "$K/tcgen05.ll" --kernel wrong_quarter --grid 1
   [ "$status" -eq 5 ]
   [[ "$output" == *"tcgen05.ld of lanes 0..31 by warp 1, which may only access lanes 32..63"* ]]
+  run tile-emu "$K/tcgen05.ll" --kernel commit_to_peer --grid 1
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"tcgen05.commit multicast to CTA mask 0x3 (the emulator runs clusters of one CTA: only bit 0 exists)"* ]]
 }
 
 @test "MLIR's NVVM dialect tcgen05 ops (alloc, mma_smem_desc, mma, commit, ld, dealloc) through mlir-translate" {

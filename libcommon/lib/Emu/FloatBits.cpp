@@ -134,3 +134,75 @@ uint8_t tilepipe::emu::floatToE5m2(float value) {
   uint32_t magnitude = std::min(bits & 0x7fu, 0x7bu); // 0x7b = 57344, 0x7c infinity
   return uint8_t((bits & 0x80) | magnitude);
 }
+
+namespace {
+struct NarrowLayout {
+  unsigned expBits, mantBits;
+  int bias;
+};
+
+NarrowLayout layoutOf(NarrowFloat format) {
+  switch (format) {
+  case NarrowFloat::E2m1:
+    return {2, 1, 1};
+  case NarrowFloat::E2m3:
+    return {2, 3, 1};
+  case NarrowFloat::E3m2:
+    return {3, 2, 3};
+  }
+  return {2, 1, 1};
+}
+} // namespace
+
+double tilepipe::emu::narrowToDouble(NarrowFloat format, uint8_t bits) {
+  NarrowLayout layout = layoutOf(format);
+  unsigned width = 1 + layout.expBits + layout.mantBits;
+  bool negative = (bits >> (width - 1)) & 1;
+  unsigned exponent = (bits >> layout.mantBits) & ((1u << layout.expBits) - 1);
+  unsigned mantissa = bits & ((1u << layout.mantBits) - 1);
+  // Subnormals share the scale of the smallest normal binade, without the
+  // implicit leading one.
+  int scale = std::max(int(exponent), 1) - layout.bias - int(layout.mantBits);
+  unsigned significand = exponent == 0 ? mantissa : (1u << layout.mantBits) | mantissa;
+  double magnitude = std::ldexp(double(significand), scale);
+  return negative ? -magnitude : magnitude;
+}
+
+// As for e4m3: round as a binary format with one more exponent bit (so that
+// the top binade is not taken for infinities), then clamp to the largest code.
+uint8_t tilepipe::emu::floatToNarrow(NarrowFloat format, float value) {
+  NarrowLayout layout = layoutOf(format);
+  unsigned magnitudeBits = layout.expBits + layout.mantBits;
+  uint32_t largest = (1u << magnitudeBits) - 1;
+  if (std::isnan(value))
+    return uint8_t(largest);
+  uint32_t bits = roundToSmallFloat(value, layout.mantBits, layout.bias,
+                                    int(layout.expBits) + 1, Rounding::Nearest);
+  uint32_t sign = (bits >> (magnitudeBits + 1)) & 1;
+  uint32_t magnitude = std::min(bits & ((2u << magnitudeBits) - 1), largest);
+  return uint8_t(sign << magnitudeBits | magnitude);
+}
+
+double tilepipe::emu::ue8m0ToDouble(uint8_t bits) {
+  return bits == 0xff ? std::nan("") : std::ldexp(1.0, int(bits) - 127);
+}
+
+uint8_t tilepipe::emu::floatToUe8m0(float value, Rounding rounding) {
+  if (std::isnan(value))
+    return 0xff;
+  double magnitude = std::fabs(double(value));
+  if (std::isinf(magnitude))
+    return 0xfe;
+  if (magnitude == 0)
+    return 0x00;
+  int exp;
+  double frac = std::frexp(magnitude, &exp); // magnitude = 2f * 2^(exp-1)
+  int power = exp - 1 + (rounding == Rounding::Up && frac != 0.5 ? 1 : 0);
+  return uint8_t(std::clamp(power + 127, 0, 0xfe));
+}
+
+uint8_t tilepipe::emu::floatToUe4m3(float value) {
+  if (std::isnan(value))
+    return 0x7f;
+  return value <= 0 ? 0 : floatToE4m3(value);
+}

@@ -779,10 +779,10 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupIntrinsic(StringRef name) {
   StringRef n = name;
   if (!n.consume_front("llvm.nvvm."))
     return std::nullopt;
-  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupMBarrierIntrinsic,
-                      lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic, lookupTensorMapIntrinsic,
-                      lookupTcgen05Intrinsic, lookupMisc,
-                      lookupTf32AndLdu, lookupInteger, lookupHalf, lookupFp8Conversion,
+  for (auto lookup : {lookupBarrier, lookupCollective, lookupMatrixIntrinsic, lookupBlockScaledMma,
+                      lookupMBarrierIntrinsic, lookupBulkCopyIntrinsic, lookupTensorCopyIntrinsic,
+                      lookupTensorMapIntrinsic, lookupTcgen05Intrinsic, lookupMisc, lookupTf32AndLdu,
+                      lookupInteger, lookupHalf, lookupFp8Conversion, lookupNarrowConversion,
                       lookupAsyncCopyIntrinsic, lookupFloat})
     if (auto h = lookup(n)) {
       h->name = name.str();
@@ -876,6 +876,10 @@ std::optional<std::string> tilepipe::emu::inlineAsmAsIntrinsic(StringRef text) {
     if (operand.trim() != "$" + std::to_string(i))
       return std::nullopt;
   std::string name = opcode == "nanosleep.u32" ? "nanosleep" : smallFloatConversion(opcode);
+  // Block-scaled mma.sync takes its operands in the intrinsic's order
+  // (d; a, b, c, scale-a, {byte-id-a, thread-id-a}, scale-b, {...}).
+  if (name.empty())
+    name = blockScaledMmaIntrinsicName(opcode).value_or("");
   if (name.empty())
     name = opcode.str();
   if (!lookupIntrinsic("llvm.nvvm." + name))

@@ -42,6 +42,9 @@ struct IntrinsicHandler {
   std::shared_ptr<const WarpMatrixOp> matrixOp;
   /// wgmma.mma_async: the warpgroup collective.
   std::shared_ptr<const WarpgroupOp> warpgroupOp;
+  /// Inline PTX: where its operands are (the family's own type, e.g.
+  /// Tcgen05Asm.cpp's).
+  std::shared_ptr<const void> asmOperands;
 
   template <class T> T arg(const uint8_t *args, unsigned i) const {
     T value;
@@ -64,6 +67,14 @@ std::optional<IntrinsicHandler> lookupIntrinsic(llvm::StringRef name);
 /// "llvm.nvvm." prefix); defined in MatrixOps.cpp.
 std::optional<IntrinsicHandler> lookupMatrixIntrinsic(llvm::StringRef name);
 
+/// Block-scaled mma.sync ("mma.block.scale.m16n8k32.row.col.mxf8f6f4...");
+/// defined in BlockScaledMma.cpp.
+std::optional<IntrinsicHandler> lookupBlockScaledMma(llvm::StringRef name);
+/// The intrinsic name (without "llvm.nvvm.") of a block-scaled mma.sync PTX
+/// opcode ("mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale
+/// .scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0"); std::nullopt for other opcodes.
+std::optional<std::string> blockScaledMmaIntrinsicName(llvm::StringRef opcode);
+
 /// cp.async.{ca,cg}.shared.global.*, commit_group, wait_group, wait_all;
 /// defined in AsyncCopy.cpp.
 std::optional<IntrinsicHandler> lookupAsyncCopyIntrinsic(llvm::StringRef name);
@@ -71,6 +82,10 @@ std::optional<IntrinsicHandler> lookupAsyncCopyIntrinsic(llvm::StringRef name);
 /// The e4m3x2/e5m2x2 conversions ("ff.to.e4m3x2.rn", ...); defined in
 /// Fp8Conversions.cpp.
 std::optional<IntrinsicHandler> lookupFp8Conversion(llvm::StringRef name);
+
+/// The fp4/fp6/ue8m0 pair conversions ("ff.to.e2m1x2.rn.satfinite", ...);
+/// defined in NarrowConversions.cpp.
+std::optional<IntrinsicHandler> lookupNarrowConversion(llvm::StringRef name);
 
 /// Maps "llvm.nvvm.read.ptx.sreg.tid.x" and friends to a SpecialReg value.
 std::optional<uint32_t> lookupSpecialRegister(llvm::StringRef name);

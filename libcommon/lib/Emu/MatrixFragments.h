@@ -49,23 +49,32 @@ inline void insertElement(uint32_t *regs, unsigned i, unsigned bits, uint32_t va
 
 using RowCol = std::pair<unsigned, unsigned>;
 
+/// Element i of the A fragment (16 x K) of lane (g, t) for elements of
+/// 16, 8 or 4 bits, `perReg` = 32 / bits to a register. Each register holds
+/// consecutive K of one row; registers alternate rows g and g + 8, then step
+/// K by 4 * perReg (f16 k16: a0..a7, 8-bit k32: a0..a15, 4-bit k64: a0..a31).
+inline RowCol aPackedFragmentPosition(unsigned perReg, unsigned g, unsigned t, unsigned i) {
+  return {g + 8 * ((i / perReg) % 2), perReg * t + i % perReg + 4 * perReg * (i / (2 * perReg))};
+}
+
+/// Element i of the B fragment (K x 8) of lane (g, t), as above: register j
+/// holds perReg consecutive K of column g, K stepping by 4 * perReg.
+inline RowCol bPackedFragmentPosition(unsigned perReg, unsigned g, unsigned t, unsigned i) {
+  return {perReg * t + i % perReg + 4 * perReg * (i / perReg), g};
+}
+
 /// Element i of the A fragment (16 x K) of lane (g, t).
 inline RowCol aFragmentPosition(ElemType type, unsigned g, unsigned t, unsigned i) {
   if (type == ElemType::TF32) // m16n8k8: a0..a3
     return {g + 8 * (i % 2), t + 4 * (i / 2)};
-  if (isByteType(type)) // k16: a0..a7, k32: a0..a15
-    return {g + 8 * ((i / 4) % 2), 4 * t + i % 4 + 16 * (i / 8)};
-  // f16 / bf16, k8: a0..a3, k16: a0..a7
-  return {g + 8 * ((i / 2) % 2), 2 * t + i % 2 + 8 * (i / 4)};
+  return aPackedFragmentPosition(isByteType(type) ? 4 : 2, g, t, i);
 }
 
 /// Element i of the B fragment (K x 8) of lane (g, t).
 inline RowCol bFragmentPosition(ElemType type, unsigned g, unsigned t, unsigned i) {
   if (type == ElemType::TF32)
     return {t + 4 * i, g};
-  if (isByteType(type))
-    return {4 * t + i % 4 + 16 * (i / 4), g};
-  return {2 * t + i % 2 + 8 * (i / 2), g};
+  return bPackedFragmentPosition(isByteType(type) ? 4 : 2, g, t, i);
 }
 
 /// Element i of the C/D fragment (16 x 8, or 16 x N for wgmma where every

@@ -2,6 +2,7 @@
 #include "Rewrite.h"
 
 #include "Runtime.h"
+#include "Tcgen05.h"
 #include "Wgmma.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -412,16 +413,19 @@ static void replaceCalls(Function &from,
 
 /// The handler of an inline asm call: single-instruction inline PTX
 /// (libdevice's rcp.approx, sub.rz, ...) runs through the equivalent
-/// intrinsic's handler, wgmma.mma_async through its own (WgmmaAsm.cpp);
+/// intrinsic's handler, wgmma.mma_async and the tcgen05 family through their
+/// own (WgmmaAsm.cpp, Tcgen05Asm.cpp);
 /// anything else is refused.
 static Expected<IntrinsicHandler> inlineAsmHandler(CallInst *call, InlineAsm *asmValue) {
-  Expected<std::optional<IntrinsicHandler>> wgmma = lookupWgmmaAsm(
-      asmValue->getAsmString(), asmValue->getConstraintString(), call->getFunctionType());
-  if (!wgmma)
-    return rewriteError("in '" + call->getFunction()->getName() + "': " +
-                        toString(wgmma.takeError()));
-  if (*wgmma)
-    return std::move(**wgmma);
+  for (auto lookup : {lookupWgmmaAsm, lookupTcgen05Asm}) {
+    Expected<std::optional<IntrinsicHandler>> handler = lookup(
+        asmValue->getAsmString(), asmValue->getConstraintString(), call->getFunctionType());
+    if (!handler)
+      return rewriteError("in '" + call->getFunction()->getName() + "': " +
+                          toString(handler.takeError()));
+    if (*handler)
+      return std::move(**handler);
+  }
   if (std::optional<std::string> name = inlineAsmAsIntrinsic(asmValue->getAsmString())) {
     IntrinsicHandler handler = *lookupIntrinsic(*name);
     return handler;

@@ -19,11 +19,14 @@
 #ifndef TILEPIPE_LIB_EMU_TCGEN05_H
 #define TILEPIPE_LIB_EMU_TCGEN05_H
 
+#include "FloatBits.h"
 #include "Intrinsics.h"
 #include "TensorMemory.h"
 #include "Wgmma.h"
 
 #include "llvm/Support/Error.h"
+
+#include <array>
 
 #include <cstdint>
 
@@ -61,6 +64,28 @@ llvm::Error tmemLoadStore(TensorMemory &tmem, bool load, TmemShape shape, unsign
                           bool packed, uint32_t address, unsigned halfSplit, unsigned warp,
                           unsigned laneInWarp, uint32_t *regs);
 
+/// The shapes of tcgen05.cp (shared memory -> tensor memory).
+enum class TmemCopyShape : uint8_t {
+  S128x256b, S4x256b, S128x128b, S64x128bWarpx2_02_13, S64x128bWarpx2_01_23, S32x128bWarpx4
+};
+
+/// "128x256b", "64x128b.warpx2::02_13" (PTX) or "64x128b_warpx2_02_13"
+/// (intrinsic names) and the like.
+std::optional<TmemCopyShape> parseTmemCopyShape(llvm::StringRef name);
+
+/// tcgen05.cp of the rows x 128/256-bit matrix that the shared memory
+/// descriptor `sdesc` describes (K-major, bytes as its elements) to tensor
+/// memory at `address`: row r to lane r with its 32-bit words in
+/// consecutive columns; the .warpx2 and .warpx4 forms copy each 32 rows to
+/// two or four of the 32-lane sub-partitions. Fails with a message.
+llvm::Error tmemCopyFromShared(TensorMemory &tmem, TmemCopyShape shape, uint32_t address,
+                               uint64_t sdesc, SharedWindow shared);
+
+/// tcgen05.shift.down: the 32-byte elements (8 columns from the address's
+/// column) of the 32 lanes from the address's lane (a multiple of 32) move
+/// down one lane, all but the last; the first lane keeps its contents.
+llvm::Error tmemShiftDown(TensorMemory &tmem, uint32_t address);
+
 //===----------------------------------------------------------------------===//
 // tcgen05.mma
 //===----------------------------------------------------------------------===//
@@ -76,6 +101,10 @@ struct Tcgen05InstrDesc {
   bool negateA = false, negateB = false;
   bool transposeA = false, transposeB = false; // MN-major operands
   bool saturate = false;
+  /// kind::f8f6f4 with e2m3, e3m2 or e2m1 (`a` / `b` is then E4M3 for the
+  /// sizes): 16 elements packed at the start of each 16-byte chunk of shared
+  /// memory, the rest padding (the ISA's padded fp6/fp4 formats).
+  std::optional<NarrowFloat> narrowA, narrowB;
 
   /// Decodes and validates `bits` for `kind` (cta_group::1, dense).
   static llvm::Expected<Tcgen05InstrDesc> decode(uint32_t bits, Tcgen05Kind kind);
@@ -98,6 +127,8 @@ struct Tcgen05MmaOp {
   uint32_t idesc = 0;
   bool enableInputD = true;
   unsigned scaleInputD = 0; // .scale_d: D = A*B + D * 2^-scaleInputD
+  /// disable-output-lane: bit l (of word l / 32) keeps D's lane l as it is.
+  std::array<uint32_t, 4> disabledLanes = {};
 };
 
 /// Runs `op` on `tmem` with shared operands from `shared`; fails with a
@@ -123,8 +154,12 @@ void relinquishAllocPermit();
 void loadStore(bool load, TmemShape shape, unsigned num, bool packed, uint32_t address,
                unsigned halfSplit, uint32_t *regs);
 void mma(const Tcgen05MmaOp &op);
-/// .mbarrier::arrive::one on the mbarrier at the host address `mbarrier`.
-void commit(uintptr_t mbarrier);
+void copy(TmemCopyShape shape, uint32_t address, uint64_t sdesc);
+void shiftDown(uint32_t address);
+/// .mbarrier::arrive::one on the mbarrier at the host address `mbarrier`;
+/// `ctaMask` is .multicast::cluster's mask of the CTAs to signal (bit 0,
+/// this CTA, alone without one).
+void commit(uintptr_t mbarrier, uint16_t ctaMask = 1);
 } // namespace tcgen05
 
 /// tcgen05.* intrinsics ("tcgen05.ld.32x32b.x4", without "llvm.nvvm.").

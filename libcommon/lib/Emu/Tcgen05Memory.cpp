@@ -19,6 +19,7 @@
 #include "Tcgen05.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace tilepipe::emu;
 
@@ -170,5 +171,83 @@ llvm::Error tilepipe::emu::tmemLoadStore(TensorMemory &tmem, bool load, TmemShap
       hi = regs[r] >> 16;
     }
   }
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// tcgen05.cp
+//===----------------------------------------------------------------------===//
+
+std::optional<TmemCopyShape> tilepipe::emu::parseTmemCopyShape(llvm::StringRef name) {
+  std::string flat;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name.substr(i).starts_with("::"))
+      ++i; // "warpx2::02_13" -> "warpx2_02_13"
+    flat += name[i] == '.' || name[i] == ':' ? '_' : name[i];
+  }
+  return llvm::StringSwitch<std::optional<TmemCopyShape>>(flat)
+      .Case("128x256b", TmemCopyShape::S128x256b)
+      .Case("4x256b", TmemCopyShape::S4x256b)
+      .Case("128x128b", TmemCopyShape::S128x128b)
+      .Case("64x128b_warpx2_02_13", TmemCopyShape::S64x128bWarpx2_02_13)
+      .Case("64x128b_warpx2_01_23", TmemCopyShape::S64x128bWarpx2_01_23)
+      .Case("32x128b_warpx4", TmemCopyShape::S32x128bWarpx4)
+      .Default(std::nullopt);
+}
+
+llvm::Error tilepipe::emu::tmemCopyFromShared(TensorMemory &tmem, TmemCopyShape shape,
+                                              uint32_t address, uint64_t sdesc,
+                                              SharedWindow shared) {
+  // Rows and bytes per row of the source, and the sub-partitions (lane
+  // offsets) each group of 32 rows goes to.
+  unsigned rows = 128, rowBytes = 16;
+  llvm::SmallVector<unsigned, 4> copies = {0};
+  unsigned rowGroupStride = 32; // lane offset of the next 32 source rows
+  switch (shape) {
+  case TmemCopyShape::S128x256b: rowBytes = 32; break;
+  case TmemCopyShape::S4x256b: rows = 4, rowBytes = 32; break;
+  case TmemCopyShape::S128x128b: break;
+  case TmemCopyShape::S64x128bWarpx2_02_13: // rows 0-31 to warps 0, 2; 32-63 to 1, 3
+    rows = 64, copies = {0, 64};
+    break;
+  case TmemCopyShape::S64x128bWarpx2_01_23: // rows 0-31 to warps 0, 1; 32-63 to 2, 3
+    rows = 64, copies = {0, 32}, rowGroupStride = 64;
+    break;
+  case TmemCopyShape::S32x128bWarpx4: rows = 32, copies = {0, 32, 64, 96}; break;
+  }
+  llvm::Expected<MatrixDescriptor> desc = decodeTcgen05SmemDescriptor(sdesc);
+  if (!desc)
+    return desc.takeError();
+  TmemAddress base = TmemAddress::decode(address);
+  unsigned lanes = (rows - 1) / 32 * rowGroupStride + (rows - 1) % 32 + 1 + copies.back();
+  if (std::string why = tmem.checkAllocated(base, lanes, rowBytes / 4); !why.empty())
+    return fail("tcgen05.cp to tensor memory address 0x" + llvm::utohexstr(address) + ": " + why);
+  for (unsigned r = 0; r < rows; ++r)
+    for (unsigned byte = 0; byte < rowBytes; ++byte) {
+      uint32_t at = desc->elementAddress(false, 1, r, byte);
+      if (at >= shared.bytes)
+        return fail("tcgen05.cp source byte (" + llvm::Twine(r) + ", " + llvm::Twine(byte) +
+                    ") at shared address " + llvm::Twine(at) + " lies outside the " +
+                    llvm::Twine(shared.bytes) + " bytes of shared memory");
+      unsigned lane = base.lane + r / 32 * rowGroupStride + r % 32;
+      for (unsigned copy : copies) {
+        uint32_t &cell = tmem.cell(lane + copy, base.column + byte / 4);
+        unsigned shift = 8 * (byte % 4);
+        cell = (cell & ~(0xffu << shift)) | uint32_t(shared.base[at]) << shift;
+      }
+    }
+  return llvm::Error::success();
+}
+
+llvm::Error tilepipe::emu::tmemShiftDown(TensorMemory &tmem, uint32_t address) {
+  TmemAddress base = TmemAddress::decode(address);
+  std::string why = base.lane % 32 ? "the lane is not a multiple of 32"
+                                   : tmem.checkAllocated(base, 32, 8);
+  if (!why.empty())
+    return fail("tcgen05.shift at tensor memory address 0x" + llvm::utohexstr(address) + ": " +
+                why);
+  for (unsigned lane = base.lane + 31; lane > base.lane; --lane)
+    for (unsigned c = base.column; c < base.column + 8; ++c)
+      tmem.cell(lane, c) = tmem.cell(lane - 1, c);
   return llvm::Error::success();
 }

@@ -41,14 +41,26 @@ const char *kindName(Tcgen05Kind kind) {
   return "?";
 }
 
-/// atype / btype (3 bits) of `kind`.
+/// The padded fp6/fp4 formats of kind::f8f6f4's atype / btype codes 3-5.
+std::optional<NarrowFloat> narrowType(Tcgen05Kind kind, unsigned code) {
+  if (kind != Tcgen05Kind::F8F6F4)
+    return std::nullopt;
+  return code == 3 ? std::optional(NarrowFloat::E2m3)
+         : code == 4 ? std::optional(NarrowFloat::E3m2)
+         : code == 5 ? std::optional(NarrowFloat::E2m1) : std::nullopt;
+}
+
+/// atype / btype (3 bits) of `kind`; the narrow f8f6f4 types take the
+/// sizes of e4m3 (one element per byte on average).
 std::optional<ElemType> inputType(Tcgen05Kind kind, unsigned code) {
+  if (narrowType(kind, code))
+    return ElemType::E4M3;
   switch (kind) {
   case Tcgen05Kind::F16:
     return code == 0 ? std::optional(ElemType::F16)
            : code == 1 ? std::optional(ElemType::BF16) : std::nullopt;
   case Tcgen05Kind::TF32: return code == 2 ? std::optional(ElemType::TF32) : std::nullopt;
-  case Tcgen05Kind::F8F6F4: // E2M3 = 3, E3M2 = 4, E2M1 = 5 are not emulated yet
+  case Tcgen05Kind::F8F6F4:
     return code == 0 ? std::optional(ElemType::E4M3)
            : code == 1 ? std::optional(ElemType::E5M2) : std::nullopt;
   case Tcgen05Kind::I8:
@@ -79,9 +91,9 @@ llvm::Expected<Tcgen05InstrDesc> Tcgen05InstrDesc::decode(uint32_t bits, Tcgen05
   std::optional<ElemType> a = inputType(kind, bits >> 7 & 7), b = inputType(kind, bits >> 10 & 7);
   if (!a || !b)
     return bad("atype " + llvm::Twine(bits >> 7 & 7) + " / btype " + llvm::Twine(bits >> 10 & 7) +
-               " is no input type of this kind" +
-               (kind == Tcgen05Kind::F8F6F4 ? " (the emulator has e4m3 and e5m2)" : ""));
+               " is no input type of this kind");
   desc.a = *a, desc.b = *b;
+  desc.narrowA = narrowType(kind, bits >> 7 & 7), desc.narrowB = narrowType(kind, bits >> 10 & 7);
   desc.negateA = bits >> 13 & 1, desc.negateB = bits >> 14 & 1;
   desc.transposeA = bits >> 15 & 1, desc.transposeB = bits >> 16 & 1;
   desc.n = (bits >> 17 & 0x3f) << 3;
@@ -173,14 +185,37 @@ llvm::Error loadTmemOperand(TensorMemory &tmem, uint32_t address, const Tcgen05I
   return llvm::Error::success();
 }
 
-llvm::Error loadDescriptorOperand(uint64_t bits, bool mnMajor, ElemType type, unsigned rows,
-                                  unsigned k, SharedWindow shared, std::vector<double> &out,
+/// Re-reads the elements of an operand loaded as bytes in a padded fp6/fp4
+/// format: the element whose byte view sits at offset i of its 16-byte
+/// chunk is the i-th packed 6- or 4-bit code of the chunk.
+void decodeNarrow(const MatrixDescriptor &desc, bool mnMajor, NarrowFloat format, unsigned rows,
+                  unsigned k, SharedWindow shared, std::vector<double> &out) {
+  unsigned bits = format == NarrowFloat::E2m1 ? 4 : 6;
+  for (unsigned row = 0; row < rows; ++row)
+    for (unsigned kk = 0; kk < k; ++kk) {
+      uint32_t address = desc.elementAddress(mnMajor, 1, row, kk);
+      unsigned first = (address & 15) * bits; // bit offset in the chunk
+      const uint8_t *chunk = shared.base + (address & ~15u);
+      unsigned code = 0;
+      for (unsigned b = 0; b < bits; ++b)
+        code |= unsigned(chunk[(first + b) / 8] >> (first + b) % 8 & 1) << b;
+      out[size_t(row) * k + kk] = narrowToDouble(format, uint8_t(code));
+    }
+}
+
+llvm::Error loadDescriptorOperand(uint64_t bits, bool mnMajor, ElemType type,
+                                  std::optional<NarrowFloat> narrow, unsigned rows, unsigned k,
+                                  SharedWindow shared, std::vector<double> &out,
                                   const char *which) {
   llvm::Expected<MatrixDescriptor> desc = decodeTcgen05SmemDescriptor(bits);
   if (!desc)
     return desc.takeError();
-  return loadSharedOperand(*desc, mnMajor, type, rows, k, shared, out,
-                           llvm::Twine("tcgen05.mma ") + which);
+  if (llvm::Error e = loadSharedOperand(*desc, mnMajor, narrow ? ElemType::U8 : type, rows, k,
+                                        shared, out, llvm::Twine("tcgen05.mma ") + which))
+    return e;
+  if (narrow)
+    decodeNarrow(*desc, mnMajor, *narrow, rows, k, shared, out);
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -197,19 +232,24 @@ llvm::Error tilepipe::emu::computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemor
     return fail("tcgen05.mma D at tensor memory address 0x" + llvm::utohexstr(op.d) + ": " + why);
   // A as m x k, B as n x k.
   std::vector<double> aValues, bValues;
+  if (op.aInTmem && desc.narrowA)
+    return fail("tcgen05.mma: fp6/fp4 A in tensor memory is not emulated");
   if (llvm::Error e = op.aInTmem ? loadTmemOperand(tmem, op.aTmem, desc, aValues)
-                                 : loadDescriptorOperand(op.aDesc, desc.transposeA, desc.a, m,
-                                                         k, shared, aValues, "A"))
+                                 : loadDescriptorOperand(op.aDesc, desc.transposeA, desc.a,
+                                                         desc.narrowA, m, k, shared, aValues, "A"))
     return e;
-  if (llvm::Error e = loadDescriptorOperand(op.bDesc, desc.transposeB, desc.b, n, k, shared,
-                                            bValues, "B"))
+  if (llvm::Error e = loadDescriptorOperand(op.bDesc, desc.transposeB, desc.b, desc.narrowB, n, k,
+                                            shared, bValues, "B"))
     return e;
 
   double signA = desc.negateA ? -1 : 1, signB = desc.negateB ? -1 : 1;
   double scaleD = std::ldexp(1.0, -int(op.scaleInputD));
   for (unsigned row = 0; row < m; ++row)
     for (unsigned col = 0; col < n; ++col) {
-      uint32_t &cell = tmem.cell(dBase.lane + tcgen05DataPathLane(m, row), dBase.column + col);
+      unsigned lane = tcgen05DataPathLane(m, row);
+      if (op.disabledLanes[lane / 32] >> lane % 32 & 1)
+        continue;
+      uint32_t &cell = tmem.cell(dBase.lane + lane, dBase.column + col);
       const double *aRow = &aValues[size_t(row) * k], *bRow = &bValues[size_t(col) * k];
       if (desc.d == ElemType::S32) {
         // Integer products are exact; the sum wraps unless saturating.

@@ -8,8 +8,11 @@
 //   st.<shape>.x<N>(taddr[, i64 halfSplitoff], values, i1 unpack): each
 //     lane moves its registers once the warp has arrived;
 //   mma.{shared,tensor}[.scale_d](d, a, b, idesc, enable_input_d[, scale],
-//     kind, cta_group, collector_usage): issued by one thread;
-//   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier.
+//     kind, cta_group, collector_usage) and
+//   mma.{shared,tensor}[.scale_d].disable_output_lane.cg1(..., <4 x i32>
+//     mask, kind, collector_usage): issued by one thread;
+//   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier;
+//   cp.<shape>.cg1(taddr, sdesc), shift.down.cg1(taddr): issued by one thread.
 // tcgen05.wait::{ld,st} and the tcgen05.fence forms are no-ops
 // (isNoOpIntrinsic): ld and st complete at issue.
 //
@@ -28,7 +31,7 @@ using llvm::StringRef;
 
 namespace {
 
-enum class Tcgen05Op : uint32_t { Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit };
+enum class Tcgen05Op : uint32_t { Alloc, Dealloc, Relinquish, Load, Store, Mma, Commit, Copy, Shift };
 
 /// Parameters of one handler, packed into IntrinsicHandler::aux.
 struct Tcgen05Params {
@@ -38,10 +41,14 @@ struct Tcgen05Params {
   bool halfSplit = false;     // ld / st 16x32bx2: the immHalfSplitoff argument
   bool aInTmem = false;       // mma.tensor
   bool scaleD = false;        // mma.scale_d
+  bool disableOutputLane = false; // mma.disable_output_lane.cg1
+  bool multicast = false;         // commit.mc: a CTA mask follows
+  TmemCopyShape copyShape = TmemCopyShape::S128x256b;
 
   uint32_t pack() const {
     return uint32_t(shape) | num << 8 | sharedPointer << 16 | halfSplit << 17 | aInTmem << 18 |
-           scaleD << 19;
+           scaleD << 19 | uint32_t(copyShape) << 20 | disableOutputLane << 23 |
+           multicast << 24;
   }
   static Tcgen05Params unpack(uint32_t bits) {
     Tcgen05Params p;
@@ -51,6 +58,9 @@ struct Tcgen05Params {
     p.halfSplit = bits >> 17 & 1;
     p.aInTmem = bits >> 18 & 1;
     p.scaleD = bits >> 19 & 1;
+    p.copyShape = TmemCopyShape(bits >> 20 & 7);
+    p.disableOutputLane = bits >> 23 & 1;
+    p.multicast = bits >> 24 & 1;
     return p;
   }
 };
@@ -97,7 +107,11 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
     unsigned i = 5;
     if (p.scaleD)
       op.scaleInputD = unsigned(h.arg<uint64_t>(args, i++));
-    uint32_t kind = h.arg<uint32_t>(args, i), ctaGroup = h.arg<uint32_t>(args, i + 1);
+    if (p.disableOutputLane) { // <4 x i32>, and cta_group::1 in the name
+      std::memcpy(op.disabledLanes.data(), args + h.argOffsets[i++], 16);
+    }
+    uint32_t kind = h.arg<uint32_t>(args, i);
+    uint32_t ctaGroup = p.disableOutputLane ? 1 : h.arg<uint32_t>(args, i + 1);
     if (kind > 3 || ctaGroup != 1)
       Runtime::active().fail("tcgen05.mma with kind " + std::to_string(kind) + " and cta_group " +
                              std::to_string(ctaGroup) +
@@ -105,7 +119,12 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
     op.kind = Tcgen05Kind(kind);
     return tcgen05::mma(op);
   }
-  case Tcgen05Op::Commit: return tcgen05::commit(h.arg<uintptr_t>(args, 0));
+  case Tcgen05Op::Commit:
+    return tcgen05::commit(h.arg<uintptr_t>(args, 0),
+                           p.multicast ? h.arg<uint16_t>(args, 1) : uint16_t(1));
+  case Tcgen05Op::Copy:
+    return tcgen05::copy(p.copyShape, tmemArg(h, args, 0), h.arg<uint64_t>(args, 1));
+  case Tcgen05Op::Shift: return tcgen05::shiftDown(tmemArg(h, args, 0));
   }
 }
 
@@ -227,9 +246,26 @@ void tcgen05::mma(const Tcgen05MmaOp &op) {
     rt.fail(llvm::toString(std::move(e)));
 }
 
-void tcgen05::commit(uintptr_t mbarrier) {
-  // The committed operations (mma, cp) completed at issue.
-  arriveOnMBarrier(mbarrier);
+void tcgen05::copy(TmemCopyShape shape, uint32_t address, uint64_t sdesc) {
+  Runtime &rt = Runtime::active();
+  SharedWindow shared{reinterpret_cast<const uint8_t *>(rt.sharedWindow()), rt.sharedBytes()};
+  if (llvm::Error e = tmemCopyFromShared(rt.tensorMemory(), shape, address, sdesc, shared))
+    rt.fail(llvm::toString(std::move(e)));
+}
+
+void tcgen05::shiftDown(uint32_t address) {
+  Runtime &rt = Runtime::active();
+  if (llvm::Error e = tmemShiftDown(rt.tensorMemory(), address))
+    rt.fail(llvm::toString(std::move(e)));
+}
+
+void tcgen05::commit(uintptr_t mbarrier, uint16_t ctaMask) {
+  if (ctaMask & ~1u)
+    Runtime::active().fail("tcgen05.commit multicast to CTA mask 0x" + llvm::utohexstr(ctaMask) +
+                           " (the emulator runs clusters of one CTA: only bit 0 exists)");
+  // The committed operations (mma, cp, shift) completed at issue.
+  if (ctaMask & 1)
+    arriveOnMBarrier(mbarrier);
 }
 
 std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef n) {
@@ -249,18 +285,29 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
     else
       return std::nullopt; // .sp, .ws
     p.scaleD = n.consume_front(".scale_d");
+    p.disableOutputLane = n.consume_front(".disable_output_lane.cg1");
     return n.empty() ? std::optional(make(Tcgen05Op::Mma, p)) : std::nullopt;
   }
   if (!n.consume_back(".cg1"))
     return std::nullopt;
+  if (n.consume_front("cp.")) { // the decompressing source formats are not emulated
+    std::optional<TmemCopyShape> shape = parseTmemCopyShape(n);
+    if (!shape)
+      return std::nullopt;
+    p.copyShape = *shape;
+    return make(Tcgen05Op::Copy, p);
+  }
   if (n == "relinq.alloc.permit")
     return make(Tcgen05Op::Relinquish);
   if (n == "dealloc")
     return make(Tcgen05Op::Dealloc);
+  if (n == "shift.down")
+    return make(Tcgen05Op::Shift);
   p.sharedPointer = n.consume_back(".shared");
   if (n == "alloc")
     return make(Tcgen05Op::Alloc, p);
-  if (n == "commit" || n == "commit.mc") // the multicast mask can only name this CTA
+  p.multicast = n == "commit.mc";
+  if (n == "commit" || p.multicast)
     return make(Tcgen05Op::Commit, p);
   return std::nullopt;
 }

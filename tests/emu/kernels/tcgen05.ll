@@ -150,6 +150,199 @@ exit:
   ret void
 }
 
+; The mma kernel's kind::f16 case written with inline PTX as CUDA code
+; (CUTLASS) issues it: 32-bit shared addresses ("r"), the mma's
+; enable-input-d through a predicate, the result read in eight
+; tcgen05.ld.32x32b.x8 of 8 columns each.
+define ptx_kernel void @mma_asm(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %d) "nvvm.reqntid"="128" {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %warp = lshr i32 %tid, 5
+  %is.warp0 = icmp eq i32 %warp, 0
+  %taddr.s = ptrtoint ptr addrspace(3) @taddr to i32
+  %bar.s = ptrtoint ptr addrspace(3) @bar to i32
+  br i1 %is.warp0, label %alloc, label %stage
+
+alloc:
+  call void asm sideeffect "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [$0], $1;", "r,r"(i32 %taddr.s, i32 64)
+  call void asm sideeffect "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;", ""()
+  br label %stage
+
+stage:
+  call void @stage(ptr addrspace(3) @tile_a, ptr addrspace(1) %a, i32 128, i32 %tid)
+  call void @stage(ptr addrspace(3) @tile_b, ptr addrspace(1) %b, i32 64, i32 %tid)
+  %is0 = icmp eq i32 %tid, 0
+  br i1 %is0, label %init, label %sync
+
+init:
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  br label %sync
+
+sync:
+  call void asm sideeffect "tcgen05.fence::before_thread_sync;", ""()
+  call void @llvm.nvvm.barrier0()
+  call void asm sideeffect "tcgen05.fence::after_thread_sync;", ""()
+  %base = load i32, ptr addrspace(3) @taddr, align 4
+  br i1 %is0, label %compute, label %wait
+
+compute:
+  ; kind::f16, f16 inputs, f32 D, N = 64, M = 128
+  %a0 = call i64 @descriptor(ptr addrspace(3) @tile_a, i32 0)
+  %b0 = call i64 @descriptor(ptr addrspace(3) @tile_b, i32 0)
+  call void asm sideeffect "{\0A.reg .pred p;\0Asetp.ne.b32 p, $4, 0;\0Atcgen05.mma.cta_group::1.kind::f16 [$0], $1, $2, $3, p;\0A}", "r,l,l,r,r"(i32 %base, i64 %a0, i64 %b0, i32 135266320, i32 0)
+  %a1 = call i64 @descriptor(ptr addrspace(3) @tile_a, i32 1)
+  %b1 = call i64 @descriptor(ptr addrspace(3) @tile_b, i32 1)
+  call void asm sideeffect "{\0A.reg .pred p;\0Asetp.ne.b32 p, $4, 0;\0Atcgen05.mma.cta_group::1.kind::f16 [$0], $1, $2, $3, p;\0A}", "r,l,l,r,r"(i32 %base, i64 %a1, i64 %b1, i32 135266320, i32 1)
+  call void asm sideeffect "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [$0];", "r"(i32 %bar.s)
+  br label %wait
+
+wait:
+  %done = call i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3) @bar, i32 0)
+  br i1 %done, label %load, label %wait
+
+load:
+  %lane.field = shl i32 %warp, 21
+  %mine = add i32 %base, %lane.field
+  br label %chunk
+
+chunk:
+  %i = phi i32 [ 0, %load ], [ %next, %chunk ]
+  %column = mul i32 %i, 8
+  %at = add i32 %mine, %column
+  %r = call { i32, i32, i32, i32, i32, i32, i32, i32 } asm sideeffect "tcgen05.ld.sync.aligned.32x32b.x8.b32 {$0, $1, $2, $3, $4, $5, $6, $7}, [$8];", "=r,=r,=r,=r,=r,=r,=r,=r,r"(i32 %at)
+  call void asm sideeffect "tcgen05.wait::ld.sync.aligned;", ""()
+  %row.off = mul i32 %tid, 256
+  %col.off = mul i32 %i, 32
+  %off = add i32 %row.off, %col.off
+  %to = getelementptr inbounds i8, ptr addrspace(1) %d, i32 %off
+  %e0 = extractvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %r, 0
+  %p0 = getelementptr inbounds i32, ptr addrspace(1) %to, i32 0
+  store i32 %e0, ptr addrspace(1) %p0, align 4
+  %e1 = extractvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %r, 1
+  %p1 = getelementptr inbounds i32, ptr addrspace(1) %to, i32 1
+  store i32 %e1, ptr addrspace(1) %p1, align 4
+  %e2 = extractvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %r, 2
+  %p2 = getelementptr inbounds i32, ptr addrspace(1) %to, i32 2
+  store i32 %e2, ptr addrspace(1) %p2, align 4
+  %e3 = extractvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %r, 3
+  %p3 = getelementptr inbounds i32, ptr addrspace(1) %to, i32 3
+  store i32 %e3, ptr addrspace(1) %p3, align 4
+  %e4 = extractvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %r, 4
+  %p4 = getelementptr inbounds i32, ptr addrspace(1) %to, i32 4
+  store i32 %e4, ptr addrspace(1) %p4, align 4
+  %e5 = extractvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %r, 5
+  %p5 = getelementptr inbounds i32, ptr addrspace(1) %to, i32 5
+  store i32 %e5, ptr addrspace(1) %p5, align 4
+  %e6 = extractvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %r, 6
+  %p6 = getelementptr inbounds i32, ptr addrspace(1) %to, i32 6
+  store i32 %e6, ptr addrspace(1) %p6, align 4
+  %e7 = extractvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %r, 7
+  %p7 = getelementptr inbounds i32, ptr addrspace(1) %to, i32 7
+  store i32 %e7, ptr addrspace(1) %p7, align 4
+  %next = add i32 %i, 1
+  %more = icmp ult i32 %next, 8
+  br i1 %more, label %chunk, label %free.sync
+
+free.sync:
+  call void @llvm.nvvm.barrier0()
+  br i1 %is.warp0, label %free, label %exit
+
+free:
+  call void asm sideeffect "tcgen05.dealloc.cta_group::1.sync.aligned.b32 $0, $1;", "r,r"(i32 %base, i32 64)
+  br label %exit
+
+exit:
+  ret void
+}
+
+define internal void @issue_tmem_a(i32 %kind, ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc) {
+entry:
+  switch i32 %kind, label %f16 [ i32 1, label %tf32
+                                 i32 2, label %f8f6f4
+                                 i32 3, label %i8 ]
+f16:
+  call void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc, i32 0, i32 1, i32 0)
+  ret void
+tf32:
+  call void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc, i32 1, i32 1, i32 0)
+  ret void
+f8f6f4:
+  call void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc, i32 2, i32 1, i32 0)
+  ret void
+i8:
+  call void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6) %d, ptr addrspace(6) %a, i64 %b, i32 %idesc, i1 %acc, i32 3, i32 1, i32 0)
+  ret void
+}
+
+; The mma kernel with A in tensor memory: thread 0 copies each 32-byte K
+; step of A (128 rows) with tcgen05.cp.128x256b to columns 64.. and 72..
+; of the 128 allocated, then issues tcgen05.mma.tensor from there.
+define ptx_kernel void @mma_tmem_a(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %d, i32 %kind, i32 %idesc) "nvvm.reqntid"="128" {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %warp = lshr i32 %tid, 5
+  %is.warp0 = icmp eq i32 %warp, 0
+  br i1 %is.warp0, label %alloc, label %stage
+
+alloc:
+  call void @llvm.nvvm.tcgen05.alloc.shared.cg1(ptr addrspace(3) @taddr, i32 128)
+  br label %stage
+
+stage:
+  call void @stage(ptr addrspace(3) @tile_a, ptr addrspace(1) %a, i32 128, i32 %tid)
+  call void @stage(ptr addrspace(3) @tile_b, ptr addrspace(1) %b, i32 64, i32 %tid)
+  %is0 = icmp eq i32 %tid, 0
+  br i1 %is0, label %init, label %sync
+
+init:
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  br label %sync
+
+sync:
+  call void @llvm.nvvm.barrier0()
+  %base = load i32, ptr addrspace(3) @taddr, align 4
+  %base.ptr = inttoptr i32 %base to ptr addrspace(6)
+  %a0.t = add i32 %base, 64
+  %a1.t = add i32 %base, 72
+  %a0.ptr = inttoptr i32 %a0.t to ptr addrspace(6)
+  %a1.ptr = inttoptr i32 %a1.t to ptr addrspace(6)
+  br i1 %is0, label %compute, label %wait
+
+compute:
+  %a0 = call i64 @descriptor(ptr addrspace(3) @tile_a, i32 0)
+  %a1 = call i64 @descriptor(ptr addrspace(3) @tile_a, i32 1)
+  call void @llvm.nvvm.tcgen05.cp.128x256b.cg1(ptr addrspace(6) %a0.ptr, i64 %a0)
+  call void @llvm.nvvm.tcgen05.cp.128x256b.cg1(ptr addrspace(6) %a1.ptr, i64 %a1)
+  %b0 = call i64 @descriptor(ptr addrspace(3) @tile_b, i32 0)
+  %b1 = call i64 @descriptor(ptr addrspace(3) @tile_b, i32 1)
+  call void @issue_tmem_a(i32 %kind, ptr addrspace(6) %base.ptr, ptr addrspace(6) %a0.ptr, i64 %b0, i32 %idesc, i1 false)
+  call void @issue_tmem_a(i32 %kind, ptr addrspace(6) %base.ptr, ptr addrspace(6) %a1.ptr, i64 %b1, i32 %idesc, i1 true)
+  call void @llvm.nvvm.tcgen05.commit.shared.cg1(ptr addrspace(3) @bar)
+  br label %wait
+
+wait:
+  %done = call i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3) @bar, i32 0)
+  br i1 %done, label %load, label %wait
+
+load:
+  %lane.field = shl i32 %warp, 21
+  %mine = add i32 %base, %lane.field
+  %mine.ptr = inttoptr i32 %mine to ptr addrspace(6)
+  %row = call <64 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x64(ptr addrspace(6) %mine.ptr, i1 false)
+  %row.off = mul i32 %tid, 256
+  %to = getelementptr inbounds i8, ptr addrspace(1) %d, i32 %row.off
+  store <64 x i32> %row, ptr addrspace(1) %to, align 16
+  call void @llvm.nvvm.barrier0()
+  br i1 %is.warp0, label %free, label %exit
+
+free:
+  call void @llvm.nvvm.tcgen05.dealloc.cg1(ptr addrspace(6) %base.ptr, i32 128)
+  br label %exit
+
+exit:
+  ret void
+}
+
 ; Every warp stores its thread index + 1000 * register through the
 ; 16x256b.x1 fragment (lanes 32w..32w+15, columns 0..7) and the
 ; 16x32bx2.x2 fragment (lanes 32w+16..32w+31, columns 8..9 and, half split
@@ -226,6 +419,13 @@ define ptx_kernel void @wrong_quarter() "nvvm.reqntid"="64" {
   ret void
 }
 
+; A commit multicast to CTA 1 of the cluster, which does not exist here.
+define ptx_kernel void @commit_to_peer() "nvvm.reqntid"="1" {
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  call void @llvm.nvvm.tcgen05.commit.mc.shared.cg1(ptr addrspace(3) @bar, i16 3)
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare void @llvm.nvvm.barrier0()
 declare void @llvm.nvvm.fence.proxy.async.shared_cta()
@@ -238,6 +438,9 @@ declare void @llvm.nvvm.tcgen05.fence.before.thread.sync()
 declare void @llvm.nvvm.tcgen05.fence.after.thread.sync()
 declare void @llvm.nvvm.tcgen05.mma.shared(ptr addrspace(6), i64, i64, i32, i1, i32, i32, i32)
 declare void @llvm.nvvm.tcgen05.commit.shared.cg1(ptr addrspace(3))
+declare void @llvm.nvvm.tcgen05.commit.mc.shared.cg1(ptr addrspace(3), i16)
+declare void @llvm.nvvm.tcgen05.mma.tensor(ptr addrspace(6), ptr addrspace(6), i64, i32, i1, i32, i32, i32)
+declare void @llvm.nvvm.tcgen05.cp.128x256b.cg1(ptr addrspace(6), i64)
 declare <64 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x64(ptr addrspace(6), i1)
 declare <16 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x16(ptr addrspace(6), i1)
 declare i32 @llvm.nvvm.tcgen05.ld.32x32b.x1(ptr addrspace(6), i1)
