@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Compile-time and static-quality report for corpus kernels.
 
-    bench/kernel-report.py [--cases REGEX] [--gpu-name sm_80,sm_90] [--version 13.4]
+    bench/kernel-report.py [--cases REGEX] [--gpu-name sm_80,sm_90,sm_90a] [--version 13.4]
                            [--bin build/bin] [--shared ../shared] [--markdown]
 
 For each corpus case (manifest.json) and target it
@@ -95,8 +95,10 @@ def timed(cmd):
 
 
 def report_case(o, ptxas, case, sm, work):
+    # An arch-specific target (sm_90a) compiles the bytecode of its family.
+    family = sm[:-1] if sm.endswith("a") else sm
     bytecode = os.path.join(o.shared, "corpus", "cutile", "bytecode",
-                            f"{case}.{sm}.{o.version}.tileirbc")
+                            f"{case}.{family}.{o.version}.tileirbc")
     if not os.path.exists(bytecode):
         return None
     ptx_path = os.path.join(work, f"{case}.{sm}.ptx")

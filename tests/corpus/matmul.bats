@@ -115,10 +115,47 @@ compile_all() {
   done
 }
 
-@test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90)" {
-  run check samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm_90 13.4 \
-    --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2
-  [ "$status" -eq 0 ] || { echo "$output"; false; }
+# sm_90a: the multiplies take the wgmma path (A and B by cp.async into
+# swizzled staging, wgmma.mma_async; tests/lower-mma pins the PTX).
+# BatchMatMul runs at the ragged reduced shape above.
+@test "sm_90a (wgmma): MatMul f16/bf16, persistent matmul f16, BatchMatMul f16 and AttentionFMHA match numpy in tile-emu" {
+  local case
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    AttentionFMHA-fmha_kernel-noncausal.f16 AttentionFMHA-fmha_kernel-causal.bf16; do
+    run check samples-$case sm_90a 13.4
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+  run check samples-BatchMatMul-batch_matmul_kernel.f16 sm_90a 13.4 \
+    --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
+  [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
+}
+
+# FMHA's Q and P come to their multiplies in the accumulator layout, so on
+# sm_90a they are wgmma's A fragments as they are: A from registers (four
+# .b32 of element pairs), only K and V staged for descriptors.
+@test "sm_90a: FMHA's wgmmas take A from registers; the corpus matmuls assemble without spills" {
+  run bash -c "tileiras '$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc' --gpu-name sm_90a --emit=ptx -o - | grep -cE 'wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1, 1;'"
+  [ "$status" -eq 0 ] && [ "$output" -eq 12 ] || { echo "register-A wgmmas: $output"; false; }
+  local case
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    BatchMatMul-batch_matmul_kernel.f16; do
+    tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90a --emit=ptx -o "$TMP/k.ptx"
+    run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
+  done
+}
+
+@test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90, and sm_89 from the sm_90 bytecode)" {
+  local case=samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm
+  for sm in sm_90 sm_89; do
+    # Ragged along M, N and K; the fp8 mma.sync path (sm_89 and later).
+    run "$RUN" --manifest "$MANIFEST" --case $case --bytecode "$BYTECODE/$case.sm_90.13.4.tileirbc" \
+      --gpu-name $sm --bin "$TILEPIPE_BIN" --work "$TMP/$sm" \
+      --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+    grep -q 'llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32' "$TMP/$sm/kernel.ll" ||
+      { echo "$sm: no fp8 mma.sync in the kernel"; false; }
+  done
 }
 
 @test "AttentionFMHA (causal and not, f16 and bf16) matches numpy in tile-emu at the corpus shape (sm_80, sm_90)" {

@@ -44,6 +44,59 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+# The fp8 mma.sync path (tests/lower-mma/inputs/mmaf_sync_fp8.mlir): sm_89
+# and later only.
+@test "tile-sched: an fp8 mma.sync accumulator takes the m16n8 fragment layout on sm_89, not on sm_80" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir"
+  run bash -c "tile-lower --gpu-name sm_89 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SM80 '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-llvm: fp8 B staged transposed, plain ldmatrix.x2 and the m16n8k32 e4m3 intrinsic in a loop over k" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir"
+  run bash -c "tile-lower --gpu-name sm_89 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tileiras: fp8 mma.sync.aligned.m16n8k32 on sm_89, sm_90, sm_100 and sm_120; FMAs on sm_80 and sm_86" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir" sm
+  for sm in sm_89 sm_90 sm_100 sm_120; do
+    run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+  for sm in sm_80 sm_86; do
+    run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX80 '$in'"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
+# BatchMatMul's B (128x256, reshaped from its 1x128x256 load) has the
+# accumulator's shape but keeps the load's vector-width layout: the
+# fragment layout cost a layout exchange through shared memory and 4 KB of
+# spills more (fp8, sm_90).
+@test "tile-sched: an mma operand of the accumulator's shape made by a reshape keeps the vector-width layout" {
+  local bc="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc"
+  run bash -c "tileiras '$bc' --gpu-name sm_90 --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' && grep 'tile_as.mmaf' '$BATS_TEST_TMPDIR/s.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"tensor<128x256xf8E4M3FN, #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32]"* ]] ||
+    { echo "B took another layout: $output"; false; }
+  [[ "$output" == *"tensor<128x256xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4]"* ]] ||
+    { echo "the accumulator lost the fragment layout: $output"; false; }
+}
+
+# mmai on the mma.sync path (tests/lower-mma/inputs/mmai_sync.mlir).
+@test "mmai u8 x s8: m16n8 accumulator layout, transposed B, wrapping mma.sync m16n8k32 in a loop over k" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmai_sync.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 # The mma.sync path fed by cp.async (tests/lower-mma/inputs/mmaf_cp_async.mlir,
 # the MatMul tile with ragged views).
 @test "tile-sched: zero-padded global loads of A and B fuse into tile_as.mmaf_global" {
@@ -156,17 +209,47 @@ setup() {
     { echo "$output" | grep wgmma; false; }
 }
 
-@test "tile-sched: on Hopper the wgmma path keeps its operands (no cp.async fusion); sm_80 fuses them" {
+@test "tile-sched: on sm_90a the wgmma path fuses global operands into mmaf_global too; PTX copies with cp.async.cg into the swizzled staging; no spills" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
   tmp="$(mktemp -d)"
   "$kernel" --m 128 --n 256 --k 64 --a f16 --acc f32 > "$tmp/k.mlir"
   run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir' | tile-sched"
-  [[ "$output" == *"tile_as.mmaf "* && "$output" != *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; rm -rf "$tmp"; false; }
-  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$tmp/k.mlir'"
-  [[ "$output" == *"wgmma.mma_async"* && "$output" != *"cp.async.cg"* ]] || { rm -rf "$tmp"; false; }
-  run bash -c "tile-lower --gpu-name sm_80 '$tmp/k.mlir' | tile-sched"
+  [[ "$output" == *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; rm -rf "$tmp"; false; }
+  # One chunk (K = 64: A 16 KiB and B 32 KiB fill the 48 KiB): the copies
+  # land, are fenced for the async proxy and published before the wgmmas.
+  cat > "$tmp/one.check" <<'CHECK'
+CHECK: .shared .align 1024 .b8 __tile_scratch[49152];
+CHECK: cp.async.cg.shared.global
+CHECK: cp.async.commit_group;
+CHECK-NEXT: cp.async.wait_group 0;
+CHECK-NEXT: fence.proxy.async.shared::cta;
+CHECK-NEXT: bar.sync 0;
+CHECK-NEXT: wgmma.fence.sync.aligned;
+CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+CHECK: wgmma.commit_group.sync.aligned;
+CHECK-NEXT: wgmma.wait_group.sync.aligned 0;
+CHECK-NOT: st.shared.v4
+CHECK-NOT: mma.sync
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k.ptx' '$tmp/k.mlir' && FileCheck --input-file '$tmp/k.ptx' '$tmp/one.check'"
+  [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
+  run ptxas -arch sm_90a -v -o "$tmp/k.cubin" "$tmp/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; rm -rf "$tmp"; false; }
+  # K in eight chunks of 32, two buffers: chunk i's copies are issued while
+  # chunk i - 1's wgmma group is still in flight (wait_group 1).
+  "$kernel" --m 128 --n 128 --k 256 --a f16 --acc f32 > "$tmp/k8.mlir"
+  cat > "$tmp/eight.check" <<'CHECK'
+CHECK: .shared .align 1024 .b8 __tile_scratch[32768];
+CHECK: wgmma.commit_group.sync.aligned;
+CHECK-NEXT: wgmma.wait_group.sync.aligned 1;
+CHECK: cp.async.cg.shared.global
+CHECK: wgmma.wait_group.sync.aligned 0;
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k8.ptx' '$tmp/k8.mlir' && FileCheck --input-file '$tmp/k8.ptx' '$tmp/eight.check'"
+  [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
+  run ptxas -arch sm_90a -v -o "$tmp/k8.cubin" "$tmp/k8.ptx"
   rm -rf "$tmp"
-  [[ "$output" == *"tile_as.mmaf_global"* ]] || { echo "$output" | grep -n "mmaf"; false; }
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
 
 # The tcgen05 path on Blackwell (tests/lower-mma/inputs/mmaf_tcgen05.mlir).

@@ -17,6 +17,15 @@ setup() {
   echo "$output" | grep -qE '^all 1 compiles: ours [0-9.]+ s, ptxas [0-9.]+ s, ratio [0-9.]+$'
 }
 
+@test "kernel-report: --gpu-name sm_90a compiles the sm_90 bytecode for the wgmma path" {
+  run /usr/bin/python3 "$BENCH/kernel-report.py" --cases 'MatMul-matmul_kernel\.f16' --gpu-name sm_90a
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  row=$(echo "$output" | grep $'^samples-MatMul-matmul_kernel.f16\tsm_90a\t')
+  # Its wgmma.mma_async instructions counted as MMAs, and no spills.
+  spill=$(echo "$row" | cut -f7); mma=$(echo "$row" | cut -f10)
+  [ "$spill" -eq 0 ] && [ "$mma" -gt 0 ] || { echo "$output"; false; }
+}
+
 @test "kernel-report: cases that do not compile are named with their diagnostic" {
   shared="$BATS_TEST_TMPDIR/shared"
   mkdir -p "$shared/corpus/cutile/bytecode"
@@ -45,4 +54,15 @@ print(g.matmul_shape(m['cases']['samples-BatchMatMul-batch_matmul_kernel.f16']))
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [ "${lines[0]}" = "(1, 512, 512, 768, 'float16')" ] || { echo "$output"; false; }
   [[ "${lines[1]}" == "("[1-9]*", "*", 'float16')" ]] || { echo "$output"; false; }
+}
+
+@test "gpu-check prepare: one image per GPU_TARGETS entry, cubins for sm_90*, PTX with .reqntid blocks otherwise" {
+  GPU_TARGETS="sm_90a sm_90 sm_89" run "$TILEPIPE_SOURCE_DIR/scripts/gpu-check" prepare "$BATS_TEST_TMPDIR/g" 'vec_add_kernel_1d\.f32'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  plan="$BATS_TEST_TMPDIR/g/plan.txt"
+  grep -qx 'samples-VectorAddition-vec_add_kernel_1d.f32 sm_90a samples-VectorAddition-vec_add_kernel_1d.f32.sm_90a.cubin 1,1,1' "$plan"
+  grep -qx 'samples-VectorAddition-vec_add_kernel_1d.f32 sm_90 samples-VectorAddition-vec_add_kernel_1d.f32.sm_90.cubin 1,1,1' "$plan"
+  grep -qE '^samples-VectorAddition-vec_add_kernel_1d.f32 sm_89 samples-VectorAddition-vec_add_kernel_1d.f32.sm_89.ptx [0-9]+,1,1$' "$plan"
+  [ "$(wc -l < "$plan")" -eq 3 ]
+  grep -q '^\.target sm_89' "$BATS_TEST_TMPDIR/g/samples-VectorAddition-vec_add_kernel_1d.f32.sm_89.ptx"
 }

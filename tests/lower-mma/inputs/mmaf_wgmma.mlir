@@ -40,39 +40,54 @@ cuda_tile.module @kernels {
 }
 
 // tile-sched (sm_90a): the accumulator takes the wgmma layout, the m16n8
-// fragment layout with all four warps (one warpgroup) along M.
-// SCHED: tile_as.mmaf {{.*}} : tensor<64x32xf16, {{.*}}>, tensor<32x64xf16, {{.*}}>, tensor<64x64xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
+// fragment layout with all four warps (one warpgroup) along M; the global
+// loads of A and B fuse into the multiply (read by cp.async at it).
+// SCHED: tile_as.mmaf_global {{.*}} : tensor<64x32x!tile_as.ptr<f16, 1>, {{.*}}>, tensor<32x64x!tile_as.ptr<f16, 1>, {{.*}}>, tensor<64x64xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
 
-// tile-llvm (sm_90a): A (64 x 32 f16 and a 16-byte trash slot, to 4224 bytes
-// at 128-byte alignment) then B (64 columns x 32, a trash slot: 4112 bytes)
-// staged with st.shared, fenced for the async proxy, published by a barrier;
-// per k step of 16 one m64n64k16 wgmma between wgmma.fence and
-// commit/wait 0, in a loop; no ldmatrix, mma.sync or FMAs.
-// LLVM: llvm.mlir.global internal @__tile_scratch() {{.*}} : !llvm.array<8336 x i8>
+// tile-llvm (sm_90a): A (64 rows of 32 f16, 64-byte swizzled: 4096 bytes)
+// then B (32 k rows of 64 f16, 128-byte swizzled: 4096 bytes) in one
+// 1024-byte aligned scratch buffer (one chunk: no second buffer), copied
+// there by 16-byte cp.async.cg (A and B come from global memory), waited
+// for, fenced for the async proxy, published by a barrier; one wgmma.fence, per k step of 16 one
+// m64n64k16 wgmma in a loop, then commit and wait 0; no ldmatrix, mma.sync
+// or FMAs.
+// LLVM: llvm.mlir.global internal @__tile_scratch() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x i8>
 // LLVM-LABEL: llvm.func @k
 // LLVM: nvvm.barrier0
-// LLVM: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
-// LLVM: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LLVM: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// LLVM: nvvm.cp.async.commit.group
+// LLVM-NEXT: nvvm.cp.async.wait.group 0
+// LLVM-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // LLVM-NEXT: nvvm.barrier0
+// LLVM: nvvm.wgmma.fence.aligned
 // LLVM-NEXT: llvm.br ^[[LOOP:bb[0-9]+]](
 // LLVM: ^[[LOOP]](
-// LLVM: nvvm.wgmma.fence.aligned
 // LLVM: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} : (f32, {{.*}}, i64, i64, i32, i32, i32, i32, i32) -> !llvm.struct<(f32,
 // LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.cond_br %{{.*}}, ^[[LOOP]](
 // LLVM: nvvm.wgmma.commit.group.sync.aligned
 // LLVM-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// LLVM: llvm.cond_br %{{.*}}, ^[[LOOP]](
 // LLVM-NOT: nvvm.ldmatrix
 // LLVM-NOT: nvvm.mma.sync
 // LLVM-NOT: llvm.intr.fma
 
-// tileiras (PTX, sm_90a): the module needs sm_90a; both operands K-major
-// (trans-a = trans-b = 0) and D accumulated (scale-d 1).
+// tileiras (PTX, sm_90a): the module needs sm_90a; A K-major (trans-a 0),
+// B N-major (trans-b 1), D accumulated (scale-d 1); the staging copies are
+// 16 bytes wide.
 // PTX90: .target sm_90a
+// PTX90: .shared .align 1024 .b8 __tile_scratch[8192];
+// PTX90: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // PTX90: fence.proxy.async.shared::cta;
 // PTX90: bar.sync 0;
 // PTX90: wgmma.fence.sync.aligned;
-// PTX90: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// The descriptors' layout bits ("Matrix Descriptor Format"): A's swizzle
+// mode 2 (64 bytes, bits 62-63), stride byte offset 512 (8 rows of 64 bytes)
+// and leading offset 1 (unused), 0x8000002000010000; B's mode 1 (128 bytes),
+// stride 1024, leading offset 4096 (32 k rows of 128 bytes: the step
+// between 64-column blocks), 0x4000004001000000.
+// PTX90: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, -9223371899415756800;
+// PTX90: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 4611686293322072064;
+// PTX90: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // PTX90: wgmma.commit_group.sync.aligned;
 // PTX90: wgmma.wait_group.sync.aligned 0;
 // PTX90-NOT: mma.sync

@@ -14,8 +14,12 @@
 #include "SharedScratch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <array>
+#include <numeric>
 
 namespace tilepipe::tile_as {
 
@@ -66,6 +70,10 @@ struct IndexMath {
   }
   Value rem(Value a, int64_t b) const { return LLVM::URemOp::create(e.builder, e.loc, a, e.i32(b)); }
   Value sub(Value a, Value b) const { return LLVM::SubOp::create(e.builder, e.loc, a, b); }
+  Value bitXor(Value a, Value b) const { return LLVM::XOrOp::create(e.builder, e.loc, a, b); }
+  Value shl(Value a, unsigned shift) const {
+    return shift ? LLVM::ShlOp::create(e.builder, e.loc, a, e.i32(shift)).getResult() : a;
+  }
   /// (a >> shift) & mask: a bit field of a lane or thread id.
   Value bits(Value a, unsigned shift, unsigned mask) const {
     Value shifted = shift ? LLVM::LShrOp::create(e.builder, e.loc, a, e.i32(shift)).getResult() : a;
@@ -83,6 +91,17 @@ struct OperandRegs {
 /// Extracts the registers of `vector` (laid out as `laid`) with the
 /// coordinates each holds.
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid);
+
+/// Elements a thread holds adjacent along dimension `dim` of `laid` and
+/// aligned to the run: its registers come in such runs when `dim` is the
+/// layout's fastest dimension (a blocked layout gives each thread
+/// sizePerThread adjacent elements there). At most `maxRun`, 1 when `dim`
+/// is not the fastest.
+inline int64_t getRegisterRun(const Laid &laid, unsigned dim, int64_t maxRun) {
+  if (laid.layout.getOrder().front() != dim)
+    return 1;
+  return std::gcd<int64_t>(laid.layout.getSizePerThread()[dim], maxRun);
+}
 
 /// Stores the registers of `regs` whose K coordinate (dimension `kDim`) lies
 /// in [k0, k0 + len) at `slotOf(coords, kLocal)`; the others go to `trash`.
@@ -104,6 +123,99 @@ inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base
                                         base, ArrayRef<LLVM::GEPArg>{slot});
     LLVM::StoreOp::create(e.builder, e.loc, value, address);
   }
+}
+
+/// One operand of the mma.sync or wgmma multiply as it reaches shared
+/// memory: registers to store, or (tile_as.mmaf_global) global addresses to
+/// copy from with their mask bits.
+struct StagedOperand {
+  Laid laid;
+  /// The registers, or the i64 addresses of the elements, with coordinates.
+  OperandRegs regs;
+  /// Per element of a global operand with a mask: whether it is read.
+  SmallVector<Value> mask;
+  bool global = false;
+};
+
+/// The operand a tensor `type` of pointers (`ptrs`, converted) and its mask
+/// (`mask`, converted; null for none) give.
+mlir::FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, mlir::Operation *op,
+                                                Type type, Value ptrs, Value mask);
+
+/// Bytes of one cp.async.cg or st.shared.v4: the longest run stageRuns moves
+/// at once.
+constexpr unsigned kMaxRunBytes = 16;
+
+/// Puts an operand into its staged chunk, one 16-byte (at most) access per
+/// run of elements adjacent along the innermost dimension (getRegisterRun;
+/// one element at a time when the staged rows run along another dimension,
+/// `transposed`);
+/// `slotOf(i, kLocal)` is the element index from `base` of the run starting
+/// at register i, and the staged array must keep the run whole and 16-byte
+/// aligned. Registers are stored; a global operand is copied with
+/// cp.async.cg, which reads only the run's unmasked bytes (one mask bit per
+/// run, see mmaf_global) and zero-fills the rest. A run whose K coordinate
+/// (dimension `kDim`) lies outside [k0, k0 + len) goes to the trash slot
+/// (and a copy then reads nothing) or, with `skipOutside` (the pattern's
+/// rewriter; for stagings without room for a trash slot), is skipped by a
+/// branch around its access (which ptxas predicates). Runs never straddle a
+/// chunk (chunks are multiples of 16, runs at most 8 elements).
+template <typename SlotFn>
+mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, Value base,
+                              Type element, bool transposed, unsigned kDim, int64_t k0, int64_t len,
+                              bool needsCheck, int64_t trash, SlotFn slotOf,
+                              mlir::RewriterBase *skipOutside = nullptr) {
+  const Laid &laid = operand.laid;
+  const OperandRegs &regs = operand.regs;
+  unsigned innermost = laid.shape.size() - 1;
+  unsigned elementBytes = getByteSize(element);
+  int64_t run = transposed ? 1 : getRegisterRun(laid, innermost, kMaxRunBytes / elementBytes);
+  unsigned runBytes = run * elementBytes;
+  if (operand.global && runBytes != kMaxRunBytes)
+    return mlir::emitError(e.loc, "cp.async staging needs runs of 16 bytes");
+  Type runType = run == 1 ? element : Type(mlir::VectorType::get({run}, element));
+  auto globalPtr = LLVM::LLVMPointerType::get(e.builder.getContext(), 1);
+  for (size_t i = 0; i < regs.values.size(); i += run) {
+    Value kLocal = regs.coords[kDim][i];
+    if (k0)
+      kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
+    Value slot = slotOf(i, kLocal);
+    Value inside;
+    if (needsCheck) {
+      inside = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::ult, kLocal,
+                                    e.i32(len));
+      if (!skipOutside)
+        slot = LLVM::SelectOp::create(e.builder, e.loc, inside, slot, e.i32(trash));
+    }
+    auto access = [&] {
+      Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), element, base,
+                                          ArrayRef<LLVM::GEPArg>{slot});
+      if (operand.global) {
+        Value source = LLVM::IntToPtrOp::create(e.builder, e.loc, globalPtr, regs.values[i]);
+        Value sourceBytes = e.i32(runBytes);
+        if (!operand.mask.empty())
+          sourceBytes = LLVM::SelectOp::create(e.builder, e.loc, operand.mask[i], sourceBytes,
+                                               e.i32(0));
+        if (inside && !skipOutside)
+          sourceBytes = LLVM::SelectOp::create(e.builder, e.loc, inside, sourceBytes, e.i32(0));
+        mlir::NVVM::CpAsyncOp::create(
+            e.builder, e.loc, address, source, e.builder.getI32IntegerAttr(runBytes),
+            mlir::NVVM::LoadCacheModifierKindAttr::get(e.builder.getContext(),
+                                                       mlir::NVVM::LoadCacheModifierKind::CG),
+            sourceBytes);
+        return;
+      }
+      Value value = run == 1 ? regs.values[i]
+                             : e.buildVector(mlir::cast<mlir::VectorType>(runType),
+                                             ArrayRef<Value>(regs.values).slice(i, run));
+      LLVM::StoreOp::create(e.builder, e.loc, value, address, runBytes);
+    };
+    if (inside && skipOutside)
+      emitIf(*skipOutside, e.loc, inside, access);
+    else
+      access();
+  }
+  return mlir::success();
 }
 
 /// How the element values enter and leave the accumulation.
@@ -176,120 +288,67 @@ emitCountedLoop(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
 mlir::FailureOr<Value> emitAsInlinePtx(mlir::ConversionPatternRewriter &rewriter,
                                        mlir::Operation *op);
 
-/// The canonical K-major layout without swizzling that the asynchronous
-/// tensor-core instructions read through shared-memory descriptors (PTX ISA,
-/// wgmma "Shared Memory Matrix Layout" and tcgen05 "Shared Memory Layout"):
-/// 8x16-byte core matrices of 16-bit elements, the core matrices of one
-/// 8-row group adjacent along K (leading byte offset 128), 8-row groups
-/// `chunk` elements of K (chunk * 2 bytes) apart (stride byte offset).
-struct CanonicalKMajor {
-  static constexpr unsigned kElementBytes = 2;
-  static constexpr int64_t kCoreRows = 8, kCoreElements = 8, kCoreBytes = 128;
-  /// The k of one wgmma / tcgen05.mma for 16-bit operands: two core
-  /// matrices along K.
-  static constexpr int64_t kStepK = 16;
-  int64_t chunk;
+/// Whether `op` (an mmaf or mmai) can take the mma.sync path: it has an
+/// mma.sync form (getMmaSyncForm), its accumulator got the mma.sync layout
+/// and its staging fits the shared scratch.
+bool canLowerToMmaSync(mlir::Operation *op);
 
-  /// Bytes between 8-row groups.
-  int64_t strideBytes() const { return chunk / kCoreElements * kCoreBytes; }
-  /// Element index of (row, k) in an array of `chunk` columns.
-  Value slot(const IndexMath &m, Value row, Value k) const {
-    Value core = m.add(m.mul(m.div(row, kCoreRows), chunk / kCoreElements),
-                       m.div(k, kCoreElements));
-    Value inCore = m.add(m.mul(m.rem(row, kCoreRows), kCoreElements), m.rem(k, kCoreElements));
-    return m.add(m.mul(core, kCoreRows * kCoreElements), inCore);
-  }
-  /// The leading (bits 16-29) and stride (bits 32-45) byte offsets of a
-  /// descriptor, in 16-byte units as both descriptor formats take them.
-  uint64_t offsetBits() const {
-    return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(strideBytes()) >> 4) << 32;
-  }
-  /// The descriptor of the matrix at shared address `address` (i64): its
-  /// start address (bits 0-13, 16-byte units) or-ed with `fixedBits`.
-  static Value descriptor(RegisterEmitter &e, Value address, uint64_t fixedBits);
-};
-
-/// Where one K chunk of A (as [batch * M][chunk]) and B (transposed, as
-/// [batch * N][chunk]) lives in the scratch buffer, both in the canonical
-/// K-major layout, each followed by a few bytes that out-of-chunk registers
-/// are stored to.
-struct CanonicalStaging {
-  static constexpr int64_t kTrashBytes = 16;
-  CanonicalKMajor layout;
-  uint64_t bOffset = 0, bytes = 0;
-
-  CanonicalStaging() : layout{0} {}
-  CanonicalStaging(const MmaShape &s, int64_t chunk) : layout{chunk} {
-    bOffset = llvm::alignTo(aElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes,
-                            CanonicalKMajor::kCoreBytes);
-    bytes = bOffset + bElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes;
-  }
-  int64_t chunk() const { return layout.chunk; }
-  int64_t aElements(const MmaShape &s) const { return s.batch * s.m * layout.chunk; }
-  int64_t bElements(const MmaShape &s) const { return s.batch * s.n * layout.chunk; }
-
-  /// The K chunk staged at a time (chooseKChunk within static shared
-  /// memory); 0 when not even one k step fits.
-  static int64_t chooseChunk(const MmaShape &s) {
-    return chooseKChunk(s.k, CanonicalKMajor::kStepK, kMaxStaticSharedBytes,
-                        [&](int64_t chunk) { return CanonicalStaging(s, chunk).bytes; });
-  }
-};
-
-/// What the descriptor-fed tensor-core lowerings (wgmma, tcgen05) of an
-/// f16/bf16 mmaf start from: A's, B's and the accumulator's registers, the
-/// accumulator widened to f32 sums, and the canonical K-major staging of A
-/// and B in the scratch buffer.
-struct CanonicalMma {
-  MmaShape shape;
-  Laid accLaid;
-  Type element, accElement, accType;
-  OperandRegs a, b, c;
-  Arithmetic arith{/*isFloat=*/true};
-  SmallVector<Value> sums;
-  CanonicalStaging staging;
-  Value aBase, bBase;
-
-  /// Whether the staging of `op`'s A and B fits (at least one k step).
-  static bool fits(MmaFOp op) {
-    mlir::FailureOr<MmaShape> shape = getMmaShape(op);
-    return mlir::succeeded(shape) && CanonicalStaging::chooseChunk(*shape) > 0;
-  }
-
-  /// Unpacks the operands (`lhs`, `rhs`, `acc` converted) of `op`; fails
-  /// (with a diagnostic) where a type has no layout or LLVM form or the
-  /// staging does not fit.
-  static mlir::FailureOr<CanonicalMma> prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
-                                               const mlir::TypeConverter &converter,
-                                               RegisterEmitter &e);
-
-  /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
-  /// waits for the scratch's earlier readers), fenced for the async proxy
-  /// that reads them: B transposed, its column n of batch b at row
-  /// b * N + n; A's register i at row `aRowOf(i)`.
-  void stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
-                  llvm::function_ref<Value(size_t)> aRowOf) const;
-
-  /// The shared address (i64) `bytes` (i32) after `address` (i64).
-  static Value addBytes(RegisterEmitter &e, Value address, Value bytes) {
-    Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
-    return LLVM::AddOp::create(e.builder, e.loc, address, wide);
-  }
-
-  /// The batch coordinate of register `i` of `regs` (0 when unbatched).
-  Value batchOf(RegisterEmitter &e, const OperandRegs &regs, size_t i) const {
-    return shape.batched ? regs.coords[0][i] : e.i32(0);
-  }
-};
-
-/// Whether `op` (an mmaf) can take the mma.sync path: it has an mma.sync form
-/// (hasMmaSyncForm) and its accumulator got the mma.sync layout.
-bool canLowerToMmaSync(MmaFOp op);
-
-/// Lowers an mmaf for which canLowerToMmaSync holds to ldmatrix + mma.sync.
-mlir::LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
+/// Lowers an mmaf or mmai for which canLowerToMmaSync holds to ldmatrix +
+/// mma.sync (the instruction of its form: emitMmaSyncInstruction).
+mlir::LogicalResult lowerMmaSync(mlir::Operation *op, Value lhs, Value rhs, Value acc,
                                  const mlir::TypeConverter &converter,
                                  mlir::ConversionPatternRewriter &rewriter);
+
+/// Whether the mma.sync path stages B transposed, as [batch][N][chunk] rows
+/// with K contiguous, and reads its fragments with plain ldmatrix: for 8-bit
+/// and tf32 operands, whose "col" B fragments ldmatrix .trans (16-bit
+/// elements only) cannot produce. 16-bit B stays [batch][chunk][N].
+inline bool stagesBTransposed(const MmaSyncForm &form) { return form.elementBytes != 2; }
+
+/// Where one mma.sync of the mma.sync path sits: the accumulator registers of
+/// its C/D fragment (c0..c3: row g, columns 2t and 2t + 1, then row g + 8)
+/// and the K index (i32) of the first element of its k step.
+struct MmaFragmentSite {
+  std::array<int64_t, 4> regs;
+  Value k;
+};
+
+/// Issues one mma.sync on the A fragment (4 i32 registers from ldmatrix.x4),
+/// the B fragment (2 i32) and the four accumulator values (in the compute
+/// type); returns the four results.
+using MmaInstructionFn = llvm::function_ref<SmallVector<Value>(
+    RegisterEmitter &, ArrayRef<Value> a, ArrayRef<Value> b, ArrayRef<Value> c,
+    const MmaFragmentSite &site)>;
+
+/// The mma.sync path with the caller's instruction (`issue`), for kinds
+/// lowerMmaSync does not issue itself (block-scaled ones, say): A and B of
+/// `op` (its operands 0 and 1, `acc` its operand 2; all converted) staged
+/// through the shared scratch a chunk of K at a time (A as [M][K] rows, B as
+/// `form` says: stagesBTransposed), their fragments read with ldmatrix per
+/// k step of `form`, and `issue` called per 16x8 block and k step, the
+/// accumulator in `arith`'s compute type. The accumulator must have the
+/// mma.sync layout (an error otherwise).
+mlir::LogicalResult lowerMmaSyncWith(mlir::Operation *op, Value lhs, Value rhs, Value acc,
+                                     const MmaSyncForm &form, const Arithmetic &arith,
+                                     MmaInstructionFn issue,
+                                     const mlir::TypeConverter &converter,
+                                     mlir::ConversionPatternRewriter &rewriter);
+
+/// How the mma.sync path accumulates for `op` (mmaf or mmai): in f32 for
+/// float operands (f16 accumulators are rounded once at the end), in i32
+/// with the operands' signedness for mmai (MmaSyncKinds.cpp).
+Arithmetic getMmaSyncArithmetic(mlir::Operation *op);
+
+/// Issues one mma.sync.aligned.m16n8k<k>.row.col for operand element types
+/// `a` and `b` (tile types: f16, bf16, tf32, f8E4M3FN, f8E5M2, i8 with
+/// signedness `aSigned`/`bSigned`) accumulating in f32 (floats) or i32
+/// (integers; wrapping, as mmai's adds do) on fragments `aRegs` (4 i32),
+/// `bRegs` (2 i32) and `cRegs` (4); returns D's four values. (f16
+/// accumulators too accumulate in f32: getMmaSyncArithmetic.)
+SmallVector<Value> emitMmaSyncInstruction(RegisterEmitter &e, Type a, Type b,
+                                          ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                                          ArrayRef<Value> cRegs, bool aSigned = true,
+                                          bool bSigned = true);
 
 /// Whether `op` (an mmaf) can take the wgmma path: it has an mma.sync form,
 /// the module targets Hopper and its accumulator got the wgmma layout
@@ -300,6 +359,19 @@ bool canLowerToWgmma(MmaFOp op);
 mlir::LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
                                const mlir::TypeConverter &converter,
                                mlir::ConversionPatternRewriter &rewriter);
+
+/// Whether a tile_as.mmaf_global takes the wgmma path: the module targets
+/// sm_90a, its accumulator got the wgmma layout and the staging fits.
+bool canLowerToWgmma(MmaFGlobalOp op);
+
+/// Lowers the multiply of the staged operands `a` and `b` (element type
+/// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
+/// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op
+/// for which canLowerToWgmma holds.
+mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
+                              const StagedOperand &b, Type element, Type lhsType, Value acc,
+                              Type accTensorType, const mlir::TypeConverter &converter,
+                              mlir::ConversionPatternRewriter &rewriter);
 
 /// Whether `op` (an mmaf) can take the tcgen05 path: hasTcgen05Form, and
 /// its staging fits shared memory and its accumulator tensor memory.

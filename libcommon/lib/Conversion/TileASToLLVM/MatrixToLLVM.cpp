@@ -79,67 +79,6 @@ FailureOr<OperandStaging> getOperandStaging(OpBuilder &builder, Location loc,
   return OperandStaging{*scratch, bBase};
 }
 
-Value CanonicalKMajor::descriptor(RegisterEmitter &e, Value address, uint64_t fixedBits) {
-  OpBuilder &b = e.builder;
-  Value window = LLVM::AndOp::create(b, e.loc, address, e.i64(0x3ffff));
-  Value start = LLVM::LShrOp::create(b, e.loc, window, e.i64(4));
-  return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(fixedBits)));
-}
-
-FailureOr<CanonicalMma> CanonicalMma::prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
-                                              const TypeConverter &converter,
-                                              RegisterEmitter &e) {
-  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
-  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
-  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
-  FailureOr<MmaShape> shape = getMmaShape(op);
-  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
-    return failure();
-  CanonicalMma mma;
-  mma.shape = *shape;
-  mma.accLaid = *accLaid;
-  mma.element = getElementTypeOrSelf(op.getLhs().getType());
-  mma.accElement = getElementTypeOrSelf(op.getAcc().getType());
-  mma.accType = converter.convertType(mma.accElement);
-  if (!mma.accType)
-    return op.emitOpError("accumulator element type has no LLVM form");
-  mma.staging = CanonicalStaging(mma.shape, CanonicalStaging::chooseChunk(mma.shape));
-  mma.a = unpackOperand(e, lhs, *lhsLaid);
-  mma.b = unpackOperand(e, rhs, *rhsLaid);
-  mma.c = unpackOperand(e, acc, *accLaid);
-  mma.arith.computeType = e.builder.getF32Type();
-  mma.sums = widenAccumulator(e, mma.c, mma.accElement, mma.arith);
-  FailureOr<OperandStaging> staged = getOperandStaging(
-      e.builder, e.loc, op, mma.staging.bytes, mma.staging.bOffset);
-  if (failed(staged))
-    return failure();
-  mma.aBase = staged->aBase;
-  mma.bBase = staged->bBase;
-  return mma;
-}
-
-void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
-                              function_ref<Value(size_t)> aRowOf) const {
-  IndexMath m{e};
-  unsigned rank = accLaid.shape.size();
-  bool needsCheck = shape.k > staging.chunk();
-  emitCTABarrier(e.builder, e.loc); // earlier readers of the scratch are done
-  stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(shape),
-               [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); });
-  stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(shape),
-               [&](size_t i, Value kLocal) {
-                 Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
-                 return staging.layout.slot(m, column, kLocal);
-               });
-  // Staged by the generic proxy, read by the async proxy ("Memory
-  // Consistency Model: Proxies").
-  MLIRContext *context = e.builder.getContext();
-  NVVM::FenceProxyOp::create(e.builder, e.loc,
-                             NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-                             NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-  emitCTABarrier(e.builder, e.loc); // the chunk is complete
-}
-
 FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter, Operation *op) {
   SmallVector<std::pair<Value, NVVM::PTXRegisterMod>> operands;
   auto builderOp = cast<NVVM::BasicPtxBuilderInterface>(op);
@@ -151,6 +90,18 @@ FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter, Operation 
   LLVM::InlineAsmOp inlineAsm = ptx.build();
   rewriter.eraseOp(op);
   return inlineAsm.getNumResults() ? inlineAsm.getResult(0) : Value();
+}
+
+FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, Operation *op, Type type,
+                                          Value ptrs, Value mask) {
+  FailureOr<Laid> laid = Laid::of(op, type);
+  if (failed(laid))
+    return failure();
+  StagedOperand operand{*laid, unpackOperand(e, ptrs, *laid), {}, /*global=*/true};
+  if (mask)
+    for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
+      operand.mask.push_back(e.extract(mask, i));
+  return operand;
 }
 
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid) {
@@ -375,6 +326,9 @@ struct MmaILowering : ConvertOpToLLVMPattern<MmaIOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaIOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (canLowerToMmaSync(op))
+      return lowerMmaSync(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
+                          *getTypeConverter(), rewriter);
     Arithmetic arith{/*isFloat=*/false, op.getLhsSigned(), op.getRhsSigned()};
     arith.computeType = rewriter.getI32Type();
     return lowerMma(op, op.getLhs(), op.getRhs(), op.getAcc(), adaptor.getLhs(),

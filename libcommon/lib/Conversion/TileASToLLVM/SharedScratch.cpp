@@ -12,7 +12,8 @@ static constexpr llvm::StringLiteral kScratchName = "__tile_scratch";
 FailureOr<Value> tilepipe::tile_as::getSharedScratch(OpBuilder &builder,
                                                      Location loc,
                                                      Operation *anchor,
-                                                     uint64_t bytes) {
+                                                     uint64_t bytes,
+                                                     uint64_t alignment) {
   if (bytes > kMaxStaticSharedBytes)
     return anchor->emitOpError("needs ")
            << bytes << " bytes of shared scratch memory; at most "
@@ -39,6 +40,8 @@ FailureOr<Value> tilepipe::tile_as::getSharedScratch(OpBuilder &builder,
   } else if (cast<LLVM::LLVMArrayType>(global.getGlobalType()).getNumElements() < bytes) {
     global.setGlobalType(arrayType(bytes));
   }
+  if (global.getAlignment().value_or(1) < alignment)
+    global.setAlignment(alignment);
   return LLVM::AddressOfOp::create(builder, loc,
                                    LLVM::LLVMPointerType::get(context, kSharedAddressSpace),
                                    kScratchName)

@@ -19,12 +19,13 @@ namespace tilepipe::tile_as {
 constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
 
 /// A !llvm.ptr<3> to the start of the scratch buffer, grown to at least
-/// `bytes`. `anchor` is any op inside the module. Fails (with a diagnostic on
-/// `anchor`) when `bytes` exceeds kMaxStaticSharedBytes.
+/// `bytes` and aligned to at least `alignment` bytes (swizzled layouts need
+/// their pattern's alignment). `anchor` is any op inside the module. Fails
+/// (with a diagnostic on `anchor`) when `bytes` exceeds kMaxStaticSharedBytes.
 mlir::FailureOr<mlir::Value> getSharedScratch(mlir::OpBuilder &builder,
                                               mlir::Location loc,
                                               mlir::Operation *anchor,
-                                              uint64_t bytes);
+                                              uint64_t bytes, uint64_t alignment = 16);
 
 /// bar.sync 0 across the CTA: every thread's shared-memory writes before it
 /// are visible to every thread after it.

@@ -43,6 +43,111 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
+/// The canonical K-major layout without swizzling that tcgen05.mma reads
+/// through shared-memory descriptors (PTX ISA, tcgen05 "Shared Memory
+/// Layout"; wgmma's is the same):
+/// 8x16-byte core matrices of 16-bit elements, the core matrices of one
+/// 8-row group adjacent along K (leading byte offset 128), 8-row groups
+/// `chunk` elements of K (chunk * 2 bytes) apart (stride byte offset).
+struct CanonicalKMajor {
+  static constexpr unsigned kElementBytes = 2;
+  static constexpr int64_t kCoreRows = 8, kCoreElements = 8, kCoreBytes = 128;
+  /// The k of one tcgen05.mma for 16-bit operands: two core
+  /// matrices along K.
+  static constexpr int64_t kStepK = 16;
+  int64_t chunk;
+
+  /// Bytes between 8-row groups.
+  int64_t strideBytes() const { return chunk / kCoreElements * kCoreBytes; }
+  /// Element index of (row, k) in an array of `chunk` columns.
+  Value slot(const IndexMath &m, Value row, Value k) const {
+    Value core = m.add(m.mul(m.div(row, kCoreRows), chunk / kCoreElements),
+                       m.div(k, kCoreElements));
+    Value inCore = m.add(m.mul(m.rem(row, kCoreRows), kCoreElements), m.rem(k, kCoreElements));
+    return m.add(m.mul(core, kCoreRows * kCoreElements), inCore);
+  }
+  /// The leading (bits 16-29) and stride (bits 32-45) byte offsets of a
+  /// descriptor, in 16-byte units.
+  uint64_t offsetBits() const {
+    return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(strideBytes()) >> 4) << 32;
+  }
+  /// The descriptor of the matrix at shared address `address` (i64): its
+  /// start address (bits 0-13, 16-byte units) or-ed with `fixedBits`.
+  static Value descriptor(RegisterEmitter &e, Value address, uint64_t fixedBits);
+};
+
+/// Where one K chunk of A (as [batch * M][chunk]) and B (transposed, as
+/// [batch * N][chunk]) lives in the scratch buffer, both in the canonical
+/// K-major layout, each followed by a few bytes that out-of-chunk registers
+/// are stored to.
+struct CanonicalStaging {
+  static constexpr int64_t kTrashBytes = 16;
+  CanonicalKMajor layout;
+  uint64_t bOffset = 0, bytes = 0;
+
+  CanonicalStaging() : layout{0} {}
+  CanonicalStaging(const MmaShape &s, int64_t chunk) : layout{chunk} {
+    bOffset = llvm::alignTo(aElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes,
+                            CanonicalKMajor::kCoreBytes);
+    bytes = bOffset + bElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes;
+  }
+  int64_t chunk() const { return layout.chunk; }
+  int64_t aElements(const MmaShape &s) const { return s.batch * s.m * layout.chunk; }
+  int64_t bElements(const MmaShape &s) const { return s.batch * s.n * layout.chunk; }
+
+  /// The K chunk staged at a time (chooseKChunk within static shared
+  /// memory); 0 when not even one k step fits.
+  static int64_t chooseChunk(const MmaShape &s) {
+    return chooseKChunk(s.k, CanonicalKMajor::kStepK, kMaxStaticSharedBytes,
+                        [&](int64_t chunk) { return CanonicalStaging(s, chunk).bytes; });
+  }
+};
+
+/// What the tcgen05 lowering of an f16/bf16 mmaf starts from: A's, B's and the accumulator's registers, the
+/// accumulator widened to f32 sums, and the canonical K-major staging of A
+/// and B in the scratch buffer.
+struct CanonicalMma {
+  MmaShape shape;
+  Laid accLaid;
+  Type element, accElement, accType;
+  OperandRegs a, b, c;
+  Arithmetic arith{/*isFloat=*/true};
+  SmallVector<Value> sums;
+  CanonicalStaging staging;
+  Value aBase, bBase;
+
+  /// Whether the staging of `op`'s A and B fits (at least one k step).
+  static bool fits(MmaFOp op) {
+    FailureOr<MmaShape> shape = getMmaShape(op);
+    return succeeded(shape) && CanonicalStaging::chooseChunk(*shape) > 0;
+  }
+
+  /// Unpacks the operands (`lhs`, `rhs`, `acc` converted) of `op`; fails
+  /// (with a diagnostic) where a type has no layout or LLVM form or the
+  /// staging does not fit.
+  static FailureOr<CanonicalMma> prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
+                                               const TypeConverter &converter,
+                                               RegisterEmitter &e);
+
+  /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
+  /// waits for the scratch's earlier readers), fenced for the async proxy
+  /// that reads them: B transposed, its column n of batch b at row
+  /// b * N + n; A's register i at row `aRowOf(i)`.
+  void stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
+                  llvm::function_ref<Value(size_t)> aRowOf) const;
+
+  /// The shared address (i64) `bytes` (i32) after `address` (i64).
+  static Value addBytes(RegisterEmitter &e, Value address, Value bytes) {
+    Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
+    return LLVM::AddOp::create(e.builder, e.loc, address, wide);
+  }
+
+  /// The batch coordinate of register `i` of `regs` (0 when unbatched).
+  Value batchOf(RegisterEmitter &e, const OperandRegs &regs, size_t i) const {
+    return shape.batched ? regs.coords[0][i] : e.i32(0);
+  }
+};
+
 /// Rows of D one cta_group::1 tcgen05.mma covers, and its largest N.
 constexpr int64_t kRows = 128, kMaxN = 256;
 /// Tensor-memory lanes one warp may access, and the columns there are.
@@ -144,6 +249,67 @@ void emitTensorMemoryBarrier(OpBuilder &builder, Location loc) {
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   emitCTABarrier(builder, loc);
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+}
+
+Value CanonicalKMajor::descriptor(RegisterEmitter &e, Value address, uint64_t fixedBits) {
+  OpBuilder &b = e.builder;
+  Value window = LLVM::AndOp::create(b, e.loc, address, e.i64(0x3ffff));
+  Value start = LLVM::LShrOp::create(b, e.loc, window, e.i64(4));
+  return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(fixedBits)));
+}
+
+FailureOr<CanonicalMma> CanonicalMma::prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
+                                              const TypeConverter &converter,
+                                              RegisterEmitter &e) {
+  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
+  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
+  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
+  FailureOr<MmaShape> shape = getMmaShape(op);
+  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
+    return failure();
+  CanonicalMma mma;
+  mma.shape = *shape;
+  mma.accLaid = *accLaid;
+  mma.element = getElementTypeOrSelf(op.getLhs().getType());
+  mma.accElement = getElementTypeOrSelf(op.getAcc().getType());
+  mma.accType = converter.convertType(mma.accElement);
+  if (!mma.accType)
+    return op.emitOpError("accumulator element type has no LLVM form");
+  mma.staging = CanonicalStaging(mma.shape, CanonicalStaging::chooseChunk(mma.shape));
+  mma.a = unpackOperand(e, lhs, *lhsLaid);
+  mma.b = unpackOperand(e, rhs, *rhsLaid);
+  mma.c = unpackOperand(e, acc, *accLaid);
+  mma.arith.computeType = e.builder.getF32Type();
+  mma.sums = widenAccumulator(e, mma.c, mma.accElement, mma.arith);
+  FailureOr<OperandStaging> staged = getOperandStaging(
+      e.builder, e.loc, op, mma.staging.bytes, mma.staging.bOffset);
+  if (failed(staged))
+    return failure();
+  mma.aBase = staged->aBase;
+  mma.bBase = staged->bBase;
+  return mma;
+}
+
+void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
+                              llvm::function_ref<Value(size_t)> aRowOf) const {
+  IndexMath m{e};
+  unsigned rank = accLaid.shape.size();
+  bool needsCheck = shape.k > staging.chunk();
+  emitCTABarrier(e.builder, e.loc); // earlier readers of the scratch are done
+  stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(shape),
+               [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); });
+  stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(shape),
+               [&](size_t i, Value kLocal) {
+                 Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
+                 return staging.layout.slot(m, column, kLocal);
+               });
+  // Staged by the generic proxy, read by the async proxy ("Memory
+  // Consistency Model: Proxies").
+  MLIRContext *context = e.builder.getContext();
+  NVVM::FenceProxyOp::create(e.builder, e.loc,
+                             NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+                             NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+  emitCTABarrier(e.builder, e.loc); // the chunk is complete
 }
 
 } // namespace

@@ -17,23 +17,55 @@
 // (batch, warpgroup, row pair p). The accumulator registers then are the D
 // fragments as they are; no layout changes.
 //
-// A (as [M][K]) and B (transposed, as [N][K]) are staged a K chunk at a time
-// in the canonical K-major layout without swizzling ("Shared Memory Matrix
-// Layout"): 8x16-byte core matrices, the core matrices of one 8-row group
-// adjacent along K (leading byte offset 128), 8-row groups chunk * 16 bytes
-// apart (stride byte offset). Staging is generic-proxy st.shared, wgmma
-// reads through the async proxy: each thread fences its stores with
-// fence.proxy.async before the barrier that publishes the chunk ("Memory
-// Consistency Model: Proxies"). Per k step of 16 each warpgroup issues one
-// wgmma per (batch, row pair, at most 256 columns) between wgmma.fence and
-// commit_group; wait_group 0 ends the step, so the accumulator registers are
-// defined again and the staged chunk free after the loop. f16 accumulators
-// accumulate in f32 and are rounded once at the end, as on the mma.sync path.
+// A (as [M][K], K-major) and B (as [K][N], N-major: wgmma's transposed B,
+// imm-trans-b 1) are staged a K chunk at a time in the canonical swizzled
+// layouts of "Shared Memory Matrix Layout". An operand's contiguous
+// dimension (K for A, N for B) is cut into blocks of W bytes, W the 128-,
+// 64- or 32-byte swizzle mode that covers it (128 from 64 elements on); a
+// block holds every row (A: M rows, B: the chunk's k rows) W bytes apart,
+// and the 16-byte pieces of each row are permuted by the swizzle: piece p
+// of row r lands at piece p ^ (r % (W / 16)) (address bits 4-6 XOR bits
+// 7-9, as TMA writes them). Eight rows (an 8 x W atom) repeat the pattern,
+// so every block starts at a multiple of 1024 bytes. The descriptor's
+// stride byte offset is the 8-row step (8 W); for B its leading byte offset
+// is the step between N blocks (for K-major A it is unused). A k step of 16
+// moves A's start 32 bytes along a row (the swizzle is a function of the
+// address, so this is how the hardware expects it) and B's by 16 rows.
+// With these layouts each thread's registers go to shared memory in runs of
+// up to 16 bytes (getRegisterRun), one vector st.shared per run: its
+// elements are adjacent along the contiguous dimension of both the tile and
+// the staged array, and a 16-byte piece stays whole under the swizzle.
+//
+// An A that arrives in the accumulator's layout (FMHA's Q and P) is not
+// staged at all: wgmma takes A from registers in the mma.sync A fragment
+// layout ("Register Fragments": "Matrix A"), rows l / 4 + {0, 8} and k
+// columns 2 * (l % 4) + {0, 1} + {0, 8} of each warp's 16 rows. Those are
+// exactly the rows of the D fragment (the same rows as the accumulator's
+// registers 2p and 2p + 1) and column registers of two 8-column blocks, so
+// the four A registers of a k step are element pairs of the tile as the
+// thread holds it; the k steps are then unrolled (a register is picked by
+// a number, not a loop index), and this form is inline PTX (NVVM's op has
+// no A-register variant).
+//
+// Staging is generic-proxy st.shared, wgmma reads through the async proxy:
+// each thread fences its stores with fence.proxy.async before the barrier
+// that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
+// each warpgroup issues, between one wgmma.fence and one commit_group, one
+// wgmma per (k step of 16, batch, row pair, at most 256 columns), in a loop
+// over the k steps. When K takes several chunks, two staging buffers
+// alternate and wait_group 1 keeps the chunk's group in flight while the
+// next chunk is staged into the other buffer: buffer i % 2 is rewritten for
+// chunk i only after every warpgroup waited for chunk i - 2's group (its
+// wait_group 1 after committing chunk i - 1, then the barrier opening chunk
+// i). wait_group 0 after the last chunk makes the accumulator registers
+// defined again and the scratch free. f16 accumulators accumulate in f32
+// and are rounded once at the end, as on the mma.sync path.
 //
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
 
+#include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -41,38 +73,213 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
+/// The k of wgmma.mma_async for 16-bit operands.
+constexpr int64_t kStepK = 16;
 /// Rows of A one wgmma covers (the m of m64nNk16), and its largest N.
 constexpr int64_t kWarpgroupRows = 64, kMaxN = 256;
 constexpr int64_t kWarpsPerWarpgroup = 4;
-constexpr int64_t kStepK = CanonicalKMajor::kStepK;
-constexpr int64_t kCoreRows = CanonicalKMajor::kCoreRows;
-constexpr int64_t kCoreBytes = CanonicalKMajor::kCoreBytes;
-constexpr unsigned kElementBytes = CanonicalKMajor::kElementBytes;
+constexpr unsigned kElementBytes = 2;
+/// Rows of one half of an m16n8 fragment.
+constexpr int64_t kCoreRows = 8;
+/// Rows of a swizzle atom, and the alignment of the 128-byte pattern (the
+/// narrower ones need less).
+constexpr int64_t kAtomRows = 8, kSwizzleAlignment = 1024;
+
+/// One operand's chunk in a canonical swizzled layout (see the header):
+/// `rows` rows of `extent` elements along the contiguous dimension.
+struct SwizzledArray {
+  int64_t rows = 0, width = 0, blocks = 0;
+
+  SwizzledArray(int64_t rows, int64_t extent) : rows(rows) {
+    int64_t extentBytes = extent * kElementBytes;
+    width = extentBytes > 64 ? 128 : extentBytes > 32 ? 64 : 32;
+    blocks = llvm::divideCeil(extentBytes, width);
+  }
+  /// Elements of the contiguous dimension per block.
+  int64_t perBlock() const { return width / kElementBytes; }
+  int64_t blockBytes() const { return llvm::alignTo(rows, kAtomRows) * width; }
+  int64_t bytes() const { return blocks * blockBytes(); }
+  /// The 8-row step: the descriptor's stride byte offset.
+  int64_t atomBytes() const { return kAtomRows * width; }
+  /// The descriptor's swizzle mode (bits 62-63): 1, 2, 3 for 128, 64, 32.
+  uint64_t modeBits() const {
+    return uint64_t(width == 128 ? 1 : width == 64 ? 2 : 3) << 62;
+  }
+  /// The unswizzled byte offset of (row, c) (c along the contiguous
+  /// dimension); i32 values.
+  Value plainOffset(const IndexMath &m, Value row, Value c) const {
+    return m.add(m.add(m.mul(m.div(c, perBlock()), blockBytes()), m.mul(row, width)),
+                 m.mul(m.rem(c, perBlock()), kElementBytes));
+  }
+  /// Where byte `offset` of the unswizzled array is stored: its 16-byte
+  /// piece XOR the row within the pattern (the buffer is aligned to it).
+  Value swizzle(const IndexMath &m, Value offset) const {
+    return m.bitXor(offset, m.shl(m.bits(offset, 7, width / 16 - 1), 4));
+  }
+  /// The element slot of (row, c).
+  Value slot(const IndexMath &m, Value row, Value c) const {
+    return m.div(swizzle(m, plainOffset(m, row, c)), kElementBytes);
+  }
+};
+
+/// Where the chunks of A and B live in the scratch buffer: one or (when K
+/// takes several chunks) two buffers of A then B, each 1024-byte aligned.
+/// Registers outside a chunk are not stored (no trash slot: the buffers of
+/// typical tiles fill the 48 KiB exactly).
+struct Staging {
+  int64_t chunk = 0, buffers = 1;
+  SwizzledArray a, b;
+  uint64_t bOffset = 0, bufferBytes = 0, bytes = 0;
+
+  /// `stageA` false: A comes from registers and takes no space.
+  Staging(const MmaShape &s, int64_t chunk, bool stageA = true)
+      : chunk(chunk), buffers(chunk < s.k ? 2 : 1), a(stageA ? s.batch * s.m : 0, chunk),
+        b(s.batch * chunk, s.n) {
+    bOffset = llvm::alignTo(a.bytes(), kSwizzleAlignment);
+    bufferBytes = llvm::alignTo(bOffset + b.bytes(), kSwizzleAlignment);
+    bytes = buffers * bufferBytes;
+  }
+  /// Byte offsets of buffer `buffer`'s A and B.
+  uint64_t aStart(int64_t buffer) const { return buffer * bufferBytes; }
+  uint64_t bStart(int64_t buffer) const { return aStart(buffer) + bOffset; }
+};
+
+int64_t chooseChunk(const MmaShape &s, bool stageA = true) {
+  return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
+                      [&](int64_t chunk) { return Staging(s, chunk, stageA).bytes; });
+}
+
+/// wgmma.mma_async with A in registers (`aRegs`, four i32 of f16/bf16
+/// pairs) and B by descriptor: the form NVVM's op has no A-register variant
+/// for, as the inline PTX tile-emu reads. D (`fragment`, a struct of f32)
+/// is tied to the outputs; scale-d, imm-scale-a/b and imm-trans-b are
+/// literals (1: accumulate, no negation, B N-major).
+Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRegs, Value descB,
+                         int64_t n, StringRef operandType) {
+  OpBuilder &b = e.builder;
+  auto type = cast<LLVM::LLVMStructType>(fragment.getType());
+  unsigned count = type.getBody().size();
+  SmallVector<Value> operands;
+  std::string constraints, outputs, inputs;
+  llvm::raw_string_ostream c(constraints), out(outputs), in(inputs);
+  for (unsigned i = 0; i < count; ++i) {
+    c << (i ? "," : "") << "=f";
+    out << (i ? ", " : "") << "$" << i;
+  }
+  for (unsigned i = 0; i < count; ++i) {
+    c << "," << i;
+    operands.push_back(LLVM::ExtractValueOp::create(b, e.loc, fragment, i));
+  }
+  for (auto [i, reg] : llvm::enumerate(aRegs)) {
+    c << ",r";
+    in << (i ? ", " : "") << "$" << 2 * count + i;
+    operands.push_back(reg);
+  }
+  c << ",l";
+  operands.push_back(descB);
+  std::string text = ("wgmma.mma_async.sync.aligned.m64n" + llvm::Twine(n) + "k16.f32." +
+                      operandType + "." + operandType + " {" + outputs + "}, {" + inputs +
+                      "}, $" + llvm::Twine(2 * count + aRegs.size()) + ", 1, 1, 1, 1;")
+                         .str();
+  return LLVM::InlineAsmOp::create(b, e.loc, type, operands, text, constraints,
+                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
+/// The layout bits of a descriptor ("Matrix Descriptor Format"): leading
+/// byte offset (bits 16-29) and stride byte offset (bits 32-45), both in
+/// 16-byte units, and the swizzle mode; the start address (bits 0-13) is
+/// or-ed in per use. A K-major swizzled operand has no leading offset (1 by
+/// convention).
+uint64_t descriptorLayoutBits(const SwizzledArray &array, bool kMajor) {
+  uint64_t leading = kMajor ? 1 : uint64_t(array.blockBytes()) >> 4;
+  return leading << 16 | (uint64_t(array.atomBytes()) >> 4) << 32 | array.modeBits();
+}
+
+/// The wgmma descriptor of the matrix at shared address `address` (i64).
+Value descriptor(RegisterEmitter &e, Value address, uint64_t layoutBits) {
+  OpBuilder &b = e.builder;
+  Value window = LLVM::AndOp::create(b, e.loc, address, e.i64(0x3ffff));
+  Value start = LLVM::LShrOp::create(b, e.loc, window, e.i64(4));
+  return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(layoutBits)));
+}
 
 } // namespace
 
-bool canLowerToWgmma(MmaFOp op) { return hasWgmmaForm(op) && CanonicalMma::fits(op); }
+bool canLowerToWgmma(MmaFOp op) {
+  if (!hasWgmmaForm(op))
+    return false;
+  FailureOr<MmaShape> shape = getMmaShape(op);
+  return succeeded(shape) && chooseChunk(*shape) > 0;
+}
+
+bool canLowerToWgmma(MmaFGlobalOp op) {
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
+  if (!targetsWgmma(op) || !layout || !isWgmmaAccumulatorLayout(layout, acc.getShape()))
+    return false;
+  FailureOr<MmaShape> shape =
+      getMmaShape(cast<RankedTensorType>(op.getLhsPtrs().getType()).getShape(), acc.getShape());
+  return succeeded(shape) && chooseChunk(*shape) > 0;
+}
 
 LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
                          const TypeConverter &converter,
                          ConversionPatternRewriter &rewriter) {
-  Location loc = op.getLoc();
-  RegisterEmitter e(rewriter, loc);
-  IndexMath m{e};
-  FailureOr<CanonicalMma> prepared = CanonicalMma::prepare(op, lhs, rhs, acc, converter, e);
-  if (failed(prepared))
+  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
+  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
+  if (failed(lhsLaid) || failed(rhsLaid))
     return failure();
-  CanonicalMma &mma = *prepared;
-  const MmaShape &s = mma.shape;
-  const CanonicalStaging &staging = mma.staging;
-  const OperandRegs &a = mma.a;
-  SmallVector<Value> &sums = mma.sums;
-  unsigned rank = mma.accLaid.shape.size();
-  unsigned mDim = rank - 2;
-  BlockedAttr layout = mma.accLaid.layout;
+  RegisterEmitter e(rewriter, op.getLoc());
+  StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
+  StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
+  return emitWgmma(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
+                   op.getLhs().getType(), acc, op.getAcc().getType(), converter, rewriter);
+}
+
+LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOperand &b,
+                        Type element, Type lhsType, Value acc, Type accTensorType,
+                        const TypeConverter &converter, ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
+  if (failed(accLaid))
+    return failure();
+  FailureOr<MmaShape> shape =
+      getMmaShape(cast<RankedTensorType>(lhsType).getShape(), accLaid->shape);
+  if (failed(shape))
+    return failure();
+  const MmaShape &s = *shape;
+  unsigned rank = accLaid->shape.size();
+  unsigned mDim = rank - 2, nDim = rank - 1;
+  Type accElement = getElementTypeOrSelf(accTensorType);
+  Type accType = converter.convertType(accElement);
+  if (!accType)
+    return op->emitOpError("accumulator element type has no LLVM form");
+  BlockedAttr layout = accLaid->layout;
   int64_t warps = layout.getWarpsPerCTA()[mDim];
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
   int64_t rowPairs = s.m / (2 * kCoreRows * warps);
+
+  RegisterEmitter e(rewriter, loc);
+  IndexMath m{e};
+  OperandRegs c = unpackOperand(e, acc, *accLaid);
+  Arithmetic arith{/*isFloat=*/true};
+  arith.computeType = rewriter.getF32Type();
+  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
+
+  // A straight from registers (see the header) when it has the
+  // accumulator's layout: its registers then are the A fragments.
+  bool aInRegisters = !a.global && a.laid.layout == layout;
+  Staging staging(s, chooseChunk(s, !aInRegisters), !aInRegisters);
+  FailureOr<Value> scratch =
+      getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
+  if (failed(scratch))
+    return failure();
+  auto batchOf = [&](const OperandRegs &regs, size_t i) {
+    return s.batched ? regs.coords[0][i] : e.i32(0);
+  };
 
   // The staged row of tile row t of A (see the header): row register
   // R = t / (8W) of warp v = (t / 8) % W holds it, in row pair p = R / 2,
@@ -91,25 +298,26 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
   };
 
   // The accumulator registers as [batch][row register][column register].
-  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, mma.accLaid.shape);
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
   int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
   auto regOf = [&](int64_t batch, int64_t row, int64_t col) {
     SmallVector<int64_t> perDim{row, col};
     if (s.batched)
       perDim.insert(perDim.begin(), batch);
-    return linearizeRegister(layout, mma.accLaid.shape, perDim);
+    return linearizeRegister(layout, accLaid->shape, perDim);
   };
 
-  // Shared addresses (i64) of this warpgroup's A blocks and of the B column
-  // ranges at the start of a chunk.
   Type i64 = rewriter.getI64Type();
-  Value aAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.aBase);
-  Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.bBase);
+  Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
   Value warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
-  int64_t blockBytes = kWarpgroupRows * staging.chunk() * kElementBytes;
-  auto addBytes = [&](Value address, Value bytes) {
-    return CanonicalMma::addBytes(e, address, bytes);
+  auto addBytes = [&](Value address, Value bytes) -> Value {
+    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
+    return LLVM::AddOp::create(rewriter, loc, address, wide);
+  };
+  auto bytesAt = [&](uint64_t offset) -> Value {
+    return LLVM::GEPOp::create(rewriter, loc, scratch->getType(), rewriter.getI8Type(), *scratch,
+                               ArrayRef<LLVM::GEPArg>{int32_t(offset)});
   };
   struct Issue {
     int64_t batch, pair, n0, width;
@@ -122,31 +330,68 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
 
   MLIRContext *context = rewriter.getContext();
   Type f32 = rewriter.getF32Type();
-  NVVM::WGMMATypes operandType =
-      mma.element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  // No swizzle (bits 62-63 zero): only the offsets.
-  uint64_t layoutBits = staging.layout.offsetBits();
+  NVVM::WGMMATypes operandType = element.isBF16() ? NVVM::WGMMATypes::bf16
+                                                  : NVVM::WGMMATypes::f16;
+  const SwizzledArray &aArray = staging.a, &bArray = staging.b;
+  uint64_t aLayoutBits = descriptorLayoutBits(aArray, /*kMajor=*/true);
+  uint64_t bLayoutBits = descriptorLayoutBits(bArray, /*kMajor=*/false);
 
-  for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk()) {
-    int64_t len = std::min(staging.chunk(), s.k - k0);
-    mma.stageChunk(e, k0, len, [&](size_t i) {
-      return stagedRowOfA(mma.batchOf(e, a, i), a.coords[mDim][i]);
-    });
+  bool needsCheck = s.k > staging.chunk;
+  int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+    int64_t k0 = chunk * staging.chunk, len = std::min(staging.chunk, s.k - k0);
+    int64_t buffer = chunk % staging.buffers;
+    uint64_t aStart = staging.aStart(buffer), bStart = staging.bStart(buffer);
+    // Earlier readers of the scratch, and of this buffer the wgmmas of
+    // chunk - 2, are done (see the header).
+    emitCTABarrier(rewriter, loc);
+    if ((!aInRegisters &&
+         failed(stageRuns(
+             e, a, bytesAt(aStart), element, /*transposed=*/false, rank - 1, k0, len, needsCheck, /*trash=*/0,
+             [&](size_t i, Value kLocal) {
+               return aArray.slot(m, stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]),
+                                  kLocal);
+             },
+             &rewriter))) ||
+        failed(stageRuns(
+            e, b, bytesAt(bStart), element, /*transposed=*/false, rank - 2, k0, len, needsCheck, /*trash=*/0,
+            [&](size_t i, Value kLocal) {
+              Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
+              return bArray.slot(m, row, b.regs.coords[nDim][i]);
+            },
+            &rewriter)))
+      return failure();
+    if (a.global || b.global) {
+      // This thread's copies have landed (in the generic proxy, which the
+      // fence below orders before the wgmmas' async-proxy reads).
+      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+    }
+    NVVM::FenceProxyOp::create(
+        rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    emitCTABarrier(rewriter, loc); // the chunk is complete
+    Value aAddress = addBytes(scratchAddress, e.i32(aStart));
+    Value bAddress = addBytes(scratchAddress, e.i32(bStart));
     bool emitted = true;
-    sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
-      // 16 elements of K are two core matrices along K.
-      Value kBytes = m.mul(k, 2 * kCoreBytes);
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    // One k step: `k` its index in the chunk, `staticK` the same as a
+    // number where A comes from registers (which a loop index cannot pick).
+    auto step = [&](Value k, int64_t staticK, ValueRange carried) {
+      // A k step of 16 is 32 bytes along A's rows (which the blocks
+      // continue) and 16 of B's rows.
+      Value kElements = m.mul(k, kStepK);
+      Value aStep = m.add(m.mul(m.div(kElements, aArray.perBlock()), aArray.blockBytes()),
+                          m.mul(m.rem(kElements, aArray.perBlock()), kElementBytes));
+      Value bStep = m.mul(kElements, bArray.width);
       SmallVector<Value> next(carried);
-      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
       for (const Issue &issue : issues) {
         Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
                             issue.pair);
-        Value descA = CanonicalKMajor::descriptor(
-            e, addBytes(aAddress, m.add(m.mul(block, blockBytes), kBytes)), layoutBits);
-        int64_t bRow = issue.batch * s.n + issue.n0;
-        Value descB = CanonicalKMajor::descriptor(
-            e, addBytes(bAddress, m.add(kBytes, bRow / kCoreRows * staging.layout.strideBytes())),
-            layoutBits);
+        int64_t bRow = issue.batch * staging.chunk;
+        int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
+                          bRow * bArray.width;
+        Value descB = descriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
         // D register 4j + 2h + x: row register 2 * pair + h, column
         // register 2 * (n0 / 8 + j) + x.
         SmallVector<int64_t> regs;
@@ -159,14 +404,43 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
         Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
         for (auto [i, reg] : llvm::enumerate(regs))
           fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
-        auto wgmma = NVVM::WgmmaMmaAsyncOp::create(
+        if (aInRegisters) {
+          // The A fragment of rows 2 * pair + {0, 1} and k columns
+          // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row
+          // 2p + 1), a2 and a3 the same for the second 8, each an element
+          // pair (column registers 2c, 2c + 1 of 8-column block c).
+          int64_t kBlock = (k0 + staticK * kStepK) / 8;
+          SmallVector<Value> aRegs;
+          for (int64_t half = 0; half < 2; ++half)
+            for (int64_t h = 0; h < 2; ++h) {
+              SmallVector<Value> pair;
+              for (int64_t x = 0; x < 2; ++x) {
+                SmallVector<int64_t> perDim{2 * issue.pair + h, 2 * (kBlock + half) + x};
+                if (s.batched)
+                  perDim.insert(perDim.begin(), issue.batch);
+                pair.push_back(a.regs.values[linearizeRegister(layout, a.laid.shape, perDim)]);
+              }
+              Value packed = e.buildVector(VectorType::get({2}, element), pair);
+              aRegs.push_back(
+                  LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
+            }
+          Value d = emitRegisterAWgmma(e, fragment, aRegs, descB, issue.width,
+                                       element.isBF16() ? "bf16" : "f16");
+          for (auto [i, reg] : llvm::enumerate(regs))
+            next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
+          continue;
+        }
+        Value descA = descriptor(
+            e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
+            aLayoutBits);
+        auto mma = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment, descA, descB,
             NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, kStepK),
             operandType, operandType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            // Both operands K-major: A row-major, B column-major.
-            NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
-        FailureOr<Value> d = emitAsInlinePtx(rewriter, wgmma.getOperation());
+            // A K-major (row-major), B N-major (row-major: transposed).
+            NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
+        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
         if (failed(d)) {
           emitted = false;
           continue;
@@ -174,16 +448,25 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
         for (auto [i, reg] : llvm::enumerate(regs))
           next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
       }
-      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
       return next;
-    });
+    };
+    if (aInRegisters) {
+      for (int64_t k = 0; k < len / kStepK; ++k)
+        sums = step(e.i32(k), k, sums);
+    } else {
+      sums = emitCountedLoop(rewriter, loc, len / kStepK, sums,
+                             [&](Value k, ValueRange carried) { return step(k, -1, carried); });
+    }
     if (!emitted)
       return failure();
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // The last chunk's group ends the multiply; before it, one group stays
+    // in flight while the next chunk is staged.
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, chunk + 1 == chunks ? 0 : 1);
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
 
-  return replaceWithSums(rewriter, op, e, sums, mma.arith, mma.accType, acc.getType());
+  return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 
 } // namespace tilepipe::tile_as

@@ -102,21 +102,22 @@ struct AssignLayoutsPass
     });
   }
 
-  /// The tensor-core accumulator layout (tcgen05, wgmma or mma.sync) of each
-  /// accumulator shape of an mmaf that has an mma.sync form.
+  /// The tensor-core accumulator layout (tcgen05, wgmma or mma.sync) of
+  /// each accumulator shape of an mmaf or mmai that has an mma.sync form.
   static std::map<ShapeKey, BlockedAttr> collectMmaLayouts(func::FuncOp func,
                                                            unsigned numWarps) {
     std::map<ShapeKey, BlockedAttr> layouts;
-    func.walk([&](MmaFOp op) {
-      if (!hasMmaSyncForm(op))
+    func.walk([&](Operation *op) {
+      if (!getMmaSyncForm(op))
         return;
-      auto acc = cast<RankedTensorType>(op.getAcc().getType());
-      // On Blackwell the tcgen05 layout, on Hopper (sm_90a) the wgmma
-      // layout, where they tile; else the mma.sync one.
+      auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
+      // For 16-bit operands the tcgen05 layout on Blackwell, the wgmma layout
+      // on Hopper (sm_90a), where they tile; else the mma.sync one.
       BlockedAttr layout;
-      if (targetsTcgen05(func))
+      auto mmaf = dyn_cast<MmaFOp>(op);
+      if (mmaf && hasMmaSyncForm(mmaf) && targetsTcgen05(func))
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
-      else if (targetsWgmma(func))
+      else if (mmaf && hasMmaSyncForm(mmaf) && targetsWgmma(func))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       if (!layout)
         layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
@@ -130,14 +131,29 @@ struct AssignLayoutsPass
     std::map<ShapeKey, unsigned> widths = collectVectorWidths(func);
     std::map<ShapeKey, BlockedAttr> mmaLayouts =
         tensorCores ? collectMmaLayouts(func, numWarps) : std::map<ShapeKey, BlockedAttr>{};
+    // An A or B operand of the accumulator's shape (B of a 128x128 by
+    // 128x256 multiply into 128x256) that a reshape makes (of a batched
+    // load, say) keeps the vector-width layout, which the reshape then
+    // carries over for free: the fragment layout would cost it a layout
+    // exchange, and the multiply takes any operand layout. (A reshape's
+    // source has another shape, so no other op needs to share its layout.)
+    llvm::DenseSet<Value> flexibleOperands;
+    if (!mmaLayouts.empty())
+      func.walk([&](Operation *op) {
+        if (!getMmaSyncForm(op))
+          return;
+        for (Value operand : op->getOperands().take_front(2))
+          if (isa_and_nonnull<ReshapeOp>(operand.getDefiningOp()))
+            flexibleOperands.insert(operand);
+      });
     MLIRContext *context = func.getContext();
-    auto withLayout = [&](Type type) -> Type {
+    auto withLayout = [&](Type type, bool flexible = false) -> Type {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.getEncoding() || tensor.getRank() == 0)
         return type;
       ShapeKey key(tensor.getShape().begin(), tensor.getShape().end());
       BlockedAttr layout;
-      if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end()) {
+      if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end() && !flexible) {
         layout = mma->second;
       } else {
         auto it = widths.find(key);
@@ -153,7 +169,7 @@ struct AssignLayoutsPass
           for (BlockArgument arg : block.getArguments())
             arg.setType(withLayout(arg.getType()));
       for (OpResult value : op->getResults())
-        value.setType(withLayout(value.getType()));
+        value.setType(withLayout(value.getType(), flexibleOperands.contains(value)));
       if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
         auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
         if (dense && dense.getType() != constant.getType())

@@ -122,11 +122,10 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // Only mmafs the mma.sync path takes: on Hopper the wgmma layout (also
-      // an mma.sync-shaped one) belongs to the wgmma path, which stages its
-      // operands itself.
-      if (layout && hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape()) &&
-          !hasWgmmaForm(op))
+      // The mmafs of the mma.sync path and (on sm_90a) of the wgmma path,
+      // whose accumulator layout is an mma.sync-shaped one too: both stage
+      // their operands with cp.async from an mmaf_global.
+      if (layout && hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape()))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {

@@ -39,9 +39,10 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
 }
 
 def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::ModuleOp"> {
-  let summary = "Read mma.sync operands from global memory into shared memory with cp.async";
+  let summary = "Read mma.sync and wgmma operands from global memory into shared memory with cp.async";
   let description = [{
-    Where both A and B of an mmaf that takes the mma.sync path are
+    Where both A and B of an mmaf that takes the mma.sync path (or, on
+    sm_90a, the wgmma path) are
     tile_as.loads from global memory used by nothing else (possibly through a
     tile_as.reshape dropping a leading unit dimension, as 3-D views of a
     batch of one give), replaces the loads
