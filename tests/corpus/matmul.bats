@@ -3,7 +3,8 @@
 # non-multiple f32 shape), persistent matmul (f16, f32), BatchMatMul (f16,
 # fp8 e4m3), AttentionFMHA (causal and not, f16 and bf16) and the fused MoE
 # kernels (w1, w2). Each compiles for every target and bytecode version and
-# matches numpy in tile-emu on sm_80 and sm_90 (fp8 has no sm_80 bytecode).
+# matches numpy in tile-emu on sm_80 and sm_90 (fp8 has no sm_80 bytecode),
+# the f16/bf16 ones on sm_100 (tcgen05) too.
 # All load through zero-padded partition views and run mmaf inside their
 # K loops. MatMul, persistent matmul and FMHA run at their corpus shapes;
 # the others at reduced shapes of the same bytecode (ragged edges included),
@@ -68,6 +69,25 @@ compile_all() {
       [ "$status" -eq 0 ] || { echo "$dtype $sm: $output"; false; }
     done
   done
+}
+
+@test "sm_100 (tcgen05): MatMul f16/bf16, persistent matmul, BatchMatMul, FMHA and MoE match numpy in tile-emu" {
+  # The f16/bf16 mmafs take tcgen05.mma with the accumulator in tensor
+  # memory; the reduced shapes are the sm_80/sm_90 tests' own.
+  local case
+  for case in samples-MatMul-matmul_kernel.f16 samples-MatMul-matmul_kernel.bf16 \
+      samples-MatMul-persistent_matmul_kernel.f16 samples-AttentionFMHA-fmha_kernel-causal.f16 \
+      samples-AttentionFMHA-fmha_kernel-noncausal.bf16; do
+    run check $case sm_100 13.4
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+    grep -q "llvm.nvvm.tcgen05.mma" "$TMP/$case.sm_100.13.4/kernel.ll" || { echo "$case: no tcgen05.mma"; false; }
+  done
+  run check samples-BatchMatMul-batch_matmul_kernel.f16 sm_100 13.4 \
+    --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
+  [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
+  run check samples-MoE-fused_moe_kernel-w1.bf16 sm_100 13.4 \
+    --shape A=48,128 --shape B=64,256,128 --shape C=384,256 --grid 128,1,1
+  [ "$status" -eq 0 ] || { echo "w1: $output"; false; }
 }
 
 @test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {

@@ -3,7 +3,8 @@
 # f32 (and f16) accumulators, fp8 (e4m3, e5m2) inputs, f64, i8 x i8 -> i32
 # (signed and unsigned), square, non-square, batched 3-D, K split into several
 # shared-memory chunks, and a MatMul-sized tile whose k loop stays a loop;
-# the f16/bf16 shapes again on sm_90a, where they take the wgmma path; the
+# the f16/bf16 shapes again on sm_90a, where they take the wgmma path, and
+# on sm_100, where they take the tcgen05 path; the
 # mma.sync kinds (sync_case: f16/bf16 m16n8k16, tf32 m16n8k8, fp8 on sm_89
 # and later and s8/u8 m16n8k32) on warp grids, K chunks, batched and ragged.
 # Every accumulator is random (non-zero). Kernels come from kernel.py;
@@ -267,6 +268,38 @@ wgmma_case() {
   wgmma_case 64 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
   wgmma_case 64 32 32 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 128 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
+}
+
+# tcgen05_case: mma_case on sm_100 (plain: tcgen05 is the Blackwell path),
+# whose PTX must take the tcgen05 path.
+tcgen05_case() {
+  mma_case "$@" --gpu-name sm_100
+  run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir' | grep -c tcgen05.mma"
+  [ "$status" -eq 0 ] && [ "$output" -ge 1 ] || { echo "$*: no tcgen05.mma in the sm_100 PTX"; false; }
+}
+
+@test "tcgen05 path (sm_100): f16 and bf16, N from 16 to 512, K in one or more steps and chunks" {
+  tcgen05_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  tcgen05_case 128 16 16 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  tcgen05_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3    # 8 warps: two column halves
+  tcgen05_case 128 512 16 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4   # two MMAs of N = 256 per k step
+  tcgen05_case 128 128 256 f16 f32 0 -- --rtol 1e-4 --atol 2e-3   # K in several chunks
+}
+
+@test "tcgen05 path (sm_100): two row blocks, f16 accumulator, batched 3-D, ragged edges" {
+  tcgen05_case 256 64 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  tcgen05_case 128 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
+  tcgen05_case 128 32 32 f16 f32 2 -- --rtol 1e-4 --atol 1e-4
+  MMA_VALID=100,40,24 tcgen05_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+}
+
+@test "sm_100 keeps the mma.sync path where tcgen05 does not tile the accumulator (64 rows; N = 8)" {
+  local shape
+  for shape in "64 64 32" "128 8 16"; do
+    mma_case $shape f16 f32 0 -- --rtol 1e-4 --atol 1e-4 --gpu-name sm_100
+    run tileiras --gpu-name sm_100 --emit=ptx -o - "$TMP/k.mlir"
+    [[ "$output" == *"mma.sync.aligned"* && "$output" != *"tcgen05"* ]] || { echo "$shape: $output" | grep -n "mma\|tcgen05" | head; false; }
+  done
 }
 
 # The swizzled staging in its three widths (rows of 32, 64 and 128 bytes

@@ -11,6 +11,7 @@
 
 #include "LoweringCommon.h"
 #include "RegisterEmitter.h"
+#include "SharedScratch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -280,6 +281,13 @@ emitCountedLoop(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
                 int64_t count, ValueRange init,
                 llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body);
 
+/// Emits a PTX-builder NVVM op (one without an LLVM intrinsic, such as
+/// wgmma.mma_async or mbarrier.try_wait.parity) as the inline PTX
+/// convert-nvvm-to-llvm gives it (tile-emu decodes this form), erases it and
+/// returns the inline asm's result (null when it has none).
+mlir::FailureOr<Value> emitAsInlinePtx(mlir::ConversionPatternRewriter &rewriter,
+                                       mlir::Operation *op);
+
 /// Whether `op` (an mmaf or mmai) can take the mma.sync path: it has an
 /// mma.sync form (getMmaSyncForm), its accumulator got the mma.sync layout
 /// and its staging fits the shared scratch.
@@ -364,6 +372,22 @@ mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
                               const StagedOperand &b, Type element, Type lhsType, Value acc,
                               Type accTensorType, const mlir::TypeConverter &converter,
                               mlir::ConversionPatternRewriter &rewriter);
+
+/// Whether `op` (an mmaf) can take the tcgen05 path: hasTcgen05Form, and
+/// its staging fits shared memory and its accumulator tensor memory.
+bool canLowerToTcgen05(MmaFOp op);
+
+/// Lowers an mmaf for which canLowerToTcgen05 holds to tcgen05.mma with the
+/// accumulator in tensor memory.
+mlir::LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
+                                 const mlir::TypeConverter &converter,
+                                 mlir::ConversionPatternRewriter &rewriter);
+
+/// Allocates the tensor memory the tcgen05 lowerings of each kernel asked for
+/// (allocateTensorMemory): warp 0 allocates it on entry and frees it before
+/// each return. Fails with the autotuners' `allocated tmem out of resource`
+/// diagnostic when a kernel needs more than the 512 columns there are.
+mlir::LogicalResult finishTensorMemory(mlir::ModuleOp module);
 
 /// The lowering of tile_as.mmaf_global (the mma.sync path fed by cp.async).
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,

@@ -18,7 +18,9 @@
 #include "SharedScratch.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -75,6 +77,19 @@ FailureOr<OperandStaging> getOperandStaging(OpBuilder &builder, Location loc,
   Value bBase = LLVM::GEPOp::create(builder, loc, scratch->getType(), builder.getI8Type(),
                                     *scratch, ArrayRef<LLVM::GEPArg>{(int32_t)bOffset});
   return OperandStaging{*scratch, bBase};
+}
+
+FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter, Operation *op) {
+  SmallVector<std::pair<Value, NVVM::PTXRegisterMod>> operands;
+  auto builderOp = cast<NVVM::BasicPtxBuilderInterface>(op);
+  bool manualMapping = builderOp.getAsmValues(rewriter, operands);
+  NVVM::PtxBuilder ptx(builderOp, rewriter, manualMapping);
+  for (auto &[value, modifier] : operands)
+    if (failed(ptx.insertValue(value, modifier)))
+      return op->emitOpError("has an operand inline PTX cannot take");
+  LLVM::InlineAsmOp inlineAsm = ptx.build();
+  rewriter.eraseOp(op);
+  return inlineAsm.getNumResults() ? inlineAsm.getResult(0) : Value();
 }
 
 FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, Operation *op, Type type,
@@ -287,6 +302,9 @@ struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (canLowerToTcgen05(op))
+      return lowerTcgen05(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
+                          *getTypeConverter(), rewriter);
     if (canLowerToWgmma(op))
       return lowerWgmma(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
                         *getTypeConverter(), rewriter);

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+#include "MatrixLowering.h"
 #include "tilepipe/Support/GpuTarget.h"
 #include "RegisterEmitter.h"
 
@@ -424,7 +425,8 @@ struct ConvertTileASToLLVMPass
     LLVMConversionTarget target(*context);
     target.addLegalDialect<NVVM::NVVMDialect>();
     target.addLegalOp<ModuleOp>();
-    if (failed(applyFullConversion(module, target, std::move(patterns))))
+    if (failed(applyFullConversion(module, target, std::move(patterns))) ||
+        failed(finishTensorMemory(module)))
       return signalPassFailure();
 
     setKernelLaunchAttributes(module);

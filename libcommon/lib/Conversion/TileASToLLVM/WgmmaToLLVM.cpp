@@ -206,22 +206,6 @@ Value descriptor(RegisterEmitter &e, Value address, uint64_t layoutBits) {
   return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(layoutBits)));
 }
 
-/// Emits `op` as the inline PTX convert-nvvm-to-llvm gives it (the NVVM op
-/// has no LLVM intrinsic; tile-emu decodes this form) and returns the result.
-FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter,
-                                 NVVM::WgmmaMmaAsyncOp op) {
-  SmallVector<std::pair<Value, NVVM::PTXRegisterMod>> operands;
-  auto builderOp = cast<NVVM::BasicPtxBuilderInterface>(op.getOperation());
-  bool manualMapping = builderOp.getAsmValues(rewriter, operands);
-  NVVM::PtxBuilder ptx(op, rewriter, manualMapping);
-  for (auto &[value, modifier] : operands)
-    if (failed(ptx.insertValue(value, modifier)))
-      return op.emitOpError("has an operand inline PTX cannot take");
-  LLVM::InlineAsmOp inlineAsm = ptx.build();
-  rewriter.eraseOp(op);
-  return inlineAsm.getResult(0);
-}
-
 } // namespace
 
 bool canLowerToWgmma(MmaFOp op) {
@@ -456,7 +440,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
             // A K-major (row-major), B N-major (row-major: transposed).
             NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
-        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma);
+        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
         if (failed(d)) {
           emitted = false;
           continue;

@@ -257,3 +257,61 @@ bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {
   auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
   return layout && isWgmmaAccumulatorLayout(layout, acc.getShape());
 }
+
+bool tilepipe::tile_as::targetsTcgen05(Operation *op) {
+  StringAttr target = getTargetAttr(op);
+  if (!target)
+    return false;
+  llvm::StringRef name = target.getValue();
+  // Plain sm_100 takes it too (unlike sm_90 and wgmma): tcgen05 is the
+  // tensor-core path these GPUs are built around, and tile-ptx then emits
+  // the arch-specific target.
+  for (llvm::StringRef base : {"sm_100", "sm_103", "sm_110"})
+    if (name == base || name == (base + "a").str())
+      return true;
+  return false;
+}
+
+/// Rows of D one cta_group::1 tcgen05.mma covers and the tensor-memory
+/// lanes (rows) one warp may read.
+static constexpr int64_t kTcgen05Rows = 128, kTmemLanesPerWarp = 32;
+
+BlockedAttr tilepipe::tile_as::getTcgen05AccumulatorLayout(MLIRContext *context,
+                                                           ArrayRef<int64_t> shape,
+                                                           unsigned numWarps) {
+  unsigned rank = shape.size();
+  if ((rank != 2 && rank != 3) || numWarps % 4 != 0)
+    return {};
+  int64_t m = shape[rank - 2], n = shape[rank - 1];
+  int64_t warpsN = numWarps / 4;
+  if (m % kTcgen05Rows != 0 || n % 16 != 0 || n % (8 * warpsN) != 0)
+    return {};
+  SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1), warps(rank, 1), order;
+  sizePerThread[rank - 1] = n / warpsN;
+  threads[rank - 2] = kTmemLanesPerWarp;
+  warps[rank - 2] = 4;
+  warps[rank - 1] = warpsN;
+  order.push_back(rank - 2);
+  order.push_back(rank - 1);
+  if (rank == 3)
+    order.push_back(0);
+  return BlockedAttr::get(context, sizePerThread, threads, warps, order);
+}
+
+bool tilepipe::tile_as::isTcgen05AccumulatorLayout(BlockedAttr layout,
+                                                   ArrayRef<int64_t> shape) {
+  if (!layout || layout.getWarpsPerCTA().empty())
+    return false;
+  unsigned numWarps = 1;
+  for (unsigned warps : layout.getWarpsPerCTA())
+    numWarps *= warps;
+  return layout == getTcgen05AccumulatorLayout(layout.getContext(), shape, numWarps);
+}
+
+bool tilepipe::tile_as::hasTcgen05Form(MmaFOp op) {
+  if (!hasMmaSyncForm(op) || !targetsTcgen05(op))
+    return false;
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
+  return layout && isTcgen05AccumulatorLayout(layout, acc.getShape());
+}

@@ -102,8 +102,8 @@ struct AssignLayoutsPass
     });
   }
 
-  /// The tensor-core accumulator layout (wgmma or mma.sync) of each
-  /// accumulator shape of an mmaf or mmai that has an mma.sync form.
+  /// The tensor-core accumulator layout (tcgen05, wgmma or mma.sync) of
+  /// each accumulator shape of an mmaf or mmai that has an mma.sync form.
   static std::map<ShapeKey, BlockedAttr> collectMmaLayouts(func::FuncOp func,
                                                            unsigned numWarps) {
     std::map<ShapeKey, BlockedAttr> layouts;
@@ -111,11 +111,13 @@ struct AssignLayoutsPass
       if (!getMmaSyncForm(op))
         return;
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
-      // On Hopper the wgmma layout where it tiles (16-bit operands), else
-      // the mma.sync one.
+      // For 16-bit operands the tcgen05 layout on Blackwell, the wgmma layout
+      // on Hopper (sm_90a), where they tile; else the mma.sync one.
       BlockedAttr layout;
       auto mmaf = dyn_cast<MmaFOp>(op);
-      if (mmaf && hasMmaSyncForm(mmaf) && targetsWgmma(func))
+      if (mmaf && hasMmaSyncForm(mmaf) && targetsTcgen05(func))
+        layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      else if (mmaf && hasMmaSyncForm(mmaf) && targetsWgmma(func))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       if (!layout)
         layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);

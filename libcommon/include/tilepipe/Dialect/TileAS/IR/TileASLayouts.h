@@ -92,6 +92,34 @@ bool isWgmmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape)
 /// (The lowering still falls back to mma.sync when its staging does not fit.)
 bool hasWgmmaForm(MmaFOp op);
 
+/// Whether the module around `op` targets a GPU with tcgen05 and tensor
+/// memory (PTX ISA, "TensorCore 5th Generation Family Instructions"):
+/// sm_100, sm_103 and sm_110, plain or arch-specific. tcgen05 needs the
+/// arch-specific target, which tile-ptx then picks (the family targets
+/// `f` are left to the mma.sync path).
+bool targetsTcgen05(mlir::Operation *op);
+
+/// The accumulator layout of the tcgen05 path: what `tcgen05.ld.32x32b`
+/// gives. The D of an M=128 tcgen05.mma has row i in tensor-memory lane i
+/// and column j in column j; warp w may only read lanes 32 * (w % 4) to
+/// 32 * (w % 4) + 31, so lane l of warp w holds row 32 * (w % 4) + l and a
+/// run of columns: threadsPerWarp [32, 1], warpsPerCTA [4, W / 4],
+/// sizePerThread [1, N / (W / 4)], M fastest in the order so that warp w
+/// is the (w % 4)-th along M. M beyond 128 repeats (one tcgen05.mma per 128
+/// rows); a leading batch dimension is held whole by every thread. Null
+/// unless W is a multiple of 4, M of 128 and N of 16 and of 8 * W / 4.
+BlockedAttr getTcgen05AccumulatorLayout(mlir::MLIRContext *context,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        unsigned numWarps);
+
+/// Whether `layout` has the form getTcgen05AccumulatorLayout builds for `shape`.
+bool isTcgen05AccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
+/// Whether an mmaf belongs to the tcgen05 path: it has an mma.sync form
+/// (the f16/bf16 kind::f16 inputs), targets tcgen05 and its accumulator got
+/// the tcgen05 layout.
+bool hasTcgen05Form(MmaFOp op);
+
 /// The mma.sync instruction (m16n8k<k>.row.col) an mmaf or mmai maps to.
 struct MmaSyncForm {
   /// The k of the instruction: 32 bytes of operand elements.
