@@ -398,6 +398,7 @@ struct ConvertTileASToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    materializeGlobalAllocas(module);
     TileLLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
     patterns.add<GridQueryLowering<BlockIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,
