@@ -153,6 +153,21 @@ MLIR
   [ ! -e "$TMP/star.cubin" ]
 }
 
+@test "relaxed, acquire and release loads and stores keep their ordering and scope down to ld/st" {
+  check ordered_access.mlir LOWER lowered
+  run bash -c "set -o pipefail; tileiras '$DIR/ordered_access.mlir' --gpu-name sm_80 --emit=ptx -o - | FileCheck --check-prefix=PTX '$DIR/ordered_access.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  for sm in sm_80 sm_90 sm_100; do
+    run tileiras "$DIR/ordered_access.mlir" --gpu-name $sm -o "$TMP/ordered-$sm.cubin"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+  run /usr/bin/python3 "$EMU_CHECK" "$DIR/ordered_access.mlir" --entry ordered \
+    --array "flag=np.array([3], np.int32)" --array "x=np.arange(128, dtype=np.float32)" \
+    --array "y=np.zeros(128, np.float32)" \
+    --expect "y = x + 3" --expect "flag = np.array([7], np.int32)"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "tokens carried by loops and ifs: a barrier only where the carried token may follow a write" {
   check token_order_loops.mlir LOWER lowered
   for sm in sm_80 sm_90; do

@@ -138,6 +138,15 @@ struct MakeTokenLowering : TilePattern<ct::MakeTokenOp> {
   }
 };
 
+/// The nibble paths (SubByteAccess.cpp) take no ld/st qualifier.
+static LogicalResult rejectOrderedSubByte(Operation *op) {
+  auto ordering = op->getAttrOfType<ct::MemoryOrderingSemanticsAttr>(
+      "memory_ordering_semantics");
+  if (!ordering || ordering.getValue() == ct::MemoryOrderingSemantics::WEAK)
+    return success();
+  return op->emitOpError("ordered (non-weak) accesses of 4-bit elements are not lowered");
+}
+
 struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
@@ -162,6 +171,8 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
     }
     Value tile, token;
     if (isSubByteElement(type.getElementType())) {
+      if (failed(rejectOrderedSubByte(op)))
+        return failure();
       std::tie(tile, token) =
           loadSubByteTile(rewriter, op, *access, type, other, adaptor.getToken());
     } else {
@@ -169,6 +180,7 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
           rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
           accessPointers(rewriter, op, access->ptrs), access->mask, other, adaptor.getToken(),
           rewriter.getI64IntegerAttr(access->contiguity));
+      recordMemoryOrder(op, load);
       tile = load.getResult();
       token = load.getResultToken();
     }
@@ -191,13 +203,18 @@ struct StoreViewLowering : TilePattern<ct::StoreViewTkoOp> {
       return failure();
     Value tile = asOneElement(rewriter, op.getLoc(), adaptor.getTile());
     Value token;
-    if (isSubByteElement(cast<RankedTensorType>(tile.getType()).getElementType()))
+    if (isSubByteElement(cast<RankedTensorType>(tile.getType()).getElementType())) {
+      if (failed(rejectOrderedSubByte(op)))
+        return failure();
       token = storeSubByteTile(rewriter, op, *access, tile, adaptor.getToken());
-    else
-      token = tile_aa::StoreOp::create(rewriter, op.getLoc(), tokenType(op),
-                                       accessPointers(rewriter, op, access->ptrs), tile,
-                                       access->mask, adaptor.getToken(),
-                                       rewriter.getI64IntegerAttr(access->contiguity));
+    } else {
+      auto store = tile_aa::StoreOp::create(rewriter, op.getLoc(), tokenType(op),
+                                            accessPointers(rewriter, op, access->ptrs), tile,
+                                            access->mask, adaptor.getToken(),
+                                            rewriter.getI64IntegerAttr(access->contiguity));
+      recordMemoryOrder(op, store);
+      token = store;
+    }
     orderAccess(rewriter, op);
     rewriter.replaceOp(op, token);
     return success();
@@ -229,6 +246,7 @@ struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
         asOneElement(rewriter, loc, adaptor.getMask()),
         asOneElement(rewriter, loc, adaptor.getPaddingValue()), adaptor.getToken(),
         rewriter.getI64IntegerAttr(1));
+    recordMemoryOrder(op, load);
     orderAccess(rewriter, op);
     Value result = load.getResult();
     if (scalar)
@@ -246,13 +264,15 @@ struct StorePtrLowering : TilePattern<ct::StorePtrTkoOp> {
       return rejectSubBytePointers(op);
     waitForTokenWrites(rewriter, op);
     Location loc = op.getLoc();
-    rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
-        op, tokenType(op),
+    auto store = tile_aa::StoreOp::create(
+        rewriter, loc, tokenType(op),
         accessPointers(rewriter, op, asOneElement(rewriter, loc, adaptor.getDestination())),
         asOneElement(rewriter, loc, adaptor.getValue()),
         asOneElement(rewriter, loc, adaptor.getMask()), adaptor.getToken(),
         rewriter.getI64IntegerAttr(1));
+    recordMemoryOrder(op, store);
     orderAccess(rewriter, op);
+    rewriter.replaceOp(op, store);
     return success();
   }
 };

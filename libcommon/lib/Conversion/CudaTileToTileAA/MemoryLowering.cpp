@@ -158,6 +158,23 @@ void waitForTokenWrites(ConversionPatternRewriter &rewriter, Operation *op) {
     NVVM::Barrier0Op::create(rewriter, op->getLoc());
 }
 
+void recordMemoryOrder(Operation *op, Operation *access) {
+  auto ordering = op->getAttrOfType<ct::MemoryOrderingSemanticsAttr>(
+      "memory_ordering_semantics");
+  auto scope = op->getAttrOfType<ct::MemoryScopeAttr>("memory_scope");
+  if (!ordering || ordering.getValue() == ct::MemoryOrderingSemantics::WEAK || !scope)
+    return;
+  StringRef ptxScope = "sys";
+  if (scope.getValue() == ct::MemoryScope::TL_BLK)
+    ptxScope = "cta";
+  else if (scope.getValue() == ct::MemoryScope::DEVICE)
+    ptxScope = "gpu";
+  access->setAttr("memory_order",
+                  StringAttr::get(op->getContext(),
+                                  ct::stringifyMemoryOrderingSemantics(ordering.getValue()) +
+                                      "." + ptxScope));
+}
+
 void orderAccess(ConversionPatternRewriter &rewriter, Operation *op) {
   // NVVM ops pass through the later stages untouched.
   if (addressesGenerically(op))

@@ -21,6 +21,11 @@ namespace tilepipe::tile_as {
 inline constexpr unsigned kGlobalAddressSpace = 1;
 inline constexpr unsigned kSharedAddressSpace = 3;
 
+/// On a tile_as.load/store whose cuda_tile access was ordered (relaxed,
+/// acquire, release): the PTX semantics and scope it takes, "acquire.gpu".
+/// Set by the cuda_tile lowering (CudaTileToTileAA's kMemoryOrderAttrName).
+inline constexpr llvm::StringLiteral kMemoryOrderAttrName = "memory_order";
+
 /// Builtin/tile_as types -> LLVM types: tensors with a blocked layout become
 /// vector<registers x element>; pointer tensors vectors of i64 addresses.
 class TileLLVMTypeConverter : public mlir::LLVMTypeConverter {
