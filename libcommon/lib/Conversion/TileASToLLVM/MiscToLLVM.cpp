@@ -75,8 +75,8 @@ ModuleOp getTopModule(Operation *op) {
   return module;
 }
 
-LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &builder, Operation *anchor,
-                                           StringRef name, LLVM::LLVMFunctionType type) {
+LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &builder, Operation *anchor, StringRef name,
+                                    LLVM::LLVMFunctionType type) {
   ModuleOp module = getTopModule(anchor);
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;
