@@ -80,7 +80,11 @@ def e8m0_test_inputs(n):
             v = np.float32(math.ldexp(m, e))
             base += [v, np.nextafter(v, np.float32(0)), np.nextafter(v, np.float32(math.inf))]
     base += [0.0, 1e-45, math.ldexp(1.25, -127), math.ldexp(1.75, -127), 3.4e38,
-             math.inf, math.nan, -2.0, -3.0, -0.7]
+             math.inf, math.nan, -2.0, -3.0, -0.7,
+             # Negatives take their magnitude's scale (CUDA's cuda_fp8.h: the
+             # absolute value is rounded), -0 and -inf included.
+             -0.0, -math.inf, -math.ldexp(1.5, -127), -math.ldexp(1.5, 3),
+             -3.4e38]
     base = np.array(base, np.float32)
     rng = np.random.default_rng(13)
     rest = np.ldexp(rng.uniform(1, 2, n - len(base)), rng.integers(-130, 128, n - len(base)))

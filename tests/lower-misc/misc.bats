@@ -84,6 +84,16 @@ table_scalar() {
   done
 }
 
+@test "globals of i4 and i1 lie in memory as views read them (i4 two to a byte, i1 a byte each)" {
+  check globals_subbyte.mlir LLVM llvm
+  for sm in sm_80 sm_90; do
+    run /usr/bin/python3 "$EMU_CHECK" "$DIR/globals_subbyte.mlir" --entry k --gpu-name $sm \
+      --array "out=np.zeros(12, np.int32)" --rtol 0 --atol 0 \
+      --expect "out = np.array([1, -2, 3, -4, 5, -6, 7, -8, 1, 0, 1, 1], np.int32)"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
 @test "tile-emu: globals keep their initializers and take writes" {
   for sm in sm_80 sm_90; do
     run /usr/bin/python3 "$EMU_CHECK" "$DIR/globals.mlir" --entry k --gpu-name $sm \
@@ -141,6 +151,35 @@ MLIR
   [ "$status" -eq 5 ] || { echo "$output"; false; }
   [[ "$output" == *"star.mlir:4:"*"'*' widths and precisions are not supported"* ]] || { echo "$output"; false; }
   [ ! -e "$TMP/star.cubin" ]
+}
+
+@test "relaxed, acquire and release loads and stores keep their ordering and scope down to ld/st" {
+  check ordered_access.mlir LOWER lowered
+  run bash -c "set -o pipefail; tileiras '$DIR/ordered_access.mlir' --gpu-name sm_80 --emit=ptx -o - | FileCheck --check-prefix=PTX '$DIR/ordered_access.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  for sm in sm_80 sm_90 sm_100; do
+    run tileiras "$DIR/ordered_access.mlir" --gpu-name $sm -o "$TMP/ordered-$sm.cubin"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+  run /usr/bin/python3 "$EMU_CHECK" "$DIR/ordered_access.mlir" --entry ordered \
+    --array "flag=np.array([3], np.int32)" --array "x=np.arange(128, dtype=np.float32)" \
+    --array "y=np.zeros(128, np.float32)" \
+    --expect "y = x + 3" --expect "flag = np.array([7], np.int32)"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tokens carried by loops and ifs: a barrier only where the carried token may follow a write" {
+  check token_order_loops.mlir LOWER lowered
+  for sm in sm_80 sm_90; do
+    run /usr/bin/python3 "$EMU_CHECK" "$DIR/token_order_loops.mlir" --entry loop_writes --gpu-name $sm \
+      --array "s=np.zeros(128, np.int32)" --array "d=np.zeros(128, np.int32)" --scalar i32:5 \
+      --expect "s = 4 + np.arange(128, dtype=np.int32)" --expect "d = 4 + np.arange(127, -1, -1, dtype=np.int32)"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+    run /usr/bin/python3 "$EMU_CHECK" "$DIR/token_order_loops.mlir" --entry loop_reads --gpu-name $sm \
+      --array "s=np.arange(128, dtype=np.int32) * 3" --array "d=np.zeros(128, np.int32)" --scalar i32:4 \
+      --expect "d = 4 * s + s[::-1]"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
 }
 
 @test "a load ordered after a store by its token waits for every thread's store (CTA barrier)" {

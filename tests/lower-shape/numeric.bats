@@ -118,3 +118,16 @@ check_io() {
   run tileiras "$IN/pack_nibbles.mlir" --gpu-name sm_80 -o "$BATS_TEST_TMPDIR/nibbles.cubin"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+@test "pack/unpack: i1 eight to a byte (bit 0 first), i64 and i16 low byte first" {
+  run check "$IN/pack_widths.mlir" --entry widths --rtol 0 --atol 0 \
+    --array 'flags=np.random.default_rng(5).integers(0, 2, 32).astype(np.int32)' \
+    --array 'bits=np.zeros(4, np.int32)' --array 'back=np.zeros(32, np.int32)' \
+    --array 'wide=np.random.default_rng(6).integers(-2**62, 2**62, 8).astype(np.int64)' \
+    --array 'halves=np.zeros(32, np.int32)' \
+    --expect 'bits = np.packbits(flags.astype(np.uint8), bitorder="little").astype(np.int32)' \
+    --expect 'back = flags' --expect 'halves = wide.view(np.int16).astype(np.int32)'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run tileiras "$IN/pack_widths.mlir" --gpu-name sm_80 -o "$BATS_TEST_TMPDIR/widths.cubin"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

@@ -59,18 +59,22 @@ static bool parseOperandList(StringRef text, SmallVectorImpl<unsigned> &out) {
 }
 
 static std::optional<PredicatedAccess> parseAccess(StringRef asmString) {
-  static const Regex pattern("^@\\$([0-9]+) (ld|st)\\.global(\\.v[24])?\\.b(8|16|32|64) "
-                             "(.*);$");
-  SmallVector<StringRef, 6> m;
+  // An ordered access (.relaxed/.acquire/.release with a scope) is an
+  // ordinary one here: the host runs the threads one at a time, so every
+  // ordering holds.
+  static const Regex pattern("^@\\$([0-9]+) (ld|st)"
+                             "((\\.(relaxed|acquire|release)\\.(cta|gpu|sys))?)"
+                             "\\.global(\\.v[24])?\\.b(8|16|32|64) (.*);$");
+  SmallVector<StringRef, 10> m;
   if (!pattern.match(asmString.trim(), &m))
     return std::nullopt;
   PredicatedAccess access;
   access.isLoad = m[2] == "ld";
   m[1].getAsInteger(10, access.predicate);
-  m[4].getAsInteger(10, access.width);
+  m[8].getAsInteger(10, access.width);
   // Operands: "DST, [ADDR]" for loads, "[ADDR], SRC" for stores; DST and
   // SRC may be brace lists with commas of their own.
-  StringRef operands = m[5];
+  StringRef operands = m[9];
   size_t open = operands.find('['), close = operands.find(']');
   if (open == StringRef::npos || close == StringRef::npos || close < open)
     return std::nullopt;
@@ -87,7 +91,7 @@ static std::optional<PredicatedAccess> parseAccess(StringRef asmString) {
   if (!address || !parseOperandList(valueText, access.values))
     return std::nullopt;
   access.address = *address;
-  unsigned lanes = m[3].empty() ? 1 : m[3].back() - '0';
+  unsigned lanes = m[7].empty() ? 1 : m[7].back() - '0';
   if (access.values.size() != lanes)
     return std::nullopt;
   return access;

@@ -110,6 +110,21 @@
 
 // -----
 
+// tf32 counts 19 bits (its significant bits, as getIntOrFloatBitWidth and
+// upstream's verifier count it), so no power-of-two tile of tf32 fills a
+// power-of-two tile of bytes: pack and unpack of tf32 never verify.
+%a = "test.def"() : () -> !cuda_tile.tile<8xtf32>
+// expected-error @below {{'cuda_tile.pack' op expected source and result tiles to have the same number of bits, but got: 152 and 256}}
+%0 = cuda_tile.pack %a : !cuda_tile.tile<8xtf32> -> !cuda_tile.tile<32xi8>
+
+// -----
+
+%a = "test.def"() : () -> !cuda_tile.tile<32xi8>
+// expected-error @below {{'cuda_tile.unpack' op expected source and result tiles to have the same number of bits, but got: 256 and 152}}
+%0 = cuda_tile.unpack %a : !cuda_tile.tile<32xi8> -> !cuda_tile.tile<8xtf32>
+
+// -----
+
 %a = "test.def"() : () -> !cuda_tile.tile<64xi16>
 // expected-error @below {{'cuda_tile.unpack' op operand #0 must be tile of i8 values, but got '!cuda_tile.tile<64xi16>'}}
 %0 = cuda_tile.unpack %a : !cuda_tile.tile<64xi16> -> !cuda_tile.tile<32xi32>

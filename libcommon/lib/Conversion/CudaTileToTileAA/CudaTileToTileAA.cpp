@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+#include "PackedBits.h"
 #include "ViewLowering.h"
 
 #include "tilepipe/Conversion/Passes.h"
@@ -137,6 +138,15 @@ struct MakeTokenLowering : TilePattern<ct::MakeTokenOp> {
   }
 };
 
+/// The nibble paths (SubByteAccess.cpp) take no ld/st qualifier.
+static LogicalResult rejectOrderedSubByte(Operation *op) {
+  auto ordering = op->getAttrOfType<ct::MemoryOrderingSemanticsAttr>(
+      "memory_ordering_semantics");
+  if (!ordering || ordering.getValue() == ct::MemoryOrderingSemantics::WEAK)
+    return success();
+  return op->emitOpError("ordered (non-weak) accesses of 4-bit elements are not lowered");
+}
+
 struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
@@ -159,15 +169,25 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
       if (!other)
         return failure();
     }
-    auto load = tile_aa::LoadOp::create(
-        rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
-        accessPointers(rewriter, op, access->ptrs), access->mask, other, adaptor.getToken(),
-        rewriter.getI64IntegerAttr(access->contiguity));
+    Value tile, token;
+    if (isSubByteElement(type.getElementType())) {
+      if (failed(rejectOrderedSubByte(op)))
+        return failure();
+      std::tie(tile, token) =
+          loadSubByteTile(rewriter, op, *access, type, other, adaptor.getToken());
+    } else {
+      auto load = tile_aa::LoadOp::create(
+          rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
+          accessPointers(rewriter, op, access->ptrs), access->mask, other, adaptor.getToken(),
+          rewriter.getI64IntegerAttr(access->contiguity));
+      recordMemoryOrder(op, load);
+      tile = load.getResult();
+      token = load.getResultToken();
+    }
     orderAccess(rewriter, op);
-    Value tile = load.getResult();
     if (type != resultType)
       tile = scalarOfSingleElement(rewriter, op.getLoc(), tile);
-    rewriter.replaceOp(op, {tile, load.getResultToken()});
+    rewriter.replaceOp(op, {tile, token});
     return success();
   }
 };
@@ -181,21 +201,43 @@ struct StoreViewLowering : TilePattern<ct::StoreViewTkoOp> {
         buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
     if (failed(access))
       return failure();
-    rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
-        op, tokenType(op), accessPointers(rewriter, op, access->ptrs),
-        asOneElement(rewriter, op.getLoc(), adaptor.getTile()), access->mask, adaptor.getToken(), rewriter.getI64IntegerAttr(access->contiguity));
+    Value tile = asOneElement(rewriter, op.getLoc(), adaptor.getTile());
+    Value token;
+    if (isSubByteElement(cast<RankedTensorType>(tile.getType()).getElementType())) {
+      if (failed(rejectOrderedSubByte(op)))
+        return failure();
+      token = storeSubByteTile(rewriter, op, *access, tile, adaptor.getToken());
+    } else {
+      auto store = tile_aa::StoreOp::create(rewriter, op.getLoc(), tokenType(op),
+                                            accessPointers(rewriter, op, access->ptrs), tile,
+                                            access->mask, adaptor.getToken(),
+                                            rewriter.getI64IntegerAttr(access->contiguity));
+      recordMemoryOrder(op, store);
+      token = store;
+    }
     orderAccess(rewriter, op);
+    rewriter.replaceOp(op, token);
     return success();
   }
 };
+
+/// A pointer addresses bytes; an i4 or f4 element is half of one, which no
+/// pointer tile can name (views address them by element offset).
+static LogicalResult rejectSubBytePointers(Operation *op) {
+  return op->emitOpError("accesses of 4-bit elements through pointers are not "
+                         "lowered (a pointer cannot address half a byte); "
+                         "use a view");
+}
 
 struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::LoadPtrTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    waitForTokenWrites(rewriter, op);
     Location loc = op.getLoc();
     Type type = convert(op.getResult().getType());
+    if (isSubByteElement(getElementTypeOrSelf(type)))
+      return rejectSubBytePointers(op);
+    waitForTokenWrites(rewriter, op);
     bool scalar = !isa<RankedTensorType>(type);
     auto load = tile_aa::LoadOp::create(
         rewriter, loc, scalar ? RankedTensorType::get({1}, type) : type,
@@ -204,6 +246,7 @@ struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
         asOneElement(rewriter, loc, adaptor.getMask()),
         asOneElement(rewriter, loc, adaptor.getPaddingValue()), adaptor.getToken(),
         rewriter.getI64IntegerAttr(1));
+    recordMemoryOrder(op, load);
     orderAccess(rewriter, op);
     Value result = load.getResult();
     if (scalar)
@@ -217,15 +260,19 @@ struct StorePtrLowering : TilePattern<ct::StorePtrTkoOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::StorePtrTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (isSubByteElement(getElementTypeOrSelf(adaptor.getValue().getType())))
+      return rejectSubBytePointers(op);
     waitForTokenWrites(rewriter, op);
     Location loc = op.getLoc();
-    rewriter.replaceOpWithNewOp<tile_aa::StoreOp>(
-        op, tokenType(op),
+    auto store = tile_aa::StoreOp::create(
+        rewriter, loc, tokenType(op),
         accessPointers(rewriter, op, asOneElement(rewriter, loc, adaptor.getDestination())),
         asOneElement(rewriter, loc, adaptor.getValue()),
         asOneElement(rewriter, loc, adaptor.getMask()), adaptor.getToken(),
         rewriter.getI64IntegerAttr(1));
+    recordMemoryOrder(op, store);
     orderAccess(rewriter, op);
+    rewriter.replaceOp(op, store);
     return success();
   }
 };

@@ -89,6 +89,13 @@ void orderAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op)
 void markAccessesAfterWrites(mlir::Operation *root);
 void waitForTokenWrites(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op);
 
+/// Records on `access` (a tile_aa.load or tile_aa.store) the ordering of
+/// the cuda_tile load/store `op` it implements when that is not weak: the
+/// discardable attribute `memory_order` = "<relaxed|acquire|release>.<cta|
+/// gpu|sys>" (tl_blk is the CTA, device the GPU), which later stages keep
+/// and tile-llvm prints as the ld/st qualifier (MemoryLowering.cpp).
+void recordMemoryOrder(mlir::Operation *op, mlir::Operation *access);
+
 /// The one element of a single-element tensor (numbers or pointers) as a
 /// scalar every thread holds (ShapeLowering.cpp).
 mlir::Value

@@ -5,10 +5,12 @@
 // touching them become splats or disappear. Trivial ops (same type, identity
 // permutation) fold away here so no data movement is ever emitted for them.
 // insert has no tile_aa counterpart: it becomes a broadcast and a select;
-// pack/unpack (numbers <-> their bytes) become shifts between reshapes.
+// pack/unpack (numbers <-> their bytes) become shifts between reshapes
+// (PackedBits.h).
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+#include "PackedBits.h"
 
 #include "tilepipe/Dialect/TileAA/IR/TileAA.h"
 
@@ -191,140 +193,34 @@ struct InsertLowering : TilePattern<ct::InsertOp> {
   }
 };
 
-/// Helpers for pack/unpack: tensors as flat rows of little-endian parts
-/// (bytes, or for 4-bit elements two nibbles per byte, low nibble first),
-/// the order in which the numbers lie in memory.
-struct ByteView {
-  OpBuilder &b;
-  Location loc;
-
-  RankedTensorType tensor(ArrayRef<int64_t> shape, Type element) const {
-    return RankedTensorType::get(shape, element);
-  }
-  Value reshape(Value value, ArrayRef<int64_t> shape) const {
-    auto type = tensor(shape, cast<RankedTensorType>(value.getType()).getElementType());
-    if (value.getType() == type)
-      return value;
-    return tile_aa::ReshapeOp::create(b, loc, type, value);
-  }
-  /// iota along dimension 1 of [n, parts], times partBits: each part's bit
-  /// offset in its number.
-  Value bitOffsets(int64_t n, int64_t parts, IntegerType type, unsigned partBits) const {
-    auto offsets = tensor({n, parts}, type);
-    Value index = tile_aa::IotaOp::create(b, loc, tensor({n, parts}, b.getI32Type()), 1);
-    if (type.getWidth() > 32)
-      index = arith::ExtUIOp::create(b, loc, offsets, index);
-    else if (type.getWidth() < 32)
-      index = arith::TruncIOp::create(b, loc, offsets, index);
-    Value scale = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(offsets, b.getIntegerAttr(type, partBits)));
-    return arith::MulIOp::create(b, loc, index, scale);
-  }
-  /// [n] integers -> [n, parts] integers of partBits, low part first.
-  Value split(Value numbers, int64_t parts, unsigned partBits) const {
-    auto type = cast<RankedTensorType>(numbers.getType());
-    auto intType = cast<IntegerType>(type.getElementType());
-    int64_t n = type.getNumElements();
-    Value column = reshape(numbers, {n, 1});
-    Value spread = tile_aa::BroadcastOp::create(b, loc, tensor({n, parts}, intType), column);
-    Value shifted = arith::ShRUIOp::create(b, loc, spread,
-                                           bitOffsets(n, parts, intType, partBits));
-    return arith::TruncIOp::create(b, loc, tensor({n, parts}, b.getIntegerType(partBits)),
-                                   shifted);
-  }
-  /// [n, parts] integers of partBits, low part first -> [n] integers.
-  Value join(Value partRows, unsigned partBits) const {
-    auto type = cast<RankedTensorType>(partRows.getType());
-    int64_t n = type.getDimSize(0), parts = type.getDimSize(1);
-    auto intType = b.getIntegerType(parts * partBits);
-    Value wide = arith::ExtUIOp::create(b, loc, tensor({n, parts}, intType), partRows);
-    Value placed = arith::ShLIOp::create(b, loc, wide, bitOffsets(n, parts, intType, partBits));
-    Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-    Value number;
-    for (int64_t k = 0; k < parts; ++k) {
-      Value index = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(k));
-      Value column = tile_aa::ExtractOp::create(b, loc, tensor({n, 1}, intType), placed,
-                                                ValueRange{zero, index});
-      Value part = reshape(column, {n});
-      number = number ? arith::OrIOp::create(b, loc, number, part).getResult() : part;
-    }
-    return number;
-  }
-  /// `value` ([n]) as integers of its width, or back to `element`.
-  Value asIntegers(Value value) const {
-    auto type = cast<RankedTensorType>(value.getType());
-    Type element = type.getElementType();
-    if (element.isInteger())
-      return value;
-    return arith::BitcastOp::create(
-        b, loc, type.clone(b.getIntegerType(element.getIntOrFloatBitWidth())), value);
-  }
-  Value asElements(Value integers, Type element) const {
-    auto type = cast<RankedTensorType>(integers.getType());
-    if (type.getElementType() == element)
-      return integers;
-    return arith::BitcastOp::create(b, loc, type.clone(element), integers);
-  }
-};
-
-/// Bits per element of `type`: whole bytes or 4 (i4, f4E2M1FN); failure for
-/// other widths and tf32.
-FailureOr<unsigned> packedBits(Operation *op, Type element) {
-  unsigned bits = element.getIntOrFloatBitWidth();
-  if (isa<FloatTF32Type>(element) || (bits % 8 != 0 && bits != 4))
-    return op->emitOpError("on ") << element << " elements is not lowered";
-  return bits;
-}
-
-/// pack: each number's bits, low byte first, as i8; 4-bit numbers two to a
-/// byte, the first in the low nibble.
+/// pack: the tile's numbers as the bit fields they occupy in memory (low
+/// bits first, PackedBits.h), read as bytes.
 struct PackLowering : TilePattern<ct::PackOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::PackOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto sourceType = cast<RankedTensorType>(adaptor.getSource().getType());
     auto type = cast<RankedTensorType>(convert(op.getType()));
-    FailureOr<unsigned> bits = packedBits(op, sourceType.getElementType());
-    if (failed(bits))
-      return failure();
     ByteView v{rewriter, op.getLoc()};
-    int64_t n = sourceType.getNumElements();
-    Value flat = v.asIntegers(v.reshape(adaptor.getSource(), {n}));
-    Value bytes;
-    if (*bits == 4)
-      bytes = v.join(v.reshape(flat, {n / 2, 2}), 4);
-    else if (*bits == 8)
-      bytes = flat;
-    else
-      bytes = v.split(flat, *bits / 8, 8);
+    Value flat = v.reshape(adaptor.getSource(), {sourceType.getNumElements()});
+    Value bytes = v.toBytes(v.asBitFields(flat), getPackedBits(sourceType.getElementType()));
     rewriter.replaceOp(op, v.reshape(bytes, type.getShape()));
     return success();
   }
 };
 
-/// unpack: every `bytes` consecutive i8, low byte first, make one number;
-/// a byte two 4-bit numbers, the low nibble first.
+/// unpack: the inverse of pack.
 struct UnpackLowering : TilePattern<ct::UnpackOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::UnpackOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(convert(op.getType()));
+    auto sourceType = cast<RankedTensorType>(adaptor.getSource().getType());
     Type element = type.getElementType();
-    FailureOr<unsigned> bits = packedBits(op, element);
-    if (failed(bits))
-      return failure();
     ByteView v{rewriter, op.getLoc()};
-    int64_t n = type.getNumElements();
-    Value source = adaptor.getSource();
-    Value number;
-    if (*bits == 4)
-      number = v.split(v.reshape(source, {n / 2}), 2, 4);
-    else if (*bits == 8)
-      number = source;
-    else
-      number = v.join(v.reshape(source, {n, *bits / 8}), 8);
-    number = v.asElements(v.reshape(number, {n}), element);
-    rewriter.replaceOp(op, v.reshape(number, type.getShape()));
+    Value bytes = v.reshape(adaptor.getSource(), {sourceType.getNumElements()});
+    Value numbers = v.asElements(v.fromBytes(bytes, getPackedBits(element)), element);
+    rewriter.replaceOp(op, v.reshape(numbers, type.getShape()));
     return success();
   }
 };

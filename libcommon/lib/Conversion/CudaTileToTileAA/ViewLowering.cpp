@@ -213,7 +213,11 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   // index, accessed as a tensor<1xT> (asOneElement).
   if (rank == 0) {
     Value base = rewriter.getRemappedValue(traced->tensorView.getBase());
-    return TileAccess{asOneElement(rewriter, op->getLoc(), base), Value(), 1};
+    Value zero = arith::ConstantOp::create(
+        rewriter, op->getLoc(),
+        DenseElementsAttr::get(RankedTensorType::get({1}, rewriter.getI32Type()),
+                               rewriter.getI32IntegerAttr(0)));
+    return TileAccess{asOneElement(rewriter, op->getLoc(), base), Value(), 1, zero, base};
   }
   if (indices.size() != rank)
     return op->emitOpError("view rank and index count differ");
@@ -291,7 +295,7 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
       group = std::min(group, strides[dimMap[dim]].divisor());
     contiguity = group ? int64_t(llvm::bit_floor(group)) : 1;
   }
-  return TileAccess{ptrs, mask, contiguity};
+  return TileAccess{ptrs, mask, contiguity, offsets, base};
 }
 
 Value tilepipe::buildPaddingValue(ConversionPatternRewriter &rewriter,

@@ -21,6 +21,11 @@ struct TileAccess {
   mlir::Value ptrs;
   mlir::Value mask;
   int64_t contiguity = 1;
+  /// What `ptrs` is made of: the element offset of each element (an integer
+  /// tensor of the tile's shape, tensor<1xi32> for a rank-0 view) from the
+  /// view's base pointer `base`.
+  mlir::Value offsets;
+  mlir::Value base;
 };
 
 /// `value` unchanged when it is a tensor (or null); a scalar as the one
@@ -47,6 +52,23 @@ buildTileAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
 mlir::Value buildPaddingValue(mlir::ConversionPatternRewriter &rewriter,
                               mlir::Operation *op, mlir::Value view,
                               mlir::RankedTensorType type);
+
+/// Loads and stores of tiles whose elements lie below a byte (i4,
+/// f4E2M1FN: two to a byte, the first in the low nibble; SubByteAccess.cpp).
+/// A load reads each element's byte and shifts its nibble out; out-of-bounds
+/// elements read `padding` (a tensor of the tile's type). It returns the
+/// tile (of `type`) and the load's token.
+std::pair<mlir::Value, mlir::Value>
+loadSubByteTile(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
+                const TileAccess &access, mlir::RankedTensorType type,
+                mlir::Value padding, mlir::Value token);
+/// A store writes whole bytes where the access pairs the elements of each
+/// byte in one tile row (contiguity of two or more), and otherwise each
+/// nibble with an atomic and/or on its 32-bit word (the other nibble of its
+/// byte may belong to another thread or another tile block). Returns the
+/// token ordered after it.
+mlir::Value storeSubByteTile(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
+                             const TileAccess &access, mlir::Value tile, mlir::Value token);
 
 /// The number of tiles of view `view` along each index dimension:
 /// ceil(tensor size / step), the tensor dimension picked by dim_map, the step

@@ -121,6 +121,8 @@ struct LoadLowering : OpConversionPattern<tile_aa::LoadOp> {
         rewriter, op.getLoc(), type, single(adaptor.getPtrs()),
         single(adaptor.getMask()), single(adaptor.getOther()),
         op.getContiguityAttr());
+    // An ordered access's memory_order (set by the cuda_tile lowering).
+    load->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.replaceOpWithMultiple(op, {ValueRange(load.getResult()), ValueRange()});
     return success();
   }
@@ -130,9 +132,10 @@ struct StoreLowering : OpConversionPattern<tile_aa::StoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tile_aa::StoreOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    tile_as::StoreOp::create(rewriter, op.getLoc(), single(adaptor.getPtrs()),
-                             single(adaptor.getValue()),
-                             single(adaptor.getMask()), op.getContiguityAttr());
+    auto store = tile_as::StoreOp::create(rewriter, op.getLoc(), single(adaptor.getPtrs()),
+                                          single(adaptor.getValue()),
+                                          single(adaptor.getMask()), op.getContiguityAttr());
+    store->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.replaceOpWithMultiple(op, {ValueRange()});
     return success();
   }

@@ -168,7 +168,10 @@ static Value decodeF8(ElementwiseBuilder &e, Value byte, const F8Format &f) {
 }
 
 /// f32 -> f8E8M0FNU bits (i8): the scale 2^(E - 127) for the f32 magnitude
-/// (a scale has no sign), E rounded by `mode` (toward zero, upward or to
+/// (a scale has no sign, so a negative value, -0 and -inf included, gets its
+/// magnitude's scale: CUDA documents its e8m0 conversions, cvt.rz/rp
+/// .ue8m0x2, as rounding the input's absolute value, and cuda_fp8.hpp's
+/// reference code drops the sign bit), E rounded by `mode` (toward zero, upward or to
 /// nearest even between 2^E and 2^(E+1), i.e. at 1.5 * 2^E), saturating to
 /// 0xFE = 2^127 (infinities included); NaN is 0xFF. f32 subnormals lie
 /// between 2^-127 (E = 0, an f32 mantissa of 0x400000 there) and 2^-126.

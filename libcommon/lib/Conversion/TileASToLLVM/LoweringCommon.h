@@ -11,6 +11,7 @@
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -19,6 +20,11 @@ namespace tilepipe::tile_as {
 /// NVPTX address spaces of the pointers the lowering makes (0 is generic).
 inline constexpr unsigned kGlobalAddressSpace = 1;
 inline constexpr unsigned kSharedAddressSpace = 3;
+
+/// On a tile_as.load/store whose cuda_tile access was ordered (relaxed,
+/// acquire, release): the PTX semantics and scope it takes, "acquire.gpu".
+/// Set by the cuda_tile lowering (CudaTileToTileAA's kMemoryOrderAttrName).
+inline constexpr llvm::StringLiteral kMemoryOrderAttrName = "memory_order";
 
 /// Builtin/tile_as types -> LLVM types: tensors with a blocked layout become
 /// vector<registers x element>; pointer tensors vectors of i64 addresses.
@@ -58,6 +64,17 @@ mlir::Value decodeFloat8(mlir::OpBuilder &builder, mlir::Location loc,
 /// The outermost module: where globals and function declarations live.
 /// Defined in MiscToLLVM.cpp.
 mlir::ModuleOp getTopModule(mlir::Operation *op);
+/// The declaration of external function `name` (vprintf, malloc, ...) in
+/// the top module, added on first use. Defined in MiscToLLVM.cpp.
+mlir::LLVM::LLVMFuncOp getRuntimeFunction(mlir::OpBuilder &builder, mlir::Operation *anchor,
+                                          llvm::StringRef name,
+                                          mlir::LLVM::LLVMFunctionType type);
+
+/// Replaces each `tile_as.alloca {global}` of `module` by a buffer from the
+/// device heap, one per CTA, allocated when the kernel starts and freed at
+/// its returns. Runs before the conversion, on functions whose control flow
+/// is already cf branches. Defined in GlobalAllocaToLLVM.cpp.
+void materializeGlobalAllocas(mlir::ModuleOp module);
 
 // Each op family's patterns, defined in the file of the same name.
 // (One line per family in ConvertTileASToLLVMPass registers them.)

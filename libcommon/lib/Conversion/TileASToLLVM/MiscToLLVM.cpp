@@ -75,7 +75,41 @@ ModuleOp getTopModule(Operation *op) {
   return module;
 }
 
+LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &builder, Operation *anchor, StringRef name,
+                                    LLVM::LLVMFunctionType type) {
+  ModuleOp module = getTopModule(anchor);
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+}
+
 namespace {
+
+/// The bytes in memory of `values` (a 1-d attribute of elements below a
+/// byte): one per i1, one per two 4-bit elements.
+static DenseElementsAttr getMemoryBytes(DenseElementsAttr values) {
+  SmallVector<uint8_t> fields;
+  Type element = values.getElementType();
+  if (isa<FloatType>(element))
+    for (const APFloat &value : values.getValues<APFloat>())
+      fields.push_back(value.bitcastToAPInt().getZExtValue());
+  else
+    for (const APInt &value : values.getValues<APInt>())
+      fields.push_back(value.getZExtValue());
+  SmallVector<int8_t> bytes;
+  if (element.isInteger(1)) {
+    bytes.assign(fields.begin(), fields.end());
+  } else {
+    for (size_t i = 0; i < fields.size(); i += 2)
+      bytes.push_back(int8_t((fields[i] & 0xF) |
+                             (i + 1 < fields.size() ? (fields[i + 1] & 0xF) << 4 : 0)));
+  }
+  auto type = RankedTensorType::get({int64_t(bytes.size())},
+                                    IntegerType::get(values.getContext(), 8));
+  return DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes));
+}
 
 struct GlobalLowering : ConvertOpToLLVMPattern<GlobalOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -85,11 +119,20 @@ struct GlobalLowering : ConvertOpToLLVMPattern<GlobalOp> {
     if (!value)
       return op.emitOpError("initializer must be dense elements");
     Type element = getTypeConverter()->convertType(value.getElementType());
-    if (!element || !(element.isIntOrFloat()) || element.isInteger(1))
+    if (!element || !element.isIntOrFloat())
       return op.emitOpError("global of ")
-             << value.getElementType() << " elements is not lowered yet";
+             << value.getElementType() << " elements is not lowered";
     int64_t count = value.getNumElements();
-    auto flat = value.reshape(RankedTensorType::get({count}, value.getElementType()));
+    DenseElementsAttr flat =
+        value.reshape(RankedTensorType::get({count}, value.getElementType()));
+    // Below a byte the elements lie in memory as loads and stores see them:
+    // i1 a byte each, i4 and f4E2M1FN two to a byte (element 2k in the low
+    // nibble of byte k).
+    if (element.getIntOrFloatBitWidth() < 8) {
+      flat = getMemoryBytes(flat);
+      element = rewriter.getI8Type();
+      count = flat.getNumElements();
+    }
     uint64_t alignment = op.getAlignment().value_or(getByteSize(element));
     // LLVM globals take the module's location: the op's may be a call site,
     // which global debug info does not accept.
@@ -108,6 +151,8 @@ struct AllocaLowering : ConvertOpToLLVMPattern<AllocaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(AllocaOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (op.getGlobal()) // materializeGlobalAllocas ran before the conversion
+      return op.emitOpError("global alloca outside a function");
     uint64_t bytes = uint64_t(op.getNumElem()) * getByteSize(op.getType().getPointeeType());
     if (bytes > kMaxStaticSharedBytes)
       return op.emitOpError("needs ")
@@ -172,16 +217,6 @@ static Value getStringConstant(OpBuilder &builder, Location loc, Operation *anch
   return LLVM::AddressOfOp::create(builder, loc, global);
 }
 
-/// The declaration of an external function, added on first use.
-static LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &builder, Operation *anchor,
-                                           StringRef name, LLVM::LLVMFunctionType type) {
-  ModuleOp module = getTopModule(anchor);
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
-}
 
 /// One `%...` conversion of a printf format.
 struct Conversion {

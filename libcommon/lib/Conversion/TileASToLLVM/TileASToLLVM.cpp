@@ -233,6 +233,14 @@ struct AccessShape {
   }
 };
 
+/// The qualifier an ordered access adds to ld/st (".acquire.gpu"); empty
+/// for a weak one. Global accesses only: generic ones (kernels with a
+/// tile-block alloca) go through plain LLVM loads and stores.
+static std::string getOrderQualifier(Operation *op) {
+  auto order = op->getAttrOfType<StringAttr>(kMemoryOrderAttrName);
+  return order ? "." + order.str() : std::string();
+}
+
 /// Address and predicate of the group starting at register `first`.
 static std::pair<Value, Value> groupAddress(RegisterEmitter &e, Value ptrs,
                                             Value mask, int64_t first,
@@ -292,7 +300,7 @@ struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
     auto wordsType = VectorType::get({access->words}, rewriter.getIntegerType(access->wordBits));
     auto groupType = VectorType::get({access->width}, type.getElementType());
     std::string asmString = "@$" + std::to_string(access->words + 1) +
-                            " ld.global" + access->suffix() + " " +
+                            " ld" + getOrderQualifier(op) + ".global" + access->suffix() + " " +
                             access->operandList(0) + ", [$" +
                             std::to_string(access->words) + "];";
     std::string constraints;
@@ -353,7 +361,7 @@ struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
     auto type = cast<VectorType>(adaptor.getValue().getType());
     auto groupType = VectorType::get({access->width}, type.getElementType());
     std::string asmString = "@$" + std::to_string(access->words + 1) +
-                            " st.global" + access->suffix() + " [$0], " +
+                            " st" + getOrderQualifier(op) + ".global" + access->suffix() + " [$0], " +
                             access->operandList(1) + ";";
     std::string constraints = "l";
     for (unsigned i = 0; i < access->words; ++i)
@@ -399,6 +407,7 @@ struct ConvertTileASToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    materializeGlobalAllocas(module);
     TileLLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
     patterns.add<GridQueryLowering<BlockIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,

@@ -89,6 +89,9 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   auto load = operand.getDefiningOp<LoadOp>();
   if (!load || !load.getResult().hasOneUse() || load->getBlock() != mmaf->getBlock())
     return std::nullopt;
+  // An ordered (relaxed/acquire) load keeps its ld qualifier: no cp.async.
+  if (load->hasAttr("memory_order"))
+    return std::nullopt;
   auto ptrType = cast<PtrType>(load.getPtrs().getType().getElementType());
   if (ptrType.getAddressSpace() != kGlobalAddressSpace)
     return std::nullopt;

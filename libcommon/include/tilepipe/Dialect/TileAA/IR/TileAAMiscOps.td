@@ -54,15 +54,22 @@ def TileAA_GlobalOp : TileAA_Op<"global"> {
 }
 
 def TileAA_AllocaOp : TileAA_Op<"alloca", [MemoryEffects<[MemAlloc]>]> {
-  let summary = "a tile block's private scratch buffer, in shared memory";
+  let summary = "a tile block's private scratch buffer";
   let description = [{
     `num_elem` elements of the result's pointee, aligned to `alignment`
-    bytes, in the CTA's shared memory for the life of the kernel (one
-    buffer per op: a cuda_tile alloca's lifetime ends with its block, so
-    reusing the buffer on each execution is what it allows). The result is
-    the buffer's generic address (address space 0).
+    bytes, for the life of the kernel (one buffer per op: a cuda_tile
+    alloca's lifetime ends with its block, so reusing the buffer on each
+    execution is what it allows).
+
+    Without `global` the buffer is in the CTA's shared memory and the result
+    is its generic address (address space 0). With `global` it is in global
+    memory, where other tile blocks may reach it: the grid size is a launch
+    parameter, so no static allocation can hold a buffer per tile block, and
+    the buffer comes from the device heap (`malloc` by one thread at kernel
+    entry, its address shared through shared memory, `free` at each return;
+    an exhausted heap traps). The result is then a global pointer.
   }];
-  let arguments = (ins I64Attr:$num_elem, I64Attr:$alignment);
+  let arguments = (ins I64Attr:$num_elem, I64Attr:$alignment, UnitAttr:$global);
   let results = (outs TileAA_PtrType:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
