@@ -95,10 +95,17 @@ compile_all() {
   done
 }
 
-@test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90)" {
-  run check samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm_90 13.4 \
-    --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2
-  [ "$status" -eq 0 ] || { echo "$output"; false; }
+@test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90, and sm_89 from the sm_90 bytecode)" {
+  local case=samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm
+  for sm in sm_90 sm_89; do
+    # Ragged along M, N and K; the fp8 mma.sync path (sm_89 and later).
+    run "$RUN" --manifest "$MANIFEST" --case $case --bytecode "$BYTECODE/$case.sm_90.13.4.tileirbc" \
+      --gpu-name $sm --bin "$TILEPIPE_BIN" --work "$TMP/$sm" \
+      --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+    grep -q 'llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32' "$TMP/$sm/kernel.ll" ||
+      { echo "$sm: no fp8 mma.sync in the kernel"; false; }
+  done
 }
 
 @test "AttentionFMHA (causal and not, f16 and bf16) matches numpy in tile-emu at the corpus shape (sm_80, sm_90)" {

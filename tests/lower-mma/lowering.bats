@@ -44,6 +44,45 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+# The fp8 mma.sync path (tests/lower-mma/inputs/mmaf_sync_fp8.mlir): sm_89
+# and later only.
+@test "tile-sched: an fp8 mma.sync accumulator takes the m16n8 fragment layout on sm_89, not on sm_80" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir"
+  run bash -c "tile-lower --gpu-name sm_89 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SM80 '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-llvm: fp8 B staged transposed, plain ldmatrix.x2 and the m16n8k32 e4m3 intrinsic in a loop over k" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir"
+  run bash -c "tile-lower --gpu-name sm_89 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tileiras: fp8 mma.sync.aligned.m16n8k32 on sm_89, sm_90, sm_100 and sm_120; FMAs on sm_80 and sm_86" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir" sm
+  for sm in sm_89 sm_90 sm_100 sm_120; do
+    run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+  for sm in sm_80 sm_86; do
+    run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX80 '$in'"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
+# mmai on the mma.sync path (tests/lower-mma/inputs/mmai_sync.mlir).
+@test "mmai u8 x s8: m16n8 accumulator layout, transposed B, wrapping mma.sync m16n8k32 in a loop over k" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmai_sync.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 # The mma.sync path fed by cp.async (tests/lower-mma/inputs/mmaf_cp_async.mlir,
 # the MatMul tile with ragged views).
 @test "tile-sched: zero-padded global loads of A and B fuse into tile_as.mmaf_global" {

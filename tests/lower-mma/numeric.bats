@@ -7,6 +7,10 @@
 # Every accumulator is random (non-zero). Kernels come from kernel.py;
 # emu-check.py compiles and runs them.
 
+# fp8 bit patterns (uint8 arrays) as numpy float64 values.
+E4M3="(lambda u: np.where((u & 0x7F) == 0x7F, np.nan, np.where(u & 0x80, -1, 1) * np.where((u >> 3) & 15, (8 + (u & 7)) * 2.0 ** (((u >> 3) & 15).astype(np.int32) - 10), (u & 7) * 2.0 ** -9)))"
+E5M2="(lambda u: (u.astype(np.uint16) << 8).view(np.float16).astype(np.float64))"
+
 setup() {
   KERNEL="$BATS_TEST_DIRNAME/kernel.py"
   CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
@@ -14,6 +18,8 @@ setup() {
   RNG="np.random.default_rng(11)"
   # numpy view of an emu-check bf16 array (uint16 bit patterns) as f32.
   BF="(lambda v: (v.astype(np.uint32) << 16).view(np.float32))"
+  # f32 values rounded toward zero to tf32.
+  TF32="(lambda v: (np.asarray(v, np.float32).view(np.uint32) & 0xFFFFE000).view(np.float32))"
 }
 
 teardown() {
@@ -24,7 +30,8 @@ teardown() {
 # (MMA_WARPS=N: the kernel asks for N warps. MMA_VALID=VM,VN,VK (2-D only):
 # the views cover only VM x VK of A, VK x VN of B and VM x VN of C and D, so
 # the tiles overhang them into random data that must read as zero padding.)
-# A and B are standard normal (f16/bf16/f32/tf32) or in [-128, 128) (i8).
+# A and B are standard normal (f16/bf16/f32/tf32), small fp8 values of
+# either sign, or in [-128, 128) (i8).
 mma_case() {
   local m=$1 n=$2 k=$3 ta=$4 tacc=$5 batch=${6:-0}
   shift 6
@@ -42,9 +49,22 @@ mma_case() {
     bf16) a="a=bf16($RNG.standard_normal($sa))"
           b="b=bf16($RNG.standard_normal($sb))"
           d="$BF(a) @ $BF(b)" ;;
-    f32|tf32) a="a=$RNG.standard_normal($sa).astype(np.float32)"
-              b="b=$RNG.standard_normal($sb).astype(np.float32)"
-              d="a @ b" ;;
+    f32) a="a=$RNG.standard_normal($sa).astype(np.float32)"
+         b="b=$RNG.standard_normal($sb).astype(np.float32)"
+         d="a @ b" ;;
+    # tf32 values (f32 with the low 13 mantissa bits clear), so the products
+    # are exact and only the f32 sums round.
+    tf32) a="a=$TF32($RNG.standard_normal($sa))"
+          b="b=$TF32($RNG.standard_normal($sb))"
+          d="a.astype(np.float64) @ b.astype(np.float64)" ;;
+    f8E4M3FN|f8E5M2)
+        # Bit patterns of magnitude below 4 (e4m3) or 8 (e5m2), either sign.
+        local bits="($RNG.integers(0, 0x48, SHAPE) | ($RNG.integers(0, 2, SHAPE) << 7)).astype(np.uint8)"
+        local decode=$E4M3
+        [ "$ta" = f8E4M3FN ] || decode=$E5M2
+        a="a=${bits//SHAPE/$sa}"
+        b="b=${bits//SHAPE/$sb}"
+        d="$decode(a) @ $decode(b)" ;;
     i8) a="a=$RNG.integers(-128, 128, $sa).astype(np.int8)"
         b="b=$RNG.integers(-128, 128, $sb).astype(np.int8)"
         d="a.astype(np.int32) @ b.astype(np.int32)" ;;
@@ -136,6 +156,73 @@ mma_case() {
   mma_case 16 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
 }
 
+# sync_case SM INSTRUCTION M N K A-TYPE ACC-TYPE BATCH [-- emu-check args]:
+# mma_case on SM, whose PTX must contain INSTRUCTION (an mma.sync) and no
+# FMAs.
+sync_case() {
+  local sm=$1 instruction=$2
+  shift 2
+  mma_case "$@" --gpu-name "$sm"
+  run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"$instruction"* && "$output" != *fma.rn.f32* ]] ||
+    { echo "$sm $*: no $instruction, or FMAs, in the PTX"; false; }
+}
+
+E4M3_MMA=mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
+E5M2_MMA=mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
+
+@test "mma.sync path, fp8 (sm_89, sm_90): e4m3 and e5m2 on warp grids (1, 4, 8 warps), N wrapping" {
+  for sm in sm_89 sm_90; do
+    sync_case $sm $E4M3_MMA 32 16 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+    sync_case $sm $E5M2_MMA 16 16 32 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-4
+  done
+  MMA_WARPS=1 sync_case sm_89 $E4M3_MMA 16 8 32 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_WARPS=8 sync_case sm_90 $E5M2_MMA 64 64 128 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-4
+}
+
+@test "mma.sync path, fp8: K in several shared-memory chunks, f16 accumulator, batched 3-D, ragged edges" {
+  sync_case sm_90 $E4M3_MMA 128 128 512 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  sync_case sm_89 $E5M2_MMA 32 32 64 f8E5M2 f16 0 -- --rtol 2e-3 --atol 2e-2
+  sync_case sm_89 $E4M3_MMA 32 16 64 f8E4M3FN f32 2 -- --rtol 1e-5 --atol 1e-4
+  MMA_VALID=50,60,40 sync_case sm_90 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+}
+
+S8_MMA=mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+
+@test "mma.sync path, mmai s8 (m16n8k32): warp grids, K chunks, batched 3-D, ragged edges" {
+  sync_case sm_80 $S8_MMA 32 32 64 i8 i32 0
+  MMA_WARPS=1 sync_case sm_86 $S8_MMA 16 8 32 i8 i32 0
+  MMA_WARPS=8 sync_case sm_80 $S8_MMA 64 64 128 i8 i32 0
+  sync_case sm_89 $S8_MMA 128 128 512 i8 i32 0
+  sync_case sm_80 $S8_MMA 32 16 64 i8 i32 2
+  MMA_VALID=50,60,40 sync_case sm_90 $S8_MMA 64 64 64 i8 i32 0
+}
+
+# mmai_signs UNSIGNED-FLAGS INSTRUCTION A-DTYPE B-DTYPE: a 32x32x64 mmai
+# with the operands' signedness (A and B random bytes read as the numpy
+# dtypes, int8 or uint8), accumulators near the i32 limits so that the sums
+# wrap (as mmai's adds do; mma.sync without .satfinite).
+mmai_signs() {
+  local flags=$1 instruction=$2 ta=$3 tb=$4
+  "$KERNEL" --m 32 --n 32 --k 64 --a i8 --acc i32 $flags > "$TMP/u.mlir"
+  run /usr/bin/python3 "$CHECK" "$TMP/u.mlir" --entry k --bin "$TILEPIPE_BIN" \
+    --array "a=$RNG.integers(0, 256, (32, 64)).astype(np.uint8).view(np.int8)" \
+    --array "b=$RNG.integers(0, 256, (64, 32)).astype(np.uint8).view(np.int8)" \
+    --array "c=np.where($RNG.integers(0, 2, (32, 32)) == 1, 2**31 - 1000, -2**31 + 1000).astype(np.int32)" \
+    --array "d_out=np.zeros((32, 32), np.int32)" \
+    --expect "d_out = (a.view(np.$ta).astype(np.int64) @ b.view(np.$tb).astype(np.int64) + c).astype(np.uint32).view(np.int32)"
+  [ "$status" -eq 0 ] || { echo "$flags: $output"; return 1; }
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$TMP/u.mlir'"
+  [[ "$output" == *"$instruction"* ]] || { echo "$flags: no $instruction"; return 1; }
+}
+
+@test "mma.sync path, mmai: u8 and s8 operands in each combination, sums wrap" {
+  mmai_signs "" $S8_MMA int8 int8
+  mmai_signs --unsigned-lhs mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 uint8 int8
+  mmai_signs --unsigned-rhs mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 int8 uint8
+  mmai_signs "--unsigned-lhs --unsigned-rhs" mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 uint8 uint8
+}
+
 # wgmma_case: mma_case on sm_90a, whose PTX must take the wgmma path.
 wgmma_case() {
   mma_case "$@" --gpu-name sm_90a
@@ -172,10 +259,6 @@ wgmma_case() {
   MMA_VALID=100,72,200 mma_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3
   MMA_VALID=50,60,27 mma_case 64 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
 }
-
-# fp8 bit patterns (uint8 arrays) as numpy float64 values.
-E4M3="(lambda u: np.where((u & 0x7F) == 0x7F, np.nan, np.where(u & 0x80, -1, 1) * np.where((u >> 3) & 15, (8 + (u & 7)) * 2.0 ** (((u >> 3) & 15).astype(np.int32) - 10), (u & 7) * 2.0 ** -9)))"
-E5M2="(lambda u: (u.astype(np.uint16) << 8).view(np.float16).astype(np.float64))"
 
 @test "mmaf fp8 e4m3 operands decode exactly (every bit pattern, NaN, subnormals)" {
   "$KERNEL" --m 32 --n 32 --k 64 --a f8E4M3FN --acc f32 > "$TMP/k.mlir"

@@ -16,6 +16,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <array>
+
 namespace tilepipe::tile_as {
 
 using mlir::ArrayRef;
@@ -168,14 +170,67 @@ emitCountedLoop(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
                 int64_t count, ValueRange init,
                 llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body);
 
-/// Whether `op` (an mmaf) can take the mma.sync path: it has an mma.sync form
-/// (hasMmaSyncForm) and its accumulator got the mma.sync layout.
-bool canLowerToMmaSync(MmaFOp op);
+/// Whether `op` (an mmaf or mmai) can take the mma.sync path: it has an
+/// mma.sync form (getMmaSyncForm), its accumulator got the mma.sync layout
+/// and its staging fits the shared scratch.
+bool canLowerToMmaSync(mlir::Operation *op);
 
-/// Lowers an mmaf for which canLowerToMmaSync holds to ldmatrix + mma.sync.
-mlir::LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
+/// Lowers an mmaf or mmai for which canLowerToMmaSync holds to ldmatrix +
+/// mma.sync (the instruction of its form: emitMmaSyncInstruction).
+mlir::LogicalResult lowerMmaSync(mlir::Operation *op, Value lhs, Value rhs, Value acc,
                                  const mlir::TypeConverter &converter,
                                  mlir::ConversionPatternRewriter &rewriter);
+
+/// Whether the mma.sync path stages B transposed, as [batch][N][chunk] rows
+/// with K contiguous, and reads its fragments with plain ldmatrix: for 8-bit
+/// and tf32 operands, whose "col" B fragments ldmatrix .trans (16-bit
+/// elements only) cannot produce. 16-bit B stays [batch][chunk][N].
+inline bool stagesBTransposed(const MmaSyncForm &form) { return form.elementBytes != 2; }
+
+/// Where one mma.sync of the mma.sync path sits: the accumulator registers of
+/// its C/D fragment (c0..c3: row g, columns 2t and 2t + 1, then row g + 8)
+/// and the K index (i32) of the first element of its k step.
+struct MmaFragmentSite {
+  std::array<int64_t, 4> regs;
+  Value k;
+};
+
+/// Issues one mma.sync on the A fragment (4 i32 registers from ldmatrix.x4),
+/// the B fragment (2 i32) and the four accumulator values (in the compute
+/// type); returns the four results.
+using MmaInstructionFn = llvm::function_ref<SmallVector<Value>(
+    RegisterEmitter &, ArrayRef<Value> a, ArrayRef<Value> b, ArrayRef<Value> c,
+    const MmaFragmentSite &site)>;
+
+/// The mma.sync path with the caller's instruction (`issue`), for kinds
+/// lowerMmaSync does not issue itself (block-scaled ones, say): A and B of
+/// `op` (its operands 0 and 1, `acc` its operand 2; all converted) staged
+/// through the shared scratch a chunk of K at a time (A as [M][K] rows, B as
+/// `form` says: stagesBTransposed), their fragments read with ldmatrix per
+/// k step of `form`, and `issue` called per 16x8 block and k step, the
+/// accumulator in `arith`'s compute type. The accumulator must have the
+/// mma.sync layout (an error otherwise).
+mlir::LogicalResult lowerMmaSyncWith(mlir::Operation *op, Value lhs, Value rhs, Value acc,
+                                     const MmaSyncForm &form, const Arithmetic &arith,
+                                     MmaInstructionFn issue,
+                                     const mlir::TypeConverter &converter,
+                                     mlir::ConversionPatternRewriter &rewriter);
+
+/// How the mma.sync path accumulates for `op` (mmaf or mmai): in f32 for
+/// float operands (f16 accumulators are rounded once at the end), in i32
+/// with the operands' signedness for mmai (MmaSyncKinds.cpp).
+Arithmetic getMmaSyncArithmetic(mlir::Operation *op);
+
+/// Issues one mma.sync.aligned.m16n8k<k>.row.col for operand element types
+/// `a` and `b` (tile types: f16, bf16, tf32, f8E4M3FN, f8E5M2, i8 with
+/// signedness `aSigned`/`bSigned`) accumulating in f32 (floats) or i32
+/// (integers; wrapping, as mmai's adds do) on fragments `aRegs` (4 i32),
+/// `bRegs` (2 i32) and `cRegs` (4); returns D's four values. (f16
+/// accumulators too accumulate in f32: getMmaSyncArithmetic.)
+SmallVector<Value> emitMmaSyncInstruction(RegisterEmitter &e, Type a, Type b,
+                                          ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                                          ArrayRef<Value> cRegs, bool aSigned = true,
+                                          bool bSigned = true);
 
 /// Whether `op` (an mmaf) can take the wgmma path: it has an mma.sync form,
 /// the module targets Hopper and its accumulator got the wgmma layout

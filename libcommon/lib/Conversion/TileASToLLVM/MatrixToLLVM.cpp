@@ -296,6 +296,9 @@ struct MmaILowering : ConvertOpToLLVMPattern<MmaIOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaIOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (canLowerToMmaSync(op))
+      return lowerMmaSync(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
+                          *getTypeConverter(), rewriter);
     Arithmetic arith{/*isFloat=*/false, op.getLhsSigned(), op.getRhsSigned()};
     arith.computeType = rewriter.getI32Type();
     return lowerMma(op, op.getLhs(), op.getRhs(), op.getAcc(), adaptor.getLhs(),

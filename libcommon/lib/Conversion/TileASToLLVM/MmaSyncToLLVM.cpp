@@ -1,11 +1,16 @@
-//===- MmaSyncToLLVM.cpp - mmaf on tensor cores: ldmatrix + mma.sync ------===//
+//===- MmaSyncToLLVM.cpp - mmaf/mmai on tensor cores: ldmatrix + mma.sync ===//
 //
-// The mma.sync path of mmaf for f16/bf16 operands (sm_80 and later).
+// The mma.sync path of mmaf and mmai (getMmaSyncForm says which operand
+// types take it; MmaSyncKinds.cpp issues the instruction of each kind). The
+// comments below describe f16/bf16 (m16n8k16); the other kinds differ only
+// in element size, with every distance in bytes the same: a k step is 32
+// bytes of K (k16 of f16, k32 of fp8/s8, k8 of tf32), and B is staged
+// transposed (see below).
 //
 // The accumulator arrives in the m16n8 fragment layout (AssignLayouts gave
 // its shape getMmaAccumulatorLayout), so its registers already are the C/D
 // fragments of mma.sync.m16n8k16 (PTX ISA, "Matrix Fragments for
-// mma.m16n8k16"): lane l holds row l / 4 and columns 2 * (l % 4) + {0, 1} of
+// mma.m16n8k16"; m16n8k8 and m16n8k32 place C/D alike): lane l holds row l / 4 and columns 2 * (l % 4) + {0, 1} of
 // each 8x8 block its warp covers, and two blocks 8 * warpsM rows apart form
 // the 16 rows of one fragment. Nothing moves for the accumulator.
 //
@@ -17,6 +22,14 @@
 // ldmatrix.x2.trans (B is row-major, mma wants it column-major), and issues
 // one mma.sync per 16x8 block. The fragment rows an ldmatrix reads need not
 // be adjacent in A: each lane supplies the address of the row it names.
+//
+// 8-bit and tf32 B fragments are "col" too (lane l holds k 4 * (l % 4)... of
+// column l / 4 for 8-bit, k l % 4 for tf32), but ldmatrix .trans moves only
+// 16-bit elements, so these kinds stage B transposed, as [batch][N][chunk]
+// rows (K contiguous), and read each B fragment with a plain ldmatrix.x2:
+// its two 8x16-byte matrices are the first and second 16 bytes of K of the
+// fragment's 8 columns, which is the B fragment exactly. A's ldmatrix.x4
+// likewise yields the 8-bit and tf32 A fragments unchanged.
 // f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
 // once at the end.
 //
@@ -40,36 +53,42 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// The k of mma.sync.m16n8k16.
-constexpr int64_t kStepK = 16;
-/// Padding after each staged row: 16 bytes of 2-byte elements.
-constexpr int64_t kRowPadding = 8;
-constexpr unsigned kElementBytes = 2;
+/// Padding after each staged row, and the most one store or copy moves: 16
+/// bytes.
+constexpr unsigned kRowPaddingBytes = 16;
 
 /// Where one chunk of A and B lives in the scratch buffer (in elements,
-/// except the byte offset of B and the total bytes).
+/// except the byte offset of B and the total bytes). B is [batch][chunk][N]
+/// or, transposed, [batch][N][chunk].
 struct Staging {
-  int64_t chunk = 0, aPitch = 0, bPitch = 0;
+  int64_t chunk = 0, aPitch = 0, bPitch = 0, bRows = 0, padding = 0;
   uint64_t bOffset = 0, bytes = 0;
 
-  Staging(const MmaShape &s, int64_t chunk) : chunk(chunk) {
-    aPitch = chunk + kRowPadding;
-    bPitch = s.n + kRowPadding;
+  Staging(const MmaShape &s, int64_t chunk, unsigned elementBytes, bool bTransposed)
+      : chunk(chunk) {
+    padding = kRowPaddingBytes / elementBytes;
+    aPitch = chunk + padding;
+    bPitch = (bTransposed ? chunk : s.n) + padding;
+    bRows = s.batch * (bTransposed ? s.n : chunk);
     // Each array is followed by a 16-byte trash slot that out-of-chunk
     // register runs are stored to.
-    uint64_t aEnd = (s.batch * s.m * aPitch + kRowPadding) * kElementBytes;
+    uint64_t aEnd = (s.batch * s.m * aPitch + padding) * elementBytes;
     bOffset = llvm::alignTo(aEnd, 16);
-    bytes = bOffset + (s.batch * chunk * bPitch + kRowPadding) * kElementBytes;
+    bytes = bOffset + (bRows * bPitch + padding) * elementBytes;
   }
   int64_t aTrash(const MmaShape &s) const { return s.batch * s.m * aPitch; }
-  int64_t bTrash(const MmaShape &s) const { return s.batch * chunk * bPitch; }
+  int64_t bTrash() const { return bRows * bPitch; }
 };
 
-/// The largest multiple of 16 of K whose staging fits the scratch limit,
-/// evened out over the chunks; 0 when not even 16 fit.
-int64_t chooseChunk(const MmaShape &s) {
-  return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
-                      [&](int64_t chunk) { return Staging(s, chunk).bytes; });
+Staging getStaging(const MmaShape &s, int64_t chunk, const MmaSyncForm &form) {
+  return Staging(s, chunk, form.elementBytes, stagesBTransposed(form));
+}
+
+/// The largest multiple of k of K whose staging fits the scratch limit,
+/// evened out over the chunks; 0 when not even one k step fits.
+int64_t chooseChunk(const MmaShape &s, const MmaSyncForm &form) {
+  return chooseKChunk(s.k, form.k, kMaxStaticSharedBytes,
+                      [&](int64_t chunk) { return getStaging(s, chunk, form).bytes; });
 }
 
 FailureOr<MmaShape> getShape(Type lhs, Type acc) {
@@ -79,13 +98,13 @@ FailureOr<MmaShape> getShape(Type lhs, Type acc) {
 
 /// Whether the accumulator `acc` has the mma.sync layout and the staging of
 /// A (typed like `lhs`) and B fits the scratch limit.
-bool hasMmaSyncStaging(Type lhs, Type acc) {
+bool hasMmaSyncStaging(Type lhs, Type acc, const MmaSyncForm &form) {
   auto accTensor = cast<RankedTensorType>(acc);
   auto layout = dyn_cast_or_null<BlockedAttr>(accTensor.getEncoding());
   if (!layout || !isMmaAccumulatorLayout(layout, accTensor.getShape()))
     return false;
   FailureOr<MmaShape> shape = getShape(lhs, acc);
-  return succeeded(shape) && chooseChunk(*shape) > 0;
+  return succeeded(shape) && chooseChunk(*shape, form) > 0;
 }
 
 /// One operand of the multiply as it reaches shared memory: registers to
@@ -104,8 +123,8 @@ struct StagedOperand {
 /// them or, where the run's mask bit (one per run, see mmaf_global) is
 /// false, none (the copy zero-fills them).
 Value getRunSourceBytes(RegisterEmitter &e, const StagedOperand &operand, size_t first,
-                        int64_t count) {
-  Value all = e.i32(count * kElementBytes);
+                        int64_t count, unsigned elementBytes) {
+  Value all = e.i32(count * elementBytes);
   if (operand.mask.empty())
     return all;
   return LLVM::SelectOp::create(e.builder, e.loc, operand.mask[first], all, e.i32(0));
@@ -113,8 +132,9 @@ Value getRunSourceBytes(RegisterEmitter &e, const StagedOperand &operand, size_t
 
 /// Puts an operand into its staged chunk, one 16-byte (at most) access per
 /// run of elements adjacent along the innermost dimension (the staged rows
-/// run along it too, and both the runs and the padded rows are 16-byte
-/// multiples, so a run is one aligned st.shared or cp.async). Registers are
+/// run along it too unless `transposed`, and both the runs and the padded
+/// rows are 16-byte multiples, so a run is one aligned st.shared or
+/// cp.async; a transposed operand is stored an element at a time). Registers are
 /// stored; a global operand is copied with cp.async.cg, which reads only the
 /// run's unmasked bytes and zero-fills the rest. A run whose K coordinate
 /// (dimension `kDim`) lies outside [k0, k0 + len) goes to the trash slot
@@ -122,15 +142,17 @@ Value getRunSourceBytes(RegisterEmitter &e, const StagedOperand &operand, size_t
 /// multiples of 16, runs at most 8 elements).
 template <typename SlotFn>
 LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, Value base,
-                        Type element, unsigned kDim, int64_t k0, int64_t len,
-                        bool needsCheck, int64_t trash, SlotFn slotOf) {
+                        Type element, unsigned elementBytes, bool transposed,
+                        unsigned kDim, int64_t k0, int64_t len, bool needsCheck,
+                        int64_t trash, SlotFn slotOf) {
   const Laid &laid = operand.laid;
   const OperandRegs &regs = operand.regs;
   unsigned innermost = laid.shape.size() - 1;
+  int64_t maxRun = kRowPaddingBytes / elementBytes;
   int64_t run = 1;
-  if (laid.layout.getOrder().front() == innermost)
-    run = std::min<int64_t>(laid.layout.getSizePerThread()[innermost], kRowPadding);
-  if (operand.global && run != kRowPadding)
+  if (!transposed && laid.layout.getOrder().front() == innermost)
+    run = std::min<int64_t>(laid.layout.getSizePerThread()[innermost], maxRun);
+  if (operand.global && run != maxRun)
     return emitError(e.loc, "cp.async staging needs runs of 16 bytes");
   Type runType = run == 1 ? element : Type(VectorType::get({run}, element));
   auto globalPtr = LLVM::LLVMPointerType::get(e.builder.getContext(), 1);
@@ -149,11 +171,11 @@ LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, Value 
                                         ArrayRef<LLVM::GEPArg>{slot});
     if (operand.global) {
       Value source = LLVM::IntToPtrOp::create(e.builder, e.loc, globalPtr, regs.values[i]);
-      Value sourceBytes = getRunSourceBytes(e, operand, i, run);
+      Value sourceBytes = getRunSourceBytes(e, operand, i, run, elementBytes);
       if (inside)
         sourceBytes = LLVM::SelectOp::create(e.builder, e.loc, inside, sourceBytes, e.i32(0));
       NVVM::CpAsyncOp::create(e.builder, e.loc, address, source,
-                              e.builder.getI32IntegerAttr(run * kElementBytes),
+                              e.builder.getI32IntegerAttr(run * elementBytes),
                               NVVM::LoadCacheModifierKindAttr::get(
                                   e.builder.getContext(), NVVM::LoadCacheModifierKind::CG),
                               sourceBytes);
@@ -162,7 +184,7 @@ LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, Value 
     Value value = run == 1 ? regs.values[i]
                            : e.buildVector(cast<VectorType>(runType),
                                            ArrayRef<Value>(regs.values).slice(i, run));
-    LLVM::StoreOp::create(e.builder, e.loc, value, address, run * kElementBytes);
+    LLVM::StoreOp::create(e.builder, e.loc, value, address, run * elementBytes);
   }
   return success();
 }
@@ -185,12 +207,14 @@ SmallVector<Value> loadMatrices(RegisterEmitter &e, Value address, unsigned coun
 }
 
 /// Lowers the multiply `op` of the staged operands `a` and `b` (element
-/// type `element`, `a` typed like `lhsType`) onto the accumulator `acc`
-/// (converted; tensor type `accTensorType`), for which hasMmaSyncStaging
-/// holds.
+/// type `element` converted to LLVM, `a` typed like `lhsType`) onto the
+/// accumulator `acc` (converted; tensor type `accTensorType`) in `arith`'s
+/// compute type, for which hasMmaSyncStaging holds with `form`; `issue`
+/// emits each mma.sync.
 LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOperand &b,
                           Type element, Type lhsType, Value acc, Type accTensorType,
-                          const TypeConverter &converter,
+                          const MmaSyncForm &form, const Arithmetic &arith,
+                          MmaInstructionFn issue, const TypeConverter &converter,
                           ConversionPatternRewriter &rewriter) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
@@ -204,13 +228,13 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
   Type accType = converter.convertType(accElement);
   if (!accType)
     return op->emitOpError("accumulator element type has no LLVM form");
-  Staging staging(s, chooseChunk(s));
+  const int64_t kStep = form.k;
+  bool bTransposed = stagesBTransposed(form);
+  Staging staging = getStaging(s, chooseChunk(s, form), form);
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
   OperandRegs c = unpackOperand(e, acc, *accLaid);
-  Arithmetic arith{/*isFloat=*/true};
-  arith.computeType = rewriter.getF32Type();
   SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
 
   FailureOr<OperandStaging> staged = getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
@@ -236,18 +260,23 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
   };
 
   // ldmatrix.x4 of A: lanes 8j..8j+7 name the rows of matrix j, which holds
-  // rows 0-7 (j even) or 8-15 (j odd) of the fragment and k 0-7 (j < 2) or
-  // 8-15. Fragment row i of the lane's group g = lane / 4 is accumulator row
-  // origin - g + i, rows 8-15 lying 8 * warpsM further.
+  // rows 0-7 (j even) or 8-15 (j odd) of the fragment and the first (j < 2)
+  // or second 16 bytes of the k step. Fragment row i of the lane's group
+  // g = lane / 4 is accumulator row origin - g + i, rows 8-15 lying
+  // 8 * warpsM further.
+  const int64_t half = kStep / 2; // 16 bytes of elements
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
   Value lane = m.bits(tid, 0, 31);
   Value group = m.bits(lane, 2, 7);
   Value aLaneRow = m.add(m.sub(m.bits(lane, 0, 7), group),
                        m.mul(m.bits(lane, 3, 1), 8 * warpsM));
-  Value aLaneK = m.mul(m.bits(lane, 4, 1), 8);
+  Value aLaneK = m.mul(m.bits(lane, 4, 1), half);
   // ldmatrix.x2.trans of B: lanes 0-15 name k rows 0-15 of the 8 columns
   // starting at the fragment's first column, origin - 2 * (lane % 4).
-  Value bLaneK = m.bits(lane, 0, 15);
+  // Transposed B (plain ldmatrix.x2): lanes 8j..8j+7 name columns 0-7 at the
+  // j-th 16 bytes of the k step.
+  Value bLaneK = bTransposed ? m.mul(m.bits(lane, 3, 1), half) : m.bits(lane, 0, 15);
+  Value bLaneColumn = m.bits(lane, 0, 7);
   Value columnInPair = m.mul(m.bits(lane, 0, 3), 2);
 
   SmallVector<Value> aRowStart, bColumnStart; // element offsets in a chunk
@@ -260,40 +289,42 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
     }
     for (int64_t col = 0; col < colBlocks; ++col) {
       int64_t reg = regOf(batch, 0, 2 * col);
+      Value firstColumn = m.sub(c.coords[nDim][reg], columnInPair);
+      if (bTransposed) {
+        Value column = m.add(m.add(m.mul(batchOf(c, reg), s.n), firstColumn), bLaneColumn);
+        bColumnStart.push_back(m.add(m.mul(column, staging.bPitch), bLaneK));
+        continue;
+      }
       Value kRow = m.add(m.mul(batchOf(c, reg), staging.chunk), bLaneK);
-      bColumnStart.push_back(m.add(m.mul(kRow, staging.bPitch),
-                                 m.sub(c.coords[nDim][reg], columnInPair)));
+      bColumnStart.push_back(m.add(m.mul(kRow, staging.bPitch), firstColumn));
     }
   }
 
-  bool isBF16 = element.isBF16();
-  NVVM::MMATypes ptxType = isBF16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  Type pairType = VectorType::get({2}, element);
-  auto asOperand = [&](Value reg) -> Value {
-    // The NVVM op takes f16 pairs as vector<2xf16>, bf16 pairs as i32.
-    return isBF16 ? reg : LLVM::BitcastOp::create(rewriter, loc, pairType, reg).getResult();
-  };
-  Type f32 = rewriter.getF32Type();
-  Type resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), {f32, f32, f32, f32});
   auto elementAt = [&](Value base, Value index) {
     return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base,
                                ArrayRef<LLVM::GEPArg>{index});
   };
 
   bool needsCheck = s.k > staging.chunk;
+  unsigned bytes = form.elementBytes;
   for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
     int64_t len = std::min(staging.chunk, s.k - k0);
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    if (failed(stageRuns(e, a, aBase, element, rank - 1, k0, len, needsCheck,
-                         staging.aTrash(s), [&](size_t i, Value kLocal) {
+    if (failed(stageRuns(e, a, aBase, element, bytes, /*transposed=*/false, rank - 1, k0, len,
+                         needsCheck, staging.aTrash(s), [&](size_t i, Value kLocal) {
                            Value row = m.add(m.mul(batchOf(a.regs, i), s.m),
                                            a.regs.coords[mDim][i]);
                            return m.add(m.mul(row, staging.aPitch), kLocal);
                          })) ||
-        failed(stageRuns(e, b, bBase, element, rank - 2, k0, len, needsCheck,
-                         staging.bTrash(s), [&](size_t i, Value kLocal) {
+        failed(stageRuns(e, b, bBase, element, bytes, bTransposed, rank - 2, k0, len,
+                         needsCheck, staging.bTrash(), [&](size_t i, Value kLocal) {
+                           Value column = b.regs.coords[nDim][i];
+                           if (bTransposed) {
+                             Value row = m.add(m.mul(batchOf(b.regs, i), s.n), column);
+                             return m.add(m.mul(row, staging.bPitch), kLocal);
+                           }
                            Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
-                           return m.add(m.mul(row, staging.bPitch), b.regs.coords[nDim][i]);
+                           return m.add(m.mul(row, staging.bPitch), column);
                          })))
       return failure();
     if (a.global || b.global) {
@@ -302,38 +333,32 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
       NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
     }
     emitCTABarrier(rewriter, loc); // the chunk is complete
-    sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
-      Value aStep = m.mul(k, kStepK), bStep = m.mul(k, kStepK * staging.bPitch);
+    sums = emitCountedLoop(rewriter, loc, len / kStep, sums, [&](Value k, ValueRange carried) {
+      Value aStep = m.mul(k, kStep);
+      Value bStep = m.mul(k, bTransposed ? kStep : kStep * staging.bPitch);
       // All A fragments first, then per column block its B fragment and the
       // mma.syncs using it: a B fragment lives for one column only.
       SmallVector<SmallVector<Value>> aFragments;
-      for (Value start : aRowStart) {
-        aFragments.emplace_back();
-        for (Value reg : loadMatrices(e, elementAt(aBase, m.add(start, aStep)), 4, false))
-          aFragments.back().push_back(asOperand(reg));
-      }
+      for (Value start : aRowStart)
+        aFragments.push_back(loadMatrices(e, elementAt(aBase, m.add(start, aStep)), 4, false));
       SmallVector<Value> next(carried);
       int64_t rowPairs = rowRegs / 2;
       for (int64_t batch = 0; batch < batchRegs; ++batch)
         for (int64_t col = 0; col < colBlocks; ++col) {
-          SmallVector<Value> bRegs;
           Value bStart = bColumnStart[batch * colBlocks + col];
-          for (Value reg : loadMatrices(e, elementAt(bBase, m.add(bStart, bStep)), 2, true))
-            bRegs.push_back(asOperand(reg));
+          SmallVector<Value> bRegs =
+              loadMatrices(e, elementAt(bBase, m.add(bStart, bStep)), 2, !bTransposed);
           for (int64_t pair = 0; pair < rowPairs; ++pair) {
-            int64_t regs[4] = {regOf(batch, 2 * pair, 2 * col), regOf(batch, 2 * pair, 2 * col + 1),
-                               regOf(batch, 2 * pair + 1, 2 * col),
-                               regOf(batch, 2 * pair + 1, 2 * col + 1)};
+            std::array<int64_t, 4> regs = {
+                regOf(batch, 2 * pair, 2 * col), regOf(batch, 2 * pair, 2 * col + 1),
+                regOf(batch, 2 * pair + 1, 2 * col), regOf(batch, 2 * pair + 1, 2 * col + 1)};
             SmallVector<Value> cRegs;
             for (int64_t reg : regs)
               cRegs.push_back(next[reg]);
-            Value d = NVVM::MmaOp::create(
-                rewriter, loc, resultType, aFragments[batch * rowPairs + pair], bRegs, cRegs,
-                ArrayRef<int64_t>{16, 8, kStepK}, std::nullopt, std::nullopt,
-                std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+            SmallVector<Value> d = issue(e, aFragments[batch * rowPairs + pair], bRegs, cRegs,
+                                         MmaFragmentSite{regs, m.add(aStep, k0)});
             for (auto [i, reg] : llvm::enumerate(regs))
-              next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
+              next[reg] = d[i];
           }
         }
       return next;
@@ -363,7 +388,11 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Type lhsType = op.getLhsPtrs().getType();
-    if (!hasMmaSyncStaging(lhsType, op.getAcc().getType()))
+    // AsyncCopyMmaOperands fuses the operands of f16/bf16 mmafs only.
+    Type element = cast<PtrType>(getElementTypeOrSelf(lhsType)).getPointeeType();
+    MmaSyncForm form{16, 2};
+    if (!(element.isF16() || element.isBF16()) ||
+        !hasMmaSyncStaging(lhsType, op.getAcc().getType(), form))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
     FailureOr<StagedOperand> a =
@@ -372,31 +401,57 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
                                                   adaptor.getRhsPtrs(), adaptor.getRhsMask());
     if (failed(a) || failed(b))
       return failure();
-    Type element = cast<PtrType>(getElementTypeOrSelf(lhsType)).getPointeeType();
+    auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                     ArrayRef<Value> cRegs, const MmaFragmentSite &) {
+      return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);
+    };
     return emitMmaSync(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
-                       *getTypeConverter(), rewriter);
+                       form, getMmaSyncArithmetic(op), issue, *getTypeConverter(), rewriter);
   }
 };
 
 } // namespace
 
-bool canLowerToMmaSync(MmaFOp op) {
-  return hasMmaSyncForm(op) &&
-         hasMmaSyncStaging(op.getLhs().getType(), op.getAcc().getType());
+bool canLowerToMmaSync(Operation *op) {
+  std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+  return form && hasMmaSyncStaging(op->getOperand(0).getType(), op->getOperand(2).getType(),
+                                   *form);
 }
 
-LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
-                           const TypeConverter &converter,
-                           ConversionPatternRewriter &rewriter) {
-  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
-  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
-  if (failed(lhsLaid) || failed(rhsLaid))
+LogicalResult lowerMmaSyncWith(Operation *op, Value lhs, Value rhs, Value acc,
+                               const MmaSyncForm &form, const Arithmetic &arith,
+                               MmaInstructionFn issue, const TypeConverter &converter,
+                               ConversionPatternRewriter &rewriter) {
+  Type lhsType = op->getOperand(0).getType(), accType = op->getOperand(2).getType();
+  if (!hasMmaSyncStaging(lhsType, accType, form))
+    return op->emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
+  FailureOr<Laid> lhsLaid = Laid::of(op, lhsType);
+  FailureOr<Laid> rhsLaid = Laid::of(op, op->getOperand(1).getType());
+  Type element = converter.convertType(getElementTypeOrSelf(lhsType));
+  if (failed(lhsLaid) || failed(rhsLaid) || !element)
     return failure();
-  RegisterEmitter e(rewriter, op.getLoc());
+  RegisterEmitter e(rewriter, op->getLoc());
   StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
   StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
-  return emitMmaSync(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
-                     op.getLhs().getType(), acc, op.getAcc().getType(), converter, rewriter);
+  return emitMmaSync(op, a, b, element, lhsType, acc, accType, form, arith, issue, converter,
+                     rewriter);
+}
+
+LogicalResult lowerMmaSync(Operation *op, Value lhs, Value rhs, Value acc,
+                           const TypeConverter &converter,
+                           ConversionPatternRewriter &rewriter) {
+  std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+  if (!form)
+    return op->emitOpError("has no mma.sync form");
+  Type a = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type b = getElementTypeOrSelf(op->getOperand(1).getType());
+  Arithmetic arith = getMmaSyncArithmetic(op);
+  auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                   ArrayRef<Value> cRegs, const MmaFragmentSite &) {
+    return emitMmaSyncInstruction(e, a, b, aRegs, bRegs, cRegs, arith.lhsSigned,
+                                  arith.rhsSigned);
+  };
+  return lowerMmaSyncWith(op, lhs, rhs, acc, *form, arith, issue, converter, rewriter);
 }
 
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,

@@ -3,6 +3,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -203,13 +204,50 @@ bool tilepipe::tile_as::isWgmmaAccumulatorLayout(BlockedAttr layout, ArrayRef<in
   return layout.getWarpsPerCTA()[rank - 1] == 1 && layout.getWarpsPerCTA()[rank - 2] % 4 == 0;
 }
 
-bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {
-  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+unsigned tilepipe::tile_as::getTargetComputeCapability(Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    module = op->getParentOfType<ModuleOp>();
+  auto target =
+      module ? module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName) : nullptr;
+  if (!target)
+    return 0;
+  StringRef digits = target.getValue();
+  if (!digits.consume_front("sm_"))
+    return 0;
+  unsigned capability = 0;
+  digits = digits.take_while([](char c) { return llvm::isDigit(c); });
+  return digits.getAsInteger(10, capability) ? 0 : capability;
+}
+
+std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
+  if (!isa<MmaFOp, MmaIOp>(op))
+    return std::nullopt;
+  auto lhs = cast<RankedTensorType>(op->getOperand(0).getType());
   Type a = lhs.getElementType();
-  Type b = getElementTypeOrSelf(op.getRhs().getType());
-  Type acc = getElementTypeOrSelf(op.getAcc().getType());
-  return a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16()) &&
-         lhs.getShape().back() % 16 == 0;
+  Type b = getElementTypeOrSelf(op->getOperand(1).getType());
+  Type acc = getElementTypeOrSelf(op->getOperand(2).getType());
+  auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  std::optional<MmaSyncForm> form;
+  if (isa<MmaIOp>(op)) {
+    if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32))
+      form = MmaSyncForm{32, 1};
+  } else if (a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16())) {
+    form = MmaSyncForm{16, 2};
+  } else if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b) && acc.isF32()) {
+    form = MmaSyncForm{8, 4};
+  } else if (isFloat8(a) && isFloat8(b) && (acc.isF32() || acc.isF16()) &&
+             getTargetComputeCapability(op) >= 89) {
+    form = MmaSyncForm{32, 1};
+  }
+  if (!form || lhs.getShape().back() % form->k != 0)
+    return std::nullopt;
+  return form;
+}
+
+bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {
+  std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+  return form && form->elementBytes == 2;
 }
 
 bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {

@@ -103,17 +103,19 @@ struct AssignLayoutsPass
   }
 
   /// The tensor-core accumulator layout (wgmma or mma.sync) of each
-  /// accumulator shape of an mmaf that has an mma.sync form.
+  /// accumulator shape of an mmaf or mmai that has an mma.sync form.
   static std::map<ShapeKey, BlockedAttr> collectMmaLayouts(func::FuncOp func,
                                                            unsigned numWarps) {
     std::map<ShapeKey, BlockedAttr> layouts;
-    func.walk([&](MmaFOp op) {
-      if (!hasMmaSyncForm(op))
+    func.walk([&](Operation *op) {
+      if (!getMmaSyncForm(op))
         return;
-      auto acc = cast<RankedTensorType>(op.getAcc().getType());
-      // On Hopper the wgmma layout where it tiles, else the mma.sync one.
+      auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
+      // On Hopper the wgmma layout where it tiles (16-bit operands), else
+      // the mma.sync one.
       BlockedAttr layout;
-      if (targetsWgmma(func))
+      auto mmaf = dyn_cast<MmaFOp>(op);
+      if (mmaf && hasMmaSyncForm(mmaf) && targetsWgmma(func))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       if (!layout)
         layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);

@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace tilepipe::tile_as {
 
 /// Registers per thread along each dimension (repetitions x sizePerThread).
@@ -90,9 +92,33 @@ bool isWgmmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape)
 /// (The lowering still falls back to mma.sync when its staging does not fit.)
 bool hasWgmmaForm(MmaFOp op);
 
-/// Whether an mmaf has a form the mma.sync path implements: f16 x f16 or
-/// bf16 x bf16 operands, an f32 or f16 accumulator, K a multiple of 16 (the
-/// k of m16n8k16). Its accumulator then gets getMmaAccumulatorLayout.
+/// The mma.sync instruction (m16n8k<k>.row.col) an mmaf or mmai maps to.
+struct MmaSyncForm {
+  /// The k of the instruction: 32 bytes of operand elements.
+  int64_t k = 0;
+  /// Bytes of one operand element in registers and shared memory.
+  unsigned elementBytes = 0;
+};
+
+/// The mma.sync form of an mmaf or mmai on the module's target (PTX ISA,
+/// "Warp Level Matrix Multiply-Accumulate Instructions": mma):
+///   - f16 x f16 or bf16 x bf16 -> f32 or f16: m16n8k16 (sm_80 and later),
+///   - tf32 x tf32 -> f32: m16n8k8 (f32 operands are not tf32 and keep the
+///     FMA path, which is exact in f32),
+///   - e4m3/e5m2 x e4m3/e5m2 -> f32 or f16: m16n8k32 (sm_89 and later),
+///   - s8/u8 x s8/u8 -> i32 (mmai): m16n8k32 (sm_80 and later),
+/// with K a multiple of k. f16 accumulators accumulate in f32. None for
+/// other types, and for fp8 where the module names no target from sm_89 on.
+/// The accumulator of an op with a form gets getMmaAccumulatorLayout.
+std::optional<MmaSyncForm> getMmaSyncForm(mlir::Operation *op);
+
+/// The compute capability the module around `op` targets (90 for sm_90a,
+/// 100 for sm_100f); 0 when it names none.
+unsigned getTargetComputeCapability(mlir::Operation *op);
+
+/// Whether an mmaf has a 16-bit mma.sync form: f16 x f16 or bf16 x bf16
+/// operands, an f32 or f16 accumulator, K a multiple of 16 (m16n8k16). The
+/// wgmma path and the cp.async operand fusion take only these.
 bool hasMmaSyncForm(MmaFOp op);
 
 } // namespace tilepipe::tile_as
