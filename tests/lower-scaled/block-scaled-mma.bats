@@ -114,3 +114,12 @@ scaled_mma_case() {
   scaled_mma_case 16 8 128 f8E5M2 f8E4M3FN 0
   scaled_mma_case 16 16 64 f8E5M2 f8E5M2 2
 }
+
+@test "without the mma.sync accumulator layout mmaf_scaled fails cleanly in tile-llvm (exit 5, located)" {
+  tile-lower --gpu-name sm_120 "$IN" -o "$TMP/k.lower.mlir"
+  tile-opt --tilepipe-assign-layouts='tensor-cores=false' "$TMP/k.lower.mlir" -o "$TMP/k.sched.mlir"
+  run tile-llvm "$TMP/k.sched.mlir" -o "$TMP/k.ll"
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  [[ "$output" == *"k.sched.mlir:"*"error: 'tile_as.mmaf_scaled' op needs the mma.sync accumulator layout"* ]] ||
+    { echo "$output"; false; }
+}
