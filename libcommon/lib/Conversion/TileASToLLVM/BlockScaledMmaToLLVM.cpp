@@ -46,9 +46,6 @@ namespace {
 /// k blocks whose scales share one i32 scale word.
 constexpr int64_t kBlocksPerWord = 4;
 
-/// The PTX name of an fp8 type in the intrinsic's name.
-StringRef getFloat8Name(Type type) { return isa<Float8E4M3FNType>(type) ? "e4m3" : "e5m2"; }
-
 /// Where the scale tiles are staged: [batch][rows][pitch] bytes, A then B.
 struct ScaleStaging {
   int64_t words = 0, pitch = 0;
