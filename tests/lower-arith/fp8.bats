@@ -73,3 +73,19 @@ setup() {
     [ "$status" -eq 0 ] && [ -s "$BATS_TEST_TMPDIR/k8.cubin" ] || { echo "$sm: $output"; false; }
   done
 }
+
+# ftof f32 -> tf32 (tf32.mlir): rounded to nearest even in the conversion,
+# since the tensor cores would truncate: ties both ways, a carry into the
+# exponent, the largest f32 values rounding to infinity, infinities and NaN.
+@test "f32 -> tf32 rounds to nearest even (ties, carries, overflow to inf, NaN; tile-emu)" {
+  local rng="np.random.default_rng(3)"
+  local special="np.array([1 + 2**-11, 1 + 3 * 2**-11, -(1 + 2**-11), 1 + 2**-11 + 2**-23, 2 - 2**-23, 3.4e38, np.finfo(np.float32).max, np.inf, -np.inf, np.nan, 0, -0.0, 1e-40, -1e-45], np.float32)"
+  local tf32="(lambda v: np.where(np.isnan(v), v, ((v.view(np.uint32).astype(np.uint64) + 0xFFF + ((v.view(np.uint32) >> 13) & 1)) & 0xFFFFE000).astype(np.uint32).view(np.float32)))"
+  run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$HERE/tf32.mlir" --entry tf32 \
+    --bin "$TILEPIPE_BIN" --rtol 0 --atol 0 \
+    --array "x=np.concatenate([$special, ($rng.standard_normal(242) * 10.0 ** $rng.integers(-30, 30, 242)).astype(np.float32)])" \
+    --array "rn=np.zeros(256, np.float32)" --expect "rn = $tf32(x)"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$HERE/tf32.mlir' | tile-sched | tile-llvm --emit=mlir | FileCheck '$HERE/tf32.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

@@ -3,7 +3,9 @@
 # f32 (and f16) accumulators, fp8 (e4m3, e5m2) inputs, f64, i8 x i8 -> i32
 # (signed and unsigned), square, non-square, batched 3-D, K split into several
 # shared-memory chunks, and a MatMul-sized tile whose k loop stays a loop;
-# the f16/bf16 shapes again on sm_90a, where they take the wgmma path.
+# the f16/bf16 shapes again on sm_90a, where they take the wgmma path; the
+# mma.sync kinds (sync_case: f16/bf16 m16n8k16, tf32 m16n8k8, fp8 on sm_89
+# and later and s8/u8 m16n8k32) on warp grids, K chunks, batched and ragged.
 # Every accumulator is random (non-zero). Kernels come from kernel.py;
 # emu-check.py compiles and runs them.
 
@@ -221,6 +223,23 @@ mmai_signs() {
   mmai_signs --unsigned-lhs mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 uint8 int8
   mmai_signs --unsigned-rhs mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 int8 uint8
   mmai_signs "--unsigned-lhs --unsigned-rhs" mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 uint8 uint8
+}
+
+TF32_MMA=mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+
+# tf32 operands (exact tf32 values: the products are exact, only the f32
+# sums round) take m16n8k8; f32 operands keep the FMA path, exact in f32
+# (1e-5 fails if they are read as tf32).
+@test "mma.sync path, tf32 (m16n8k8): warp grids, K chunks, batched 3-D, ragged edges; f32 stays exact" {
+  sync_case sm_80 $TF32_MMA 32 16 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_WARPS=1 sync_case sm_90 $TF32_MMA 16 8 8 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_WARPS=8 sync_case sm_86 $TF32_MMA 64 64 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  sync_case sm_80 $TF32_MMA 128 64 256 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  sync_case sm_89 $TF32_MMA 32 16 32 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5
+  MMA_VALID=50,60,20 sync_case sm_80 $TF32_MMA 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  mma_case 64 64 64 f32 f32 0 -- --rtol 1e-5 --atol 1e-5 --gpu-name sm_90
+  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" != *mma.sync* && "$output" == *fma.rn.f32* ]] || { echo "f32 operands took mma.sync"; false; }
 }
 
 # wgmma_case: mma_case on sm_90a, whose PTX must take the wgmma path.

@@ -9,7 +9,8 @@
 // (infinities included) saturates to it, NaN stays NaN (e2m1, which has no
 // NaN, takes the largest finite value). Decoding is exact. And the OCP MX
 // scale f8E8M0FNU (an exponent only, 0xFF NaN), rounded as truncf says
-// (ftof allows zero and positive_inf for it).
+// (ftof allows zero and positive_inf for it). And f32 -> tf32, rounded
+// rather than left to the tensor cores' truncation.
 // Scalars and vectors (a thread's registers) alike: every op is elementwise.
 // ConvertTileASToLLVMPass registers these through
 // populateArithmeticToLLVMPatterns.
@@ -250,6 +251,35 @@ struct TruncFToF8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
   }
 };
 
+/// arith.truncf f32 -> tf32: tf32 values live in f32 registers, and the
+/// tensor cores ignore the low 13 mantissa bits (truncating), so the
+/// conversion rounds here, to nearest even (the one rounding ftof allows for
+/// tf32; a carry into the exponent is the right answer, up to infinity), NaN
+/// staying a quiet NaN.
+struct TruncFToTF32 : ConvertOpToLLVMPattern<arith::TruncFOp> {
+  TruncFToTF32(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<FloatTF32Type>(getElementTypeOrSelf(op.getType())) ||
+        !getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "not a conversion from f32 to tf32");
+    if (op.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even) !=
+        arith::RoundingMode::to_nearest_even)
+      return op.emitOpError("f32 to tf32 rounds to nearest even only");
+    using P = LLVM::ICmpPredicate;
+    ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
+    Value bits = e.bitcast(adaptor.getIn(), rewriter.getI32Type());
+    Value mask = e.i32(int32_t(0xffffe000u));
+    Value odd = e.band(e.lshr(bits, e.i32(13)), e.i32(1));
+    Value result = e.band(e.add(e.add(bits, e.i32(0xfff)), odd), mask);
+    Value isNaN = e.icmp(P::ugt, e.band(bits, e.i32(0x7fffffff)), e.i32(0x7f800000));
+    result = e.select(isNaN, e.bor(e.band(bits, mask), e.i32(0x00400000)), result);
+    rewriter.replaceOp(op, e.bitcast(result, rewriter.getF32Type()));
+    return success();
+  }
+};
+
 /// arith.extf from an 8-bit float.
 struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
   ExtFFromF8(const LLVMTypeConverter &converter)
@@ -278,7 +308,7 @@ Value decodeFloat8(OpBuilder &builder, Location loc, Value bits, Type type) {
 
 void populateArithmeticToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       RewritePatternSet &patterns) {
-  patterns.add<TruncFToF8, ExtFFromF8>(converter);
+  patterns.add<TruncFToF8, TruncFToTF32, ExtFFromF8>(converter);
 }
 
 } // namespace tilepipe::tile_as

@@ -167,12 +167,16 @@ bool tilepipe::tile_as::isMmaAccumulatorLayout(BlockedAttr layout,
                       layout.getWarpsPerCTA()[rank - 1]);
 }
 
-bool tilepipe::tile_as::targetsWgmma(Operation *op) {
+/// The target the module around `op` names (tile_as.target), or null.
+static StringAttr getTargetAttr(Operation *op) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     module = op->getParentOfType<ModuleOp>();
-  auto target =
-      module ? module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName) : nullptr;
+  return module ? module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName) : nullptr;
+}
+
+bool tilepipe::tile_as::targetsWgmma(Operation *op) {
+  StringAttr target = getTargetAttr(op);
   // Only when sm_90a is named: the wgmma path stages its operands with
   // scalar shared-memory stores and waits for each k step (no swizzle, TMA
   // or pipelining yet), and on an H100 it runs 4-5x slower than the
@@ -205,11 +209,7 @@ bool tilepipe::tile_as::isWgmmaAccumulatorLayout(BlockedAttr layout, ArrayRef<in
 }
 
 unsigned tilepipe::tile_as::getTargetComputeCapability(Operation *op) {
-  auto module = dyn_cast<ModuleOp>(op);
-  if (!module)
-    module = op->getParentOfType<ModuleOp>();
-  auto target =
-      module ? module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName) : nullptr;
+  StringAttr target = getTargetAttr(op);
   if (!target)
     return 0;
   StringRef digits = target.getValue();

@@ -129,14 +129,29 @@ struct AssignLayoutsPass
     std::map<ShapeKey, unsigned> widths = collectVectorWidths(func);
     std::map<ShapeKey, BlockedAttr> mmaLayouts =
         tensorCores ? collectMmaLayouts(func, numWarps) : std::map<ShapeKey, BlockedAttr>{};
+    // An A or B operand of the accumulator's shape (B of a 128x128 by
+    // 128x256 multiply into 128x256) that a reshape makes (of a batched
+    // load, say) keeps the vector-width layout, which the reshape then
+    // carries over for free: the fragment layout would cost it a layout
+    // exchange, and the multiply takes any operand layout. (A reshape's
+    // source has another shape, so no other op needs to share its layout.)
+    llvm::DenseSet<Value> flexibleOperands;
+    if (!mmaLayouts.empty())
+      func.walk([&](Operation *op) {
+        if (!getMmaSyncForm(op))
+          return;
+        for (Value operand : op->getOperands().take_front(2))
+          if (isa_and_nonnull<ReshapeOp>(operand.getDefiningOp()))
+            flexibleOperands.insert(operand);
+      });
     MLIRContext *context = func.getContext();
-    auto withLayout = [&](Type type) -> Type {
+    auto withLayout = [&](Type type, bool flexible = false) -> Type {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.getEncoding() || tensor.getRank() == 0)
         return type;
       ShapeKey key(tensor.getShape().begin(), tensor.getShape().end());
       BlockedAttr layout;
-      if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end()) {
+      if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end() && !flexible) {
         layout = mma->second;
       } else {
         auto it = widths.find(key);
@@ -152,7 +167,7 @@ struct AssignLayoutsPass
           for (BlockArgument arg : block.getArguments())
             arg.setType(withLayout(arg.getType()));
       for (OpResult value : op->getResults())
-        value.setType(withLayout(value.getType()));
+        value.setType(withLayout(value.getType(), flexibleOperands.contains(value)));
       if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
         auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
         if (dense && dense.getType() != constant.getType())
