@@ -29,7 +29,7 @@ static const PipelineRow kReadPipeline[] = {
 // dialect; the target and kernel-spec facts are stamped on the module for
 // the later stages. `{gpu-name}` and `{opt-level}` are the tool's options.
 static const PipelineRow kLowerPipeline[] = {
-    {0, "tilepipe-convert-cuda-tile-to-tile-aa"},
+    {0, "tilepipe-convert-cuda-tile-to-tile-aa{gpu-name={gpu-name}}"},
     {1, "canonicalize"},
     {1, "cse"},
     {0, "tilepipe-convert-tile-aa-to-tile-as"},

@@ -84,6 +84,29 @@ define ptx_kernel void @k() {
   EXPECT_EQ(findArchSpecificFeature(*plain, gpu("sm_90")), "");
 }
 
+TEST(PTXProcessor, BlockScaledMmaNeedsTheArchSpecificBlackwellTarget) {
+  llvm::LLVMContext context;
+  // The intrinsic (what nvvm.mma.block_scale becomes) and inline PTX alike.
+  auto intrinsic = parse(R"(
+declare { float, float, float, float } @llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0(i32, i32, i32, i32, i32, i32, float, float, float, float, i32, i16, i16, i32, i16, i16)
+define ptx_kernel void @k() {
+  ret void
+})", context);
+  EXPECT_EQ(selectPTXProcessor(*intrinsic, gpu("sm_120")), "sm_120a");
+  EXPECT_EQ(selectPTXProcessor(*intrinsic, gpu("sm_121")), "sm_121a");
+  EXPECT_EQ(selectPTXProcessor(*intrinsic, gpu("sm_120a")), "sm_120a");
+  EXPECT_EQ(findArchSpecificFeature(*intrinsic, gpu("sm_120")), "block_scale.");
+  // Not a feature of the other GPUs: nothing to promote to there.
+  EXPECT_EQ(selectPTXProcessor(*intrinsic, gpu("sm_100")), "sm_100");
+  llvm::LLVMContext asmContext;
+  auto inlinePtx = parse(R"(
+define ptx_kernel void @k() {
+  call void asm sideeffect "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0 {$0}, {$1}, {$2}, {$3}, {$4}, {$5, $6}, {$7, $8};", ""()
+  ret void
+})", asmContext);
+  EXPECT_EQ(selectPTXProcessor(*inlinePtx, gpu("sm_120")), "sm_120a");
+}
+
 TEST(CompileLLVMToPTX, EmitsTheKernelForTheTarget) {
   llvm::LLVMContext context;
   auto module = parse(kCopyKernel, context);

@@ -2,9 +2,11 @@
 # cuTile's block-scaled matmul sample: fp8 e4m3 operands with f8E8M0FNU
 # scales (one per 32 k), plain 2-D scale tiles and the 32x4x4-swizzled 4-D
 # ones (reshape + permute back to 2-D in the kernel), through mmaf_scaled.
-# Its bytecode exists for sm_100 and sm_120 (13.3, 13.4); the numeric check
-# runs the sm_100 bytecode in tile-emu as sm_90 at the corpus shape (its
-# numpy_prep fixes M, N, K, so no reduced shape).
+# Its bytecode exists for sm_100 and sm_120 (13.3, 13.4); the numeric checks
+# run the sm_100 bytecode in tile-emu as sm_90 (the decomposition into f32
+# operands and mmaf) and the sm_120 bytecode as sm_120 (block-scaled
+# mma.sync), at the corpus shape (its numpy_prep fixes M, N, K, so no
+# reduced shape).
 
 load corpus-common
 
@@ -29,6 +31,14 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
   for case in $CASES; do
     run "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.sm_100.13.4.tileirbc" \
       --gpu-name sm_90 --bin "$TILEPIPE_BIN" --work "$TMP/$case"
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+}
+
+@test "block-scaled matmul on sm_120 (block-scaled mma.sync) matches numpy in tile-emu" {
+  for case in $CASES; do
+    run "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.sm_120.13.3.tileirbc" \
+      --gpu-name sm_120 --bin "$TILEPIPE_BIN" --work "$TMP/$case"
     [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
   done
 }

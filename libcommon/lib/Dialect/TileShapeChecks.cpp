@@ -131,3 +131,46 @@ LogicalResult tilepipe::verifyDirectedArith(Operation *op, StringRef kind,
     return op->emitOpError("flush_to_zero needs f32, got ") << type;
   return success();
 }
+
+std::string tilepipe::describeScaledMmaMismatch(RankedTensorType lhs, RankedTensorType rhs,
+                                                RankedTensorType acc,
+                                                RankedTensorType lhsScale,
+                                                RankedTensorType rhsScale) {
+  int64_t rank = acc.getRank();
+  if ((rank != 2 && rank != 3) || lhs.getRank() != rank || rhs.getRank() != rank ||
+      lhsScale.getRank() != rank || rhsScale.getRank() != rank)
+    return "operands, accumulator and scales must all have rank 2 or all rank 3";
+  auto isFp8 = [](Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); };
+  if (!isFp8(lhs.getElementType()) || !isFp8(rhs.getElementType()))
+    return "operands must be f8E4M3FN or f8E5M2";
+  if (!isa<Float8E8M0FNUType>(lhsScale.getElementType()) ||
+      !isa<Float8E8M0FNUType>(rhsScale.getElementType()))
+    return "scales must be f8E8M0FNU";
+  if (!acc.getElementType().isF32())
+    return "the accumulator must be f32";
+  ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape(), c = acc.getShape();
+  int64_t m = c[rank - 2], n = c[rank - 1], k = a[rank - 1];
+  if (a.drop_back(2) != c.drop_back(2) || b.drop_back(2) != c.drop_back(2) ||
+      lhsScale.getShape().drop_back(2) != c.drop_back(2) ||
+      rhsScale.getShape().drop_back(2) != c.drop_back(2))
+    return "batch dimensions differ";
+  if (a[rank - 2] != m || b[rank - 2] != k || b[rank - 1] != n)
+    return "shapes are not [M, K] x [K, N] + [M, N]";
+  if (k % kScaledMmaBlock != 0)
+    return "K must be a multiple of 32";
+  int64_t blocks = k / kScaledMmaBlock;
+  if (lhsScale.getShape().take_back(2) != ArrayRef<int64_t>{m, blocks} ||
+      rhsScale.getShape().take_back(2) != ArrayRef<int64_t>{blocks, n})
+    return "scales must be [M, K/32] and [K/32, N]";
+  return {};
+}
+
+LogicalResult tilepipe::verifyScaledMmaShapes(Operation *op, RankedTensorType lhs,
+                                              RankedTensorType rhs, RankedTensorType acc,
+                                              RankedTensorType lhsScale,
+                                              RankedTensorType rhsScale) {
+  std::string mismatch = describeScaledMmaMismatch(lhs, rhs, acc, lhsScale, rhsScale);
+  if (!mismatch.empty())
+    return op->emitOpError(mismatch);
+  return success();
+}

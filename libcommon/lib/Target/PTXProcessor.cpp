@@ -9,24 +9,27 @@
 using namespace tilepipe;
 
 namespace {
-/// A feature that exists only on the arch-specific `sm_XXa` targets, keyed by
-/// the spelling its intrinsics (llvm.nvvm.<name>...) and its PTX instructions
-/// (<name>...) share, with the GPUs that have it.
+/// A feature that exists only on the arch-specific `sm_XXa` targets: its PTX
+/// spelling (`name`, found in inline PTX), the prefix of its intrinsics after
+/// `llvm.nvvm.`, and the GPUs that have it.
 struct ArchSpecificFeature {
   llvm::StringRef name;
+  llvm::StringRef intrinsic;
   unsigned minSM;
   unsigned maxSM;
 };
 } // namespace
 
 static const ArchSpecificFeature kArchSpecificFeatures[] = {
-    {"wgmma.", 90, 90},
-    {"setmaxnreg.", 90, 110},
-    {"tcgen05.", 100, 110},
+    {"wgmma.", "wgmma.", 90, 90},
+    {"setmaxnreg.", "setmaxnreg.", 90, 110},
+    {"tcgen05.", "tcgen05.", 100, 110},
+    // Block-scaled mma.sync (mma.sync...kind::mxf8f6f4.block_scale...).
+    {"block_scale.", "mma.block.scale.", 120, 121},
 };
 
-static bool usesFeature(const llvm::Module &module, llvm::StringRef feature) {
-  std::string intrinsicPrefix = ("llvm.nvvm." + feature).str();
+static bool usesFeature(const llvm::Module &module, const ArchSpecificFeature &feature) {
+  std::string intrinsicPrefix = ("llvm.nvvm." + feature.intrinsic).str();
   for (const llvm::Function &function : module) {
     if (function.getName().starts_with(intrinsicPrefix))
       return true;
@@ -35,7 +38,7 @@ static bool usesFeature(const llvm::Module &module, llvm::StringRef feature) {
         if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
           if (const auto *asmCode =
                   llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
-            if (llvm::StringRef(asmCode->getAsmString()).contains(feature))
+            if (llvm::StringRef(asmCode->getAsmString()).contains(feature.name))
               return true;
   }
   return false;
@@ -47,7 +50,7 @@ llvm::StringRef tilepipe::findArchSpecificFeature(const llvm::Module &module,
     return {};
   for (const ArchSpecificFeature &feature : kArchSpecificFeatures)
     if (gpu.sm >= feature.minSM && gpu.sm <= feature.maxSM &&
-        usesFeature(module, feature.name))
+        usesFeature(module, feature))
       return feature.name;
   return {};
 }

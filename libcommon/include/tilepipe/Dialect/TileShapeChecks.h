@@ -10,6 +10,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
+#include <string>
+
 namespace tilepipe {
 
 /// `src` -> `result`: same rank, every source dimension 1 or equal.
@@ -62,6 +64,27 @@ mlir::LogicalResult verifyDirectedArith(mlir::Operation *op,
                                         llvm::StringRef rounding,
                                         bool flushToZero, mlir::Type type,
                                         size_t numOperands);
+
+/// The k elements one scale of mmaf_scaled covers (the MX formats' block).
+inline constexpr int64_t kScaledMmaBlock = 32;
+
+/// What makes lhs/rhs/acc/scales not an mmaf_scaled form, empty when they
+/// are one: rank 2 or 3 with equal batch, lhs M x K and rhs K x N of fp8
+/// (f8E4M3FN/f8E5M2), acc M x N f32, f8E8M0FNU scales M x K/32 and
+/// K/32 x N, K a multiple of 32.
+std::string describeScaledMmaMismatch(mlir::RankedTensorType lhs,
+                                      mlir::RankedTensorType rhs,
+                                      mlir::RankedTensorType acc,
+                                      mlir::RankedTensorType lhsScale,
+                                      mlir::RankedTensorType rhsScale);
+
+/// mmaf_scaled: describeScaledMmaMismatch finds nothing.
+mlir::LogicalResult verifyScaledMmaShapes(mlir::Operation *op,
+                                          mlir::RankedTensorType lhs,
+                                          mlir::RankedTensorType rhs,
+                                          mlir::RankedTensorType acc,
+                                          mlir::RankedTensorType lhsScale,
+                                          mlir::RankedTensorType rhsScale);
 
 } // namespace tilepipe
 

@@ -323,6 +323,8 @@ static void replaceCudaTileLocations(ModuleOp module) {
 
 struct ConvertCudaTileToTileAAPass
     : public tilepipe::impl::ConvertCudaTileToTileAABase<ConvertCudaTileToTileAAPass> {
+  using ConvertCudaTileToTileAABase::ConvertCudaTileToTileAABase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(hoistCudaTileModules(module)))
@@ -343,7 +345,7 @@ struct ConvertCudaTileToTileAAPass
     populateControlFlowLoweringPatterns(converter, patterns);
     populateShapeLoweringPatterns(converter, patterns);
     populateMatrixLoweringPatterns(converter, patterns);
-    populateScaledMatrixLoweringPatterns(converter, patterns);
+    populateScaledMatrixLoweringPatterns(converter, patterns, gpuName);
     populateMemoryLoweringPatterns(converter, patterns);
     populateReductionLoweringPatterns(converter, patterns);
     populateSyncLoweringPatterns(converter, patterns);

@@ -112,8 +112,11 @@ void populateShapeLoweringPatterns(TileTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateMatrixLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+/// `gpuName`: the --gpu-name target, which decides whether block-scaled
+/// multiplies keep their scales (tile_aa.mmaf_scaled).
 void populateScaledMatrixLoweringPatterns(TileTypeConverter &converter,
-                                          mlir::RewritePatternSet &patterns);
+                                          mlir::RewritePatternSet &patterns,
+                                          llvm::StringRef gpuName);
 void populateMemoryLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateReductionLoweringPatterns(TileTypeConverter &converter,

@@ -8,11 +8,17 @@
 // broadcast, reshape), multiply elementwise and hand the f32 operands to
 // tile_aa.mmaf. Scales are exact powers of two (f8E8M0FNU) or other floats,
 // so the scaled f32 operands are exact whenever the products fit in f32.
-// ConvertCudaTileToTileAAPass registers this through
-// populateScaledMatrixLoweringPatterns.
+// Targets with block-scaled mma.sync (sm_120/121, plain or `a`) instead get
+// tile_aa.mmaf_scaled, which keeps operands and scales in their own formats,
+// for the forms that instruction runs and the mma.sync accumulator layout
+// tiles (see emitsScaledMma). ConvertCudaTileToTileAAPass registers this
+// through populateScaledMatrixLoweringPatterns.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+
+#include "tilepipe/Dialect/TileShapeChecks.h"
+#include "tilepipe/Support/GpuTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -85,8 +91,39 @@ Value repeatAlong(OpBuilder &b, Location loc, Value scale, unsigned dim, int64_t
                                     broadcast);
 }
 
+/// Whether `gpuName` has block-scaled mma.sync: sm_120a/121a, and plain
+/// sm_120/121, which tile-ptx then assembles as their `a` variant. The
+/// family targets (sm_120f) are left to the decomposition.
+bool hasBlockScaledMmaSync(llvm::StringRef gpuName) {
+  if (gpuName.empty())
+    return false;
+  llvm::Expected<GpuTarget> target = parseGpuTarget(gpuName);
+  if (!target) {
+    llvm::consumeError(target.takeError());
+    return false;
+  }
+  return (target->sm == 120 || target->sm == 121) && target->suffix != 'f';
+}
+
+/// Whether a block-scaled multiply of these types becomes mmaf_scaled: the
+/// form the op takes (fp8 operands, e8m0 scales, block 32, f32 accumulator),
+/// with M a multiple of 16 and N eight times a power of two, so that
+/// getMmaAccumulatorLayout tiles the accumulator for every power-of-two warp
+/// count (one warp row, the warps along N or wrapping around it) and the
+/// lowering never needs another path.
+bool emitsScaledMma(RankedTensorType lhs, RankedTensorType rhs, RankedTensorType acc,
+                    RankedTensorType lhsScale, RankedTensorType rhsScale) {
+  if (!describeScaledMmaMismatch(lhs, rhs, acc, lhsScale, rhsScale).empty())
+    return false;
+  int64_t m = acc.getShape()[acc.getRank() - 2], n = acc.getShape().back();
+  return m % 16 == 0 && n % 8 == 0 && llvm::isPowerOf2_64(n / 8);
+}
+
 struct MmaFScaledLowering : TilePattern<ct::MmaFScaledOp> {
-  using TilePattern::TilePattern;
+  MmaFScaledLowering(TileTypeConverter &converter, MLIRContext *context,
+                     bool blockScaledMma)
+      : TilePattern(converter, context), blockScaledMma(blockScaledMma) {}
+
   LogicalResult matchAndRewrite(ct::MmaFScaledOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto lhsType = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
@@ -111,6 +148,14 @@ struct MmaFScaledLowering : TilePattern<ct::MmaFScaledOp> {
                             "dividing K; got ")
              << op.getLhsScale().getType() << " and " << op.getRhsScale().getType();
     int64_t block = k / scaleK;
+    auto accType = cast<RankedTensorType>(adaptor.getAcc().getType());
+    if (blockScaledMma &&
+        emitsScaledMma(lhsType, rhsType, accType, lhsScaleType, rhsScaleType)) {
+      rewriter.replaceOpWithNewOp<tile_aa::MmaFScaledOp>(
+          op, accType, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
+          adaptor.getLhsScale(), adaptor.getRhsScale());
+      return success();
+    }
 
     Location loc = op.getLoc();
     Value lhsF32 = toF32(rewriter, loc, adaptor.getLhs());
@@ -125,13 +170,18 @@ struct MmaFScaledLowering : TilePattern<ct::MmaFScaledOp> {
                                                  scaledRhs, adaptor.getAcc());
     return success();
   }
+
+private:
+  bool blockScaledMma;
 };
 
 } // namespace
 
 void populateScaledMatrixLoweringPatterns(TileTypeConverter &converter,
-                                          RewritePatternSet &patterns) {
-  patterns.add<MmaFScaledLowering>(converter, patterns.getContext());
+                                          RewritePatternSet &patterns,
+                                          llvm::StringRef gpuName) {
+  patterns.add<MmaFScaledLowering>(converter, patterns.getContext(),
+                                   hasBlockScaledMmaSync(gpuName));
 }
 
 } // namespace tilepipe

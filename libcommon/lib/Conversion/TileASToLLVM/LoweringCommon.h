@@ -94,6 +94,9 @@ void populateDirectedArithToLLVMPatterns(TileLLVMTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
 void populateTensorConstantToLLVMPatterns(TileLLVMTypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
+/// tile_as.mmaf_scaled on block-scaled mma.sync (BlockScaledMmaToLLVM.cpp).
+void populateBlockScaledMmaToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns);
 void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 

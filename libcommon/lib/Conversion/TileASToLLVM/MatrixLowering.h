@@ -339,6 +339,10 @@ mlir::LogicalResult lowerMmaSyncWith(mlir::Operation *op, Value lhs, Value rhs, 
 /// with the operands' signedness for mmai (MmaSyncKinds.cpp).
 Arithmetic getMmaSyncArithmetic(mlir::Operation *op);
 
+/// The PTX name of an fp8 type (f8E4M3FN: e4m3, f8E5M2: e5m2), as the
+/// mma intrinsics spell it.
+llvm::StringRef getFloat8Name(Type type);
+
 /// Issues one mma.sync.aligned.m16n8k<k>.row.col for operand element types
 /// `a` and `b` (tile types: f16, bf16, tf32, f8E4M3FN, f8E5M2, i8 with
 /// signedness `aSigned`/`bSigned`) accumulating in f32 (floats) or i32

@@ -37,8 +37,7 @@ Arithmetic getMmaSyncArithmetic(Operation *op) {
   return arith;
 }
 
-/// The PTX name of an fp8 type in the intrinsic's name.
-static StringRef getFloat8Name(Type type) {
+StringRef getFloat8Name(Type type) {
   return isa<Float8E4M3FNType>(type) ? "e4m3" : "e5m2";
 }
 

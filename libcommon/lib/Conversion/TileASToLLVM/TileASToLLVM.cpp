@@ -420,6 +420,7 @@ struct ConvertTileASToLLVMPass
     populateDataMovementToLLVMPatterns(converter, patterns);
     populateReductionToLLVMPatterns(converter, patterns);
     populateMatrixToLLVMPatterns(converter, patterns);
+    populateBlockScaledMmaToLLVMPatterns(converter, patterns);
     populateAtomicToLLVMPatterns(converter, patterns);
     populateControlFlowToLLVMPatterns(converter, patterns);
     populateArithmeticToLLVMPatterns(converter, patterns);

@@ -221,7 +221,7 @@ unsigned tilepipe::tile_as::getTargetComputeCapability(Operation *op) {
 }
 
 std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
-  if (!isa<MmaFOp, MmaIOp>(op))
+  if (!isa<MmaFOp, MmaIOp, MmaFScaledOp>(op))
     return std::nullopt;
   auto lhs = cast<RankedTensorType>(op->getOperand(0).getType());
   Type a = lhs.getElementType();
@@ -229,7 +229,11 @@ std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   Type acc = getElementTypeOrSelf(op->getOperand(2).getType());
   auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   std::optional<MmaSyncForm> form;
-  if (isa<MmaIOp>(op)) {
+  if (isa<MmaFScaledOp>(op)) {
+    // Block-scaled mma.sync (m16n8k32 kind::mxf8f6f4): the op exists only
+    // for targets that have it, in the form its verifier checks.
+    form = MmaSyncForm{32, 1};
+  } else if (isa<MmaIOp>(op)) {
     if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32))
       form = MmaSyncForm{32, 1};
   } else if (a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16())) {

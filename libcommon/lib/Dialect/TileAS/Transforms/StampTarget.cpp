@@ -35,7 +35,7 @@ static constexpr unsigned kMaxDefaultNumWarps = 8;
 static unsigned getNumWarpsForAccumulators(ModuleOp module) {
   int64_t elements = 0;
   module.walk([&](Operation *op) {
-    if (isa<MmaFOp, MmaIOp>(op))
+    if (isa<MmaFOp, MmaIOp, MmaFScaledOp>(op))
       elements += cast<RankedTensorType>(op->getOperand(2).getType()).getNumElements();
   });
   unsigned warps = kDefaultNumWarps;

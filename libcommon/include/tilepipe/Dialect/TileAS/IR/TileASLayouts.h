@@ -135,6 +135,8 @@ struct MmaSyncForm {
 ///     FMA path, which is exact in f32),
 ///   - e4m3/e5m2 x e4m3/e5m2 -> f32 or f16: m16n8k32 (sm_89 and later),
 ///   - s8/u8 x s8/u8 -> i32 (mmai): m16n8k32 (sm_80 and later),
+///   - mmaf_scaled (fp8 with e8m0 scales): m16n8k32 block-scaled
+///     (sm_120a/121a, the only targets it is emitted for),
 /// with K a multiple of k. f16 accumulators accumulate in f32. None for
 /// other types, and for fp8 where the module names no target from sm_89 on.
 /// The accumulator of an op with a form gets getMmaAccumulatorLayout.

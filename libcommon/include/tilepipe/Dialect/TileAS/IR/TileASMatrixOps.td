@@ -19,6 +19,34 @@ def TileAS_MmaFOp : TileAS_Op<"mmaf", [Pure, AllTypesMatch<["acc", "result"]>]> 
   }];
 }
 
+// Block-scaled multiply-accumulate, the form block-scaled mma.sync runs
+// (sm_120a/121a): result = (lhs * lhs_scale) x (rhs * rhs_scale) + acc with
+// fp8 (e4m3/e5m2) operands, f8E8M0FNU (power of two) scales and an f32
+// accumulator. lhs [B x] M x K has scales [B x] M x (K/32), rhs [B x] K x N
+// has [B x] (K/32) x N: each run of 32 consecutive k shares one scale.
+// CudaTileToTileAA emits it only for targets with that instruction; other
+// cuda_tile.mmaf_scaled forms are decomposed into widening and mmaf.
+def TileAS_MmaFScaledOp : TileAS_Op<"mmaf_scaled",
+    [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "block-scaled fp8 matrix multiply-accumulate (block 32, e8m0 scales)";
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
+                       AnyRankedTensor:$acc, AnyRankedTensor:$lhs_scale,
+                       AnyRankedTensor:$rhs_scale);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc `scales` `(` $lhs_scale `,` $rhs_scale `)` attr-dict `:`
+    type($lhs) `,` type($rhs) `,` type($acc) `,` type($lhs_scale) `,` type($rhs_scale)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::tilepipe::verifyScaledMmaShapes(
+          *this, getLhs().getType(), getRhs().getType(), getAcc().getType(),
+          getLhsScale().getType(), getRhsScale().getType());
+    }
+  }];
+}
+
 def TileAS_MmaIOp : TileAS_Op<"mmai", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "integer (i8 x i8 + i32) matrix multiply-accumulate";
   let description = [{
