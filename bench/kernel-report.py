@@ -94,9 +94,19 @@ def timed(cmd):
     return time.perf_counter() - start, proc
 
 
+def corpus_target(sm):
+    """The corpus bytecode a target compiles (as scripts/gpu-check picks it): the
+    corpus has sm_80, sm_90, sm_100 and sm_120 bytecode; sm_86/89 take sm_80's,
+    sm_103/110 sm_100's, a/f names their base's."""
+    for prefix, target in (("sm_8", "sm_80"), ("sm_90", "sm_90"), ("sm_10", "sm_100"),
+                           ("sm_11", "sm_100"), ("sm_12", "sm_120")):
+        if sm.startswith(prefix):
+            return target
+    return sm
+
+
 def report_case(o, ptxas, case, sm, work):
-    # An arch-specific target (sm_90a) compiles the bytecode of its family.
-    family = sm[:-1] if sm.endswith("a") else sm
+    family = corpus_target(sm)
     bytecode = os.path.join(o.shared, "corpus", "cutile", "bytecode",
                             f"{case}.{family}.{o.version}.tileirbc")
     if not os.path.exists(bytecode):

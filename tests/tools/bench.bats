@@ -66,3 +66,9 @@ print(g.matmul_shape(m['cases']['samples-BatchMatMul-batch_matmul_kernel.f16']))
   [ "$(wc -l < "$plan")" -eq 3 ]
   grep -q '^\.target sm_89' "$BATS_TEST_TMPDIR/g/samples-VectorAddition-vec_add_kernel_1d.f32.sm_89.ptx"
 }
+
+@test "kernel-report: sm_89 compiles the sm_80 corpus bytecode" {
+  run /usr/bin/python3 "$BENCH/kernel-report.py" --cases 'vec_add_kernel_1d\.f32' --gpu-name sm_89
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  echo "$output" | grep -q $'^samples-VectorAddition-vec_add_kernel_1d.f32\tsm_89\t' || { echo "$output"; false; }
+}
