@@ -103,9 +103,16 @@ setup() {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_cp_async.mlir"
   run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  # Other padding, another user, short runs or a store in between: no fusion.
+  # Other padding, another user, short runs or a store in between keep that
+  # operand in registers; one qualifying operand (FMHA's V, a [1, 1, S, D]
+  # block of a 4-D view included) still fuses alone.
   local fusion="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_async_copy_fusion.mlir"
   run bash -c "tile-opt --tilepipe-async-copy-mma-operands '$fusion' | FileCheck '$fusion'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "verifier: an mmaf_global without pointers or with a mask on a register operand" {
+  run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 

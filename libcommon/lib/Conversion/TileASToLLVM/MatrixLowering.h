@@ -137,10 +137,12 @@ struct StagedOperand {
   bool global = false;
 };
 
-/// The operand a tensor `type` of pointers (`ptrs`, converted) and its mask
-/// (`mask`, converted; null for none) give.
-mlir::FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, mlir::Operation *op,
-                                                Type type, Value ptrs, Value mask);
+/// The staged form of operand `value` of `op` (converted: `converted`):
+/// global addresses with their mask (`mask`, converted; null for none) where
+/// `value` is a tensor of pointers (an mmaf_global operand fused from a
+/// load), else registers.
+mlir::FailureOr<StagedOperand> getStagedOperand(RegisterEmitter &e, mlir::Operation *op,
+                                                Value value, Value converted, Value mask);
 
 /// Bytes of one cp.async.cg or st.shared.v4: the longest run stageRuns moves
 /// at once.

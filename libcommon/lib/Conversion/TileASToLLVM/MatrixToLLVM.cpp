@@ -92,12 +92,13 @@ FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter, Operation 
   return inlineAsm.getNumResults() ? inlineAsm.getResult(0) : Value();
 }
 
-FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, Operation *op, Type type,
-                                          Value ptrs, Value mask) {
-  FailureOr<Laid> laid = Laid::of(op, type);
+FailureOr<StagedOperand> getStagedOperand(RegisterEmitter &e, Operation *op, Value value,
+                                          Value converted, Value mask) {
+  FailureOr<Laid> laid = Laid::of(op, value.getType());
   if (failed(laid))
     return failure();
-  StagedOperand operand{*laid, unpackOperand(e, ptrs, *laid), {}, /*global=*/true};
+  bool global = isa<PtrType>(getElementTypeOrSelf(value.getType()));
+  StagedOperand operand{*laid, unpackOperand(e, converted, *laid), {}, global};
   if (mask)
     for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
       operand.mask.push_back(e.extract(mask, i));

@@ -33,12 +33,12 @@
 // f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
 // once at the end.
 //
-// A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global loads of A
-// and B into it) fills the same staging with cp.async.cg straight from
-// global memory, 16 bytes per copy, masked-off bytes zero-filled by the
-// copy's source size; each chunk's copies are committed and waited for
-// before the barrier that publishes the chunk. The tiles then never occupy
-// registers. On sm_90a an mmaf_global whose accumulator has the wgmma layout
+// A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global load of A,
+// of B or of both into it) fills the same staging with cp.async.cg straight
+// from global memory, 16 bytes per copy, masked-off bytes zero-filled by the
+// copy's source size, while an operand in registers is stored as above;
+// each chunk's copies are committed and waited for before the barrier that
+// publishes the chunk. The copied tiles then never occupy registers. On sm_90a an mmaf_global whose accumulator has the wgmma layout
 // takes the wgmma path instead (emitWgmma), whose staging cp.async fills the
 // same way.
 //
@@ -292,9 +292,12 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Type lhsType = op.getLhsPtrs().getType();
-    // AsyncCopyMmaOperands fuses the operands of f16/bf16 mmafs only.
-    Type element = cast<PtrType>(getElementTypeOrSelf(lhsType)).getPointeeType();
+    Type lhsType = op.getLhs().getType();
+    // AsyncCopyMmaOperands fuses the operands of f16/bf16 mmafs only. A and
+    // B have one element type, read from whichever is global.
+    Type element = getElementTypeOrSelf(lhsType);
+    if (auto ptr = dyn_cast<PtrType>(element))
+      element = ptr.getPointeeType();
     MmaSyncForm form{16, 2};
     bool wgmma = canLowerToWgmma(op);
     if (!wgmma && (!(element.isF16() || element.isBF16()) ||
@@ -302,9 +305,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
     FailureOr<StagedOperand> a =
-        getGlobalOperand(e, op, lhsType, adaptor.getLhsPtrs(), adaptor.getLhsMask());
-    FailureOr<StagedOperand> b = getGlobalOperand(e, op, op.getRhsPtrs().getType(),
-                                                  adaptor.getRhsPtrs(), adaptor.getRhsMask());
+        getStagedOperand(e, op, op.getLhs(), adaptor.getLhs(), adaptor.getLhsMask());
+    FailureOr<StagedOperand> b =
+        getStagedOperand(e, op, op.getRhs(), adaptor.getRhs(), adaptor.getRhsMask());
     if (failed(a) || failed(b))
       return failure();
     if (wgmma)

@@ -221,7 +221,7 @@ bool canLowerToWgmma(MmaFGlobalOp op) {
   if (!targetsWgmma(op) || !layout || !isWgmmaAccumulatorLayout(layout, acc.getShape()))
     return false;
   FailureOr<MmaShape> shape =
-      getMmaShape(cast<RankedTensorType>(op.getLhsPtrs().getType()).getShape(), acc.getShape());
+      getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
   return succeeded(shape) && chooseChunk(*shape) > 0;
 }
 

@@ -88,5 +88,16 @@ LogicalResult StoreOp::verify() {
                             getMask(), Value(), getContiguity());
 }
 
+LogicalResult MmaFGlobalOp::verify() {
+  // A mask pads a read; an operand in registers has nothing to pad.
+  if (getLhsMask() && !isGlobal(getLhs()))
+    return emitOpError("lhs mask without lhs pointers");
+  if (getRhsMask() && !isGlobal(getRhs()))
+    return emitOpError("rhs mask without rhs pointers");
+  if (!isGlobal(getLhs()) && !isGlobal(getRhs()))
+    return emitOpError("needs lhs or rhs as global pointers (else it is a tile_as.mmaf)");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tilepipe/Dialect/TileAS/IR/TileASOps.cpp.inc"

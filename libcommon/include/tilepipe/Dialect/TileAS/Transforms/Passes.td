@@ -41,14 +41,16 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
 def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::ModuleOp"> {
   let summary = "Read mma.sync and wgmma operands from global memory into shared memory with cp.async";
   let description = [{
-    Where both A and B of an mmaf that takes the mma.sync path (or, on
-    sm_90a, the wgmma path) are
-    tile_as.loads from global memory used by nothing else (possibly through a
-    tile_as.reshape dropping a leading unit dimension, as 3-D views of a
-    batch of one give), replaces the loads
-    and the mmaf with one tile_as.mmaf_global, whose lowering copies the tiles
-    into the shared staging buffer with cp.async instead of passing them
-    through registers (fewer registers live across the multiply, no spills).
+    Where A or B (or both) of an mmaf that takes the mma.sync path (or, on
+    sm_90a, the wgmma path) is a tile_as.load from global memory used by
+    nothing else (possibly through a tile_as.reshape dropping leading unit
+    dimensions, as 3-D views of a batch of one and cuTile's 4-D attention
+    views give), replaces the qualifying loads and the mmaf with one
+    tile_as.mmaf_global, whose lowering copies those tiles into the shared
+    staging buffer with cp.async instead of passing them through registers
+    (fewer registers live across the multiply, no spills); an operand that
+    does not qualify (FMHA's P, computed in registers) stays a register
+    operand of the mmaf_global.
     A load qualifies where its masked-off elements are +0.0 (no `other`, or
     a splat of +0.0: cp.async zero-fills), each thread reads runs of 8
     2-byte elements its contiguity proves adjacent, 16-byte aligned and under
