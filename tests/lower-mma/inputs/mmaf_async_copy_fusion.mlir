@@ -60,11 +60,17 @@ func.func @store_between(%a: !pa, %b: !pb, %acc: !tc, %v: !ta) -> !tc {
 }
 
 // Padding other than +0.0 (cp.async can only zero-fill), a load with
-// another user, and runs shorter than 16 bytes keep the register path.
-// CHECK-LABEL: func.func @not_fused
-// CHECK-NOT: mmaf_global
-// CHECK-COUNT-3: tile_as.mmaf %
-func.func @not_fused(%a: !pa, %b: !pb, %m: !ma, %acc: !tc) -> (!tc, !tc, !tc, !ta) {
+// another user, and runs shorter than 16 bytes keep A in registers; B still
+// qualifies, so each mmaf_global copies B alone and takes A as registers.
+// CHECK-LABEL: func.func @one_operand
+// CHECK: %[[X:[0-9]+]] = tile_as.load %arg0, %arg2
+// CHECK: tile_as.mmaf_global %[[X]], %arg1, %arg3 : tensor<64x32xf16,
+// CHECK: %[[X2:[0-9]+]] = tile_as.load %arg0 {
+// CHECK: tile_as.mmaf_global %[[X2]], %arg1, %arg3 : tensor<64x32xf16,
+// CHECK: %[[X3:[0-9]+]] = tile_as.load %arg0 {contiguity = 4
+// CHECK: tile_as.mmaf_global %[[X3]], %arg1, %arg3 : tensor<64x32xf16,
+// CHECK-NOT: tile_as.mmaf %
+func.func @one_operand(%a: !pa, %b: !pb, %m: !ma, %acc: !tc) -> (!tc, !tc, !tc, !ta) {
   %one = arith.constant dense<1.0> : !ta
   %x = tile_as.load %a, %m, %one {contiguity = 8 : i64} : !pa, !ma, !ta -> !ta
   %y = tile_as.load %b {contiguity = 8 : i64} : !pb -> !tb
@@ -76,4 +82,29 @@ func.func @not_fused(%a: !pa, %b: !pb, %m: !ma, %acc: !tc) -> (!tc, !tc, !tc, !t
   %y3 = tile_as.load %b {contiguity = 8 : i64} : !pb -> !tb
   %d3 = tile_as.mmaf %x3, %y3, %acc : !ta, !tb, !tc
   return %d, %d2, %d3, %x2 : !tc, !tc, !tc, !ta
+}
+
+// FMHA's second multiply: P computed in registers, V a [1, 1, S, D] block of
+// a 4-D view. V's pointers and mask lose both unit dimensions; P stays.
+#V4 = #tile_as.blocked<sizePerThread = [1, 1, 1, 8], threadsPerWarp = [1, 1, 2, 16], warpsPerCTA = [1, 1, 4, 1], order = [3, 2, 1, 0]>
+// CHECK-LABEL: func.func @registers_and_4d
+// CHECK-DAG: %[[V:[0-9]+]] = tile_as.reshape %arg1 : {{.*}} -> tensor<32x128x!tile_as.ptr<f16, 1>, #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>
+// CHECK-DAG: %[[M:[0-9]+]] = tile_as.reshape %arg2 : {{.*}} -> tensor<32x128xi1,
+// CHECK: tile_as.mmaf_global %arg0, %[[V]] mask %[[M]], %arg3 : tensor<64x32xf16,
+func.func @registers_and_4d(%p: !ta, %v: tensor<1x1x32x128x!tile_as.ptr<f16, 1>, #V4>,
+                            %m: tensor<1x1x32x128xi1, #V4>, %acc: !tc) -> !tc {
+  %y = tile_as.load %v, %m {contiguity = 8 : i64} : tensor<1x1x32x128x!tile_as.ptr<f16, 1>, #V4>, tensor<1x1x32x128xi1, #V4> -> tensor<1x1x32x128xf16, #V4>
+  %y2 = tile_as.reshape %y : tensor<1x1x32x128xf16, #V4> -> tensor<32x128xf16, #C>
+  %d = tile_as.mmaf %p, %y2, %acc : !ta, tensor<32x128xf16, #C>, !tc
+  return %d : !tc
+}
+
+// Neither operand qualifies (A in registers, B's runs too short): the mmaf stays.
+// CHECK-LABEL: func.func @neither
+// CHECK-NOT: mmaf_global
+// CHECK: tile_as.mmaf %
+func.func @neither(%p: !ta, %b: !pb, %acc: !tc) -> !tc {
+  %y = tile_as.load %b {contiguity = 4 : i64} : !pb -> !tb
+  %d = tile_as.mmaf %p, %y, %acc : !ta, !tb, !tc
+  return %d : !tc
 }

@@ -20,16 +20,18 @@
 // f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
 // once at the end.
 //
-// A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global loads of A
-// and B into it) fills the same staging with cp.async.cg straight from
-// global memory, 16 bytes per copy, masked-off bytes zero-filled by the
-// copy's source size; each chunk's copies are committed and waited for
-// before the barrier that publishes the chunk. The tiles then never occupy
-// registers.
+// A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global load of A,
+// of B or of both into it) fills the same staging with cp.async.cg straight
+// from global memory, 16 bytes per copy, masked-off bytes zero-filled by the
+// copy's source size, while an operand in registers is stored as above;
+// each chunk's copies are committed and waited for before the barrier that
+// publishes the chunk. The copied tiles then never occupy registers.
 //
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
+
+#include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -42,34 +44,18 @@ namespace {
 
 /// The k of mma.sync.m16n8k16.
 constexpr int64_t kStepK = 16;
-/// Padding after each staged row: 16 bytes of 2-byte elements.
-constexpr int64_t kRowPadding = 8;
-constexpr unsigned kElementBytes = 2;
+constexpr int64_t kRowPadding = MmaSyncStaging::kRowPadding;
+constexpr unsigned kElementBytes = MmaSyncStaging::kElementBytes;
 
-/// Where one chunk of A and B lives in the scratch buffer (in elements,
-/// except the byte offset of B and the total bytes).
-struct Staging {
-  int64_t chunk = 0, aPitch = 0, bPitch = 0;
-  uint64_t bOffset = 0, bytes = 0;
-
-  Staging(const MmaShape &s, int64_t chunk) : chunk(chunk) {
-    aPitch = chunk + kRowPadding;
-    bPitch = s.n + kRowPadding;
-    // Each array is followed by a 16-byte trash slot that out-of-chunk
-    // register runs are stored to.
-    uint64_t aEnd = (s.batch * s.m * aPitch + kRowPadding) * kElementBytes;
-    bOffset = llvm::alignTo(aEnd, 16);
-    bytes = bOffset + (s.batch * chunk * bPitch + kRowPadding) * kElementBytes;
-  }
-  int64_t aTrash(const MmaShape &s) const { return s.batch * s.m * aPitch; }
-  int64_t bTrash(const MmaShape &s) const { return s.batch * chunk * bPitch; }
-};
+MmaSyncStaging getStaging(const MmaShape &s, int64_t chunk) {
+  return MmaSyncStaging(s.batch, s.m, s.n, chunk);
+}
 
 /// The largest multiple of 16 of K whose staging fits the scratch limit,
 /// evened out over the chunks; 0 when not even 16 fit.
 int64_t chooseChunk(const MmaShape &s) {
   return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
-                      [&](int64_t chunk) { return Staging(s, chunk).bytes; });
+                      [&](int64_t chunk) { return getStaging(s, chunk).bytes; });
 }
 
 FailureOr<MmaShape> getShape(Type lhs, Type acc) {
@@ -98,6 +84,9 @@ struct StagedOperand {
   /// Per element of a global operand with a mask: whether it is read.
   SmallVector<Value> mask;
   bool global = false;
+  /// An i1 that, when false, makes every copy read nothing (null: always
+  /// read).
+  Value enabled;
 };
 
 /// Bytes cp.async reads of the run of `count` elements from `first`: all of
@@ -105,10 +94,12 @@ struct StagedOperand {
 /// false, none (the copy zero-fills them).
 Value getRunSourceBytes(RegisterEmitter &e, const StagedOperand &operand, size_t first,
                         int64_t count) {
-  Value all = e.i32(count * kElementBytes);
-  if (operand.mask.empty())
-    return all;
-  return LLVM::SelectOp::create(e.builder, e.loc, operand.mask[first], all, e.i32(0));
+  Value bytes = e.i32(count * kElementBytes);
+  if (!operand.mask.empty())
+    bytes = LLVM::SelectOp::create(e.builder, e.loc, operand.mask[first], bytes, e.i32(0));
+  if (operand.enabled)
+    bytes = LLVM::SelectOp::create(e.builder, e.loc, operand.enabled, bytes, e.i32(0));
+  return bytes;
 }
 
 /// Puts an operand into its staged chunk, one 16-byte (at most) access per
@@ -184,27 +175,56 @@ SmallVector<Value> loadMatrices(RegisterEmitter &e, Value address, unsigned coun
   return regs;
 }
 
-/// Lowers the multiply `op` of the staged operands `a` and `b` (element
-/// type `element`, `a` typed like `lhsType`) onto the accumulator `acc`
-/// (converted; tensor type `accTensorType`), for which hasMmaSyncStaging
-/// holds.
-LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOperand &b,
-                          Type element, Type lhsType, Value acc, Type accTensorType,
-                          const TypeConverter &converter,
-                          ConversionPatternRewriter &rewriter) {
+/// Stages the K chunk [k0, k0 + len) of `a` and `b` (of the multiply of
+/// shape `s`, layout `staging`) at `aBase` and `bBase`; `needsCheck`: some
+/// runs may lie outside the chunk (they go to the trash slots).
+LogicalResult stageChunk(RegisterEmitter &e, const MmaShape &s, const MmaSyncStaging &staging,
+                         const StagedOperand &a, const StagedOperand &b, Type element,
+                         Value aBase, Value bBase, int64_t k0, int64_t len, bool needsCheck) {
+  IndexMath m{e};
+  unsigned rank = a.laid.shape.size(), mDim = rank - 2, nDim = rank - 1;
+  auto batchOf = [&](const OperandRegs &regs, size_t i) {
+    return s.batched ? regs.coords[0][i] : e.i32(0);
+  };
+  if (failed(stageRuns(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aTrash(),
+                       [&](size_t i, Value kLocal) {
+                         Value row = m.add(m.mul(batchOf(a.regs, i), s.m), a.regs.coords[mDim][i]);
+                         return m.add(m.mul(row, staging.aPitch), kLocal);
+                       })))
+    return failure();
+  return stageRuns(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bTrash(),
+                   [&](size_t i, Value kLocal) {
+                     Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
+                     return m.add(m.mul(row, staging.bPitch), b.regs.coords[nDim][i]);
+                   });
+}
+
+/// Where one staged chunk of A and B starts.
+struct ChunkBases {
+  Value a, b;
+};
+/// Makes the chunk [k0, k0 + len) of A and B ready in shared memory for
+/// every thread and says where it is.
+using PrepareChunkFn = llvm::function_ref<FailureOr<ChunkBases>(int64_t k0, int64_t len)>;
+
+/// Lowers the multiply `op` of shape `s` (element type `element`) onto the
+/// accumulator `acc` (converted; tensor type `accTensorType`, in the
+/// mma.sync layout), reading A and B a chunk at a time, laid out as
+/// `staging`, from where `prepareChunk` puts them.
+LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging &staging,
+                          Type element, Value acc, Type accTensorType,
+                          const TypeConverter &converter, ConversionPatternRewriter &rewriter,
+                          PrepareChunkFn prepareChunk) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
-  FailureOr<MmaShape> shape = getShape(lhsType, accTensorType);
-  if (failed(accLaid) || failed(shape))
+  if (failed(accLaid))
     return failure();
-  const MmaShape &s = *shape;
   unsigned rank = accLaid->shape.size();
   unsigned mDim = rank - 2, nDim = rank - 1;
   Type accElement = getElementTypeOrSelf(accTensorType);
   Type accType = converter.convertType(accElement);
   if (!accType)
     return op->emitOpError("accumulator element type has no LLVM form");
-  Staging staging(s, chooseChunk(s));
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
@@ -212,11 +232,6 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
   Arithmetic arith{/*isFloat=*/true};
   arith.computeType = rewriter.getF32Type();
   SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
-
-  FailureOr<OperandStaging> staged = getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
-  if (failed(staged))
-    return failure();
-  Value aBase = staged->aBase, bBase = staged->bBase;
   auto batchOf = [&](const OperandRegs &regs, size_t i) {
     return s.batched ? regs.coords[0][i] : e.i32(0);
   };
@@ -280,28 +295,12 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
                                ArrayRef<LLVM::GEPArg>{index});
   };
 
-  bool needsCheck = s.k > staging.chunk;
   for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
     int64_t len = std::min(staging.chunk, s.k - k0);
-    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    if (failed(stageRuns(e, a, aBase, element, rank - 1, k0, len, needsCheck,
-                         staging.aTrash(s), [&](size_t i, Value kLocal) {
-                           Value row = m.add(m.mul(batchOf(a.regs, i), s.m),
-                                           a.regs.coords[mDim][i]);
-                           return m.add(m.mul(row, staging.aPitch), kLocal);
-                         })) ||
-        failed(stageRuns(e, b, bBase, element, rank - 2, k0, len, needsCheck,
-                         staging.bTrash(s), [&](size_t i, Value kLocal) {
-                           Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
-                           return m.add(m.mul(row, staging.bPitch), b.regs.coords[nDim][i]);
-                         })))
+    FailureOr<ChunkBases> bases = prepareChunk(k0, len);
+    if (failed(bases))
       return failure();
-    if (a.global || b.global) {
-      // This thread's copies have landed; the barrier then publishes them.
-      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
-      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
-    }
-    emitCTABarrier(rewriter, loc); // the chunk is complete
+    Value aBase = bases->a, bBase = bases->b;
     sums = emitCountedLoop(rewriter, loc, len / kStepK, sums, [&](Value k, ValueRange carried) {
       Value aStep = m.mul(k, kStepK), bStep = m.mul(k, kStepK * staging.bPitch);
       // All A fragments first, then per column block its B fragment and the
@@ -339,19 +338,59 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
       return next;
     });
   }
-  emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
-
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 
-/// The operand a tensor `type` of pointers (`ptrs`, converted) and its mask
-/// (`mask`, converted; null for none) give.
-FailureOr<StagedOperand> getGlobalOperand(RegisterEmitter &e, Operation *op, Type type,
-                                          Value ptrs, Value mask) {
-  FailureOr<Laid> laid = Laid::of(op, type);
+/// Lowers the multiply `op` of `a` and `b` (element type `element`, `a`
+/// typed like `lhsType`) onto `acc` (converted; tensor type
+/// `accTensorType`), for which hasMmaSyncStaging holds, staging them a chunk
+/// at a time in the shared scratch.
+LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const StagedOperand &b,
+                                Type element, Type lhsType, Value acc, Type accTensorType,
+                                const TypeConverter &converter,
+                                ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  FailureOr<MmaShape> shape = getShape(lhsType, accTensorType);
+  if (failed(shape))
+    return failure();
+  const MmaShape &s = *shape;
+  MmaSyncStaging staging = getStaging(s, chooseChunk(s));
+  FailureOr<OperandStaging> staged =
+      getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
+  if (failed(staged))
+    return failure();
+  RegisterEmitter e(rewriter, loc);
+  auto prepare = [&](int64_t k0, int64_t len) -> FailureOr<ChunkBases> {
+    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
+    if (failed(stageChunk(e, s, staging, a, b, element, staged->aBase, staged->bBase, k0, len,
+                          /*needsCheck=*/s.k > staging.chunk)))
+      return failure();
+    if (a.global || b.global) {
+      // This thread's copies have landed; the barrier then publishes them.
+      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+    }
+    emitCTABarrier(rewriter, loc); // the chunk is complete
+    return ChunkBases{staged->aBase, staged->bBase};
+  };
+  if (failed(emitMmaSync(op, s, staging, element, acc, accTensorType, converter, rewriter,
+                         prepare)))
+    return failure();
+  emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
+  return success();
+}
+
+/// The staged form of `value` (converted: `converted`), an operand of
+/// mmaf_global `op`: global addresses with the mask bits of `mask`
+/// (converted; null for none) where it is a tensor of pointers, else its
+/// registers.
+FailureOr<StagedOperand> getStagedOperand(RegisterEmitter &e, MmaFGlobalOp op, Value value,
+                                          Value converted, Value mask) {
+  FailureOr<Laid> laid = Laid::of(op, value.getType());
   if (failed(laid))
     return failure();
-  StagedOperand operand{*laid, unpackOperand(e, ptrs, *laid), {}, /*global=*/true};
+  bool global = MmaFGlobalOp::isGlobal(value);
+  StagedOperand operand{*laid, unpackOperand(e, converted, *laid), {}, global};
   if (mask)
     for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
       operand.mask.push_back(e.extract(mask, i));
@@ -362,19 +401,120 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Type lhsType = op.getLhsPtrs().getType();
+    Type lhsType = op.getLhs().getType();
     if (!hasMmaSyncStaging(lhsType, op.getAcc().getType()))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
     FailureOr<StagedOperand> a =
-        getGlobalOperand(e, op, lhsType, adaptor.getLhsPtrs(), adaptor.getLhsMask());
-    FailureOr<StagedOperand> b = getGlobalOperand(e, op, op.getRhsPtrs().getType(),
-                                                  adaptor.getRhsPtrs(), adaptor.getRhsMask());
+        getStagedOperand(e, op, op.getLhs(), adaptor.getLhs(), adaptor.getLhsMask());
+    FailureOr<StagedOperand> b =
+        getStagedOperand(e, op, op.getRhs(), adaptor.getRhs(), adaptor.getRhsMask());
     if (failed(a) || failed(b))
       return failure();
-    Type element = cast<PtrType>(getElementTypeOrSelf(lhsType)).getPointeeType();
-    return emitMmaSync(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
-                       *getTypeConverter(), rewriter);
+    Type element = getElementTypeOrSelf(lhsType);
+    if (auto ptr = dyn_cast<PtrType>(element))
+      element = ptr.getPointeeType();
+    return emitStagedMmaSync(op, *a, *b, element, lhsType, adaptor.getAcc(),
+                             op.getAcc().getType(), *getTypeConverter(), rewriter);
+  }
+};
+
+/// The multiply shape of a ring chunk of `kLen` K for the accumulator type
+/// `acc`.
+FailureOr<MmaShape> getChunkShape(Type acc, int64_t kLen) {
+  SmallVector<int64_t> lhs(cast<RankedTensorType>(acc).getShape());
+  lhs.back() = kLen;
+  return getMmaShape(lhs, cast<RankedTensorType>(acc).getShape());
+}
+
+/// The A and B bases of ring slot `slot` (an i32) of a ring of `stages`
+/// slots laid out as `staging`, at the start of the shared scratch.
+FailureOr<ChunkBases> getRingSlot(RegisterEmitter &e, Operation *op,
+                                  const MmaSyncStaging &staging, int64_t stages, Value slot) {
+  FailureOr<Value> ring = getSharedScratch(e.builder, e.loc, op, stages * staging.slotBytes());
+  if (failed(ring))
+    return failure();
+  IndexMath m{e};
+  Type i8 = e.builder.getI8Type();
+  Value a = LLVM::GEPOp::create(e.builder, e.loc, ring->getType(), i8, *ring,
+                                ArrayRef<LLVM::GEPArg>{m.mul(slot, staging.slotBytes())});
+  Value b = LLVM::GEPOp::create(e.builder, e.loc, a.getType(), i8, a,
+                                ArrayRef<LLVM::GEPArg>{(int32_t)staging.bOffset});
+  return ChunkBases{a, b};
+}
+
+/// The copies of one chunk into a ring slot, then one commit_group.
+struct MmaStageCopyLowering : ConvertOpToLLVMPattern<MmaStageCopyOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(MmaStageCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterEmitter e(rewriter, loc);
+    FailureOr<Laid> aLaid = Laid::of(op, op.getLhs().getType());
+    FailureOr<Laid> bLaid = Laid::of(op, op.getRhs().getType());
+    if (failed(aLaid) || failed(bLaid))
+      return failure();
+    auto operand = [&](const Laid &laid, Value ptrs, Value mask) {
+      StagedOperand staged{laid, unpackOperand(e, ptrs, laid), {}, /*global=*/true,
+                           adaptor.getPred()};
+      if (mask)
+        for (int64_t i = 0, count = staged.regs.values.size(); i < count; ++i)
+          staged.mask.push_back(e.extract(mask, i));
+      return staged;
+    };
+    StagedOperand a = operand(*aLaid, adaptor.getLhs(), adaptor.getLhsMask());
+    StagedOperand b = operand(*bLaid, adaptor.getRhs(), adaptor.getRhsMask());
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    // The accumulator A x B would have: A's shape with B's N.
+    SmallVector<int64_t> accShape(lhsType.getShape());
+    accShape.back() = cast<RankedTensorType>(op.getRhs().getType()).getShape().back();
+    FailureOr<MmaShape> shape = getMmaShape(lhsType.getShape(), accShape);
+    if (failed(shape))
+      return op.emitOpError("operands are not [M, K] x [K, N] or batched");
+    const MmaShape &s = *shape;
+    MmaSyncStaging staging = getStaging(s, op.getChunk());
+    FailureOr<ChunkBases> slot = getRingSlot(e, op, staging, op.getStages(), adaptor.getSlot());
+    if (failed(slot))
+      return failure();
+    Type element = cast<PtrType>(lhsType.getElementType()).getPointeeType();
+    if (failed(stageChunk(e, s, staging, a, b, element, slot->a, slot->b, op.getKOffset(),
+                          op.getKLen(), /*needsCheck=*/true)))
+      return failure();
+    // One group per slot, also where nothing was copied: async_wait counts
+    // groups.
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : ConvertOpToLLVMPattern<AsyncWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(AsyncWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    emitCTABarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// ldmatrix + mma.sync over one chunk already in a ring slot.
+struct MmaFStageLowering : ConvertOpToLLVMPattern<MmaFStageOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(MmaFStageOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<MmaShape> shape = getChunkShape(op.getAcc().getType(), op.getKLen());
+    if (failed(shape))
+      return op.emitOpError("accumulator is not [M, N] or [batch, M, N]");
+    MmaSyncStaging staging = getStaging(*shape, op.getChunk());
+    RegisterEmitter e(rewriter, op.getLoc());
+    FailureOr<ChunkBases> slot = getRingSlot(e, op, staging, op.getStages(), adaptor.getSlot());
+    if (failed(slot))
+      return failure();
+    return emitMmaSync(op, *shape, staging, op.getOperandType(), adaptor.getAcc(),
+                       op.getAcc().getType(), *getTypeConverter(), rewriter,
+                       [&](int64_t, int64_t) -> FailureOr<ChunkBases> { return *slot; });
   }
 };
 
@@ -395,13 +535,15 @@ LogicalResult lowerMmaSync(MmaFOp op, Value lhs, Value rhs, Value acc,
   RegisterEmitter e(rewriter, op.getLoc());
   StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
   StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
-  return emitMmaSync(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
-                     op.getLhs().getType(), acc, op.getAcc().getType(), converter, rewriter);
+  return emitStagedMmaSync(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
+                           op.getLhs().getType(), acc, op.getAcc().getType(), converter,
+                           rewriter);
 }
 
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns) {
-  patterns.add<MmaFGlobalLowering>(converter);
+  patterns.add<MmaFGlobalLowering, MmaStageCopyLowering, AsyncWaitLowering, MmaFStageLowering>(
+      converter);
 }
 
 } // namespace tilepipe::tile_as

@@ -88,5 +88,32 @@ LogicalResult StoreOp::verify() {
                             getMask(), Value(), getContiguity());
 }
 
+LogicalResult MmaFGlobalOp::verify() {
+  // A mask pads a read; an operand in registers has nothing to pad.
+  if (getLhsMask() && !isGlobal(getLhs()))
+    return emitOpError("lhs mask without lhs pointers");
+  if (getRhsMask() && !isGlobal(getRhs()))
+    return emitOpError("rhs mask without rhs pointers");
+  if (!isGlobal(getLhs()) && !isGlobal(getRhs()))
+    return emitOpError("needs lhs or rhs as global pointers (else it is a tile_as.mmaf)");
+  return success();
+}
+
+LogicalResult MmaStageCopyOp::verify() {
+  auto lhs = cast<RankedTensorType>(getLhs().getType());
+  auto rhs = cast<RankedTensorType>(getRhs().getType());
+  int64_t rank = lhs.getRank();
+  if ((rank != 2 && rank != 3) || rhs.getRank() != rank ||
+      lhs.getShape().back() != rhs.getShape()[rank - 2])
+    return emitOpError("operands are not [M, K] and [K, N] (or batched)");
+  int64_t k = lhs.getShape().back();
+  if (getKOffset() < 0 || getKLen() <= 0 || getKOffset() + getKLen() > k ||
+      getKLen() > getChunk() || getStages() < 1)
+    return emitOpError("K range [") << getKOffset() << ", " << getKOffset() + getKLen()
+                                    << ") does not fit K " << k << " and the ring's chunk "
+                                    << getChunk();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tilepipe/Dialect/TileAS/IR/TileASOps.cpp.inc"

@@ -219,3 +219,17 @@ bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {
   auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
   return layout && isWgmmaAccumulatorLayout(layout, acc.getShape());
 }
+
+BlockedAttr tilepipe::tile_as::dropLeadingUnitDims(BlockedAttr layout, unsigned count) {
+  unsigned rank = layout.getOrder().size();
+  for (unsigned d = 0; d < count; ++d)
+    if (layout.getSizePerThread()[d] != 1 || layout.getThreadsPerWarp()[d] != 1 ||
+        layout.getWarpsPerCTA()[d] != 1 || layout.getOrder()[rank - 1 - d] != d)
+      return nullptr;
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder().drop_back(count))
+    order.push_back(d - count);
+  return BlockedAttr::get(layout.getContext(), layout.getSizePerThread().drop_front(count),
+                          layout.getThreadsPerWarp().drop_front(count),
+                          layout.getWarpsPerCTA().drop_front(count), order);
+}

@@ -38,24 +38,9 @@ static bool mayWriteMemory(Operation *op) {
   return result.wasInterrupted();
 }
 
-/// `layout` without its dimension 0, where that dimension is a single
-/// element held by every thread (as a leading unit dimension is); null
-/// otherwise.
-static BlockedAttr dropLeadingUnitDim(BlockedAttr layout) {
-  if (layout.getSizePerThread()[0] != 1 || layout.getThreadsPerWarp()[0] != 1 ||
-      layout.getWarpsPerCTA()[0] != 1 || layout.getOrder().back() != 0)
-    return nullptr;
-  SmallVector<unsigned> order;
-  for (unsigned d : layout.getOrder().drop_back())
-    order.push_back(d - 1);
-  return BlockedAttr::get(layout.getContext(), layout.getSizePerThread().drop_front(),
-                          layout.getThreadsPerWarp().drop_front(),
-                          layout.getWarpsPerCTA().drop_front(), order);
-}
-
 /// An operand of an mmaf that can be read by tile_as.mmaf_global: a load,
-/// possibly reshaped to drop a leading unit dimension (a batch of one, as
-/// cuTile's 3-D views give); `layout` is the operand's layout for the
+/// possibly reshaped to drop leading unit dimensions (a batch of one, as
+/// cuTile's 3-D views give, or the [1, 1, S, D] blocks of 4-D views); `layout` is the operand's layout for the
 /// pointers and mask.
 struct FusibleOperand {
   // Op handles are non-const so that reshaped() and erasing can use them.
@@ -81,7 +66,8 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   FusibleOperand fusible;
   if (auto reshape = operand.getDefiningOp<ReshapeOp>()) {
     auto from = cast<RankedTensorType>(reshape.getSrc().getType());
-    if (!reshape.getResult().hasOneUse() || from.getRank() != 3 || from.getShape()[0] != 1)
+    if (!reshape.getResult().hasOneUse() || from.getRank() < 3 ||
+        llvm::any_of(from.getShape().drop_back(2), [](int64_t d) { return d != 1; }))
       return std::nullopt;
     fusible.reshape = reshape;
     operand = reshape.getSrc();
@@ -105,7 +91,8 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
       load.getContiguity() % kCopyElements != 0)
     return std::nullopt;
   fusible.load = load;
-  fusible.layout = fusible.reshape ? dropLeadingUnitDim(layout) : layout;
+  fusible.layout =
+      fusible.reshape ? dropLeadingUnitDims(layout, type.getRank() - 2) : layout;
   if (!fusible.layout)
     return std::nullopt;
   for (Operation *op = load->getNextNode(); op != mmaf; op = op->getNextNode())
@@ -132,20 +119,28 @@ struct AsyncCopyMmaOperandsPass
     for (MmaFOp op : candidates) {
       std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op);
       std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op);
-      if (!lhs || !rhs)
+      if (!lhs && !rhs)
         continue;
+      // An operand that does not qualify stays in registers and is stored
+      // to the staging as tile_as.mmaf stores both.
       OpBuilder builder(op);
-      auto fused = MmaFGlobalOp::create(
-          builder, op.getLoc(), op.getType(), lhs->reshaped(builder, lhs->load.getPtrs()),
-          lhs->reshaped(builder, lhs->load.getMask()),
-          rhs->reshaped(builder, rhs->load.getPtrs()),
-          rhs->reshaped(builder, rhs->load.getMask()), op.getAcc());
+      auto source = [&](const std::optional<FusibleOperand> &operand, Value value) {
+        return operand ? operand->reshaped(builder, operand->load.getPtrs()) : value;
+      };
+      auto mask = [&](const std::optional<FusibleOperand> &operand) {
+        return operand ? operand->reshaped(builder, operand->load.getMask()) : Value();
+      };
+      auto fused = MmaFGlobalOp::create(builder, op.getLoc(), op.getType(),
+                                        source(lhs, op.getLhs()), mask(lhs),
+                                        source(rhs, op.getRhs()), mask(rhs), op.getAcc());
       op.replaceAllUsesWith(fused.getResult());
       op.erase();
-      for (const FusibleOperand &operand : {*lhs, *rhs}) {
-        if (operand.reshape)
-          operand.reshape.erase();
-        operand.load.erase();
+      for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {
+        if (!operand)
+          continue;
+        if (operand->reshape)
+          operand->reshape.erase();
+        operand->load.erase();
       }
     }
   }

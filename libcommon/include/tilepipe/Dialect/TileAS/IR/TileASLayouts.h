@@ -36,6 +36,12 @@ int64_t linearizeRegister(BlockedAttr layout, llvm::ArrayRef<int64_t> shape,
 int64_t getRegisterCoordinate(BlockedAttr layout, unsigned dim,
                               int64_t regInDim);
 
+/// `layout` without its leading `count` dimensions, where each is a single
+/// element held by every thread (as a leading unit dimension is), so that
+/// the result lays out the remaining dimensions in the same registers; null
+/// otherwise.
+BlockedAttr dropLeadingUnitDims(BlockedAttr layout, unsigned count);
+
 /// Elements per CTA tile of the layout along `dim` (before repetition).
 int64_t getLayoutExtent(BlockedAttr layout, unsigned dim);
 

@@ -34,29 +34,39 @@ def TileAS_MmaIOp : TileAS_Op<"mmai", [Pure, AllTypesMatch<["acc", "result"]>]> 
   }];
 }
 
-// An mmaf whose A and B tiles come straight from global memory (tile-sched's
-// tilepipe-async-copy-mma-operands fuses a tile_as.load of each into the
-// multiply): the lowering copies them into the shared staging buffer with
-// cp.async rather than through registers.
+// An mmaf whose A or B tile (or both) comes straight from global memory
+// (tile-sched's tilepipe-async-copy-mma-operands fuses a tile_as.load into
+// the multiply): the lowering copies such a tile into the shared staging
+// buffer with cp.async rather than through registers.
 def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead]>, AllTypesMatch<["acc", "result"]>]> {
-  let summary = "mmaf of A and B read through tensors of global pointers";
+  let summary = "mmaf of A and B, either read through a tensor of global pointers";
   let description = [{
-    result = A x B + acc with A and B the tensors `lhs_ptrs` and `rhs_ptrs`
-    point to, as tile_as.load would read them; an element whose mask bit is
-    false reads as +0.0 (the load's zero padding). The pointer tensors keep
-    the loads' layouts: every thread's pointers come in runs of 8 adjacent,
-    contiguous, 16-byte aligned 2-byte elements along the innermost dimension
-    that share one mask bit (the loads' contiguity of 8 promised that). The
-    reads happen where the op stands.
+    result = A x B + acc. `lhs` and `rhs` are each either the tile itself
+    (registers, as tile_as.mmaf takes it) or a tensor of global pointers to
+    it, read as tile_as.load would read it; at least one is pointers. An
+    element of a pointer operand whose mask bit is false reads as +0.0 (the
+    load's zero padding); only pointer operands take a mask. The pointer
+    tensors keep the loads' layouts: every thread's pointers come in runs of
+    8 adjacent, contiguous, 16-byte aligned 2-byte elements along the
+    innermost dimension that share one mask bit (the loads' contiguity of 8
+    promised that). The reads happen where the op stands.
   }];
-  let arguments = (ins TileAS_PtrTensor:$lhs_ptrs, Optional<TileAS_MaskTensor>:$lhs_mask,
-                       TileAS_PtrTensor:$rhs_ptrs, Optional<TileAS_MaskTensor>:$rhs_mask,
+  let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
+                       AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,
                        AnyRankedTensor:$acc);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $lhs_ptrs (`mask` $lhs_mask^)? `,` $rhs_ptrs (`mask` $rhs_mask^)? `,` $acc attr-dict
-    `:` type($lhs_ptrs) (`mask` type($lhs_mask)^)? `,` type($rhs_ptrs)
+    $lhs (`mask` $lhs_mask^)? `,` $rhs (`mask` $rhs_mask^)? `,` $acc attr-dict
+    `:` type($lhs) (`mask` type($lhs_mask)^)? `,` type($rhs)
     (`mask` type($rhs_mask)^)? `,` type($acc)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether `operand` (lhs or rhs) is a tensor of pointers.
+    static bool isGlobal(::mlir::Value operand) {
+      return ::llvm::isa<PtrType>(
+          ::llvm::cast<::mlir::RankedTensorType>(operand.getType()).getElementType());
+    }
   }];
 }

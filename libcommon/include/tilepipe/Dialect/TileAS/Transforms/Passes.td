@@ -41,13 +41,15 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
 def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::ModuleOp"> {
   let summary = "Read mma.sync operands from global memory into shared memory with cp.async";
   let description = [{
-    Where both A and B of an mmaf that takes the mma.sync path are
-    tile_as.loads from global memory used by nothing else (possibly through a
-    tile_as.reshape dropping a leading unit dimension, as 3-D views of a
-    batch of one give), replaces the loads
-    and the mmaf with one tile_as.mmaf_global, whose lowering copies the tiles
-    into the shared staging buffer with cp.async instead of passing them
-    through registers (fewer registers live across the multiply, no spills).
+    Where A or B (or both) of an mmaf that takes the mma.sync path is a
+    tile_as.load from global memory used by nothing else (possibly through a
+    tile_as.reshape dropping leading unit dimensions, as 3-D views of a
+    batch of one and cuTile's 4-D attention views give), replaces the
+    qualifying loads and the mmaf with one tile_as.mmaf_global, whose
+    lowering copies those tiles into the shared staging buffer with cp.async
+    instead of passing them through registers (fewer registers live across
+    the multiply, no spills); an operand that does not qualify (FMHA's P,
+    computed in registers) stays a register operand of the mmaf_global.
     A load qualifies where its masked-off elements are +0.0 (no `other`, or
     a splat of +0.0: cp.async zero-fills), each thread reads runs of 8
     2-byte elements its contiguity proves adjacent, 16-byte aligned and under
@@ -56,6 +58,39 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     at the mmaf). Runs after tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
+}
+
+def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
+  let summary = "Stream a K loop's mma.sync operands through a ring of cp.async stages";
+  let description = [{
+    Where an scf.for (constant positive step) carries the accumulator of one
+    tile_as.mmaf_global with both operands global, and its body is nothing
+    but that multiply and the register arithmetic computing its pointers
+    and masks from the induction variable (cuTile's K loops after
+    tilepipe-async-copy-mma-operands), replaces the multiply with a
+    software pipeline over K chunks: a ring of S slots of shared memory
+    (S = 3, fewer where the ring would not fit the 48 KiB of static shared
+    memory; no change below 2, nor where the accumulator takes more than 64
+    registers per thread: with 128, as on cuTile's 128x256 MatMul tile on 8
+    warps, the ring's unrolled chunks and in-flight addresses made ptxas
+    spill), tile_as.mma_stage_copy starting the
+    cp.async copies of chunk t + S - 1 while tile_as.mmaf_stage multiplies
+    chunk t after a tile_as.async_wait {pending = S - 2}. The copies of the
+    first S - 1 chunks are peeled into a prologue before the loop; copies
+    past the loop's end read nothing (no epilogue); an async_wait
+    {pending = 0} after the loop drains the ring. See PipelineMmaLoops.cpp.
+  }];
+  let options = [
+    Option<"maxStages", "max-stages", "int64_t", /*default=*/"3",
+           "Most ring slots (2 or more; the cost rule and the shared-memory "
+           "budget may use fewer)">,
+    Option<"maxAccRegisters", "max-acc-registers", "int64_t", /*default=*/"64",
+           "Pipeline only loops whose accumulator takes at most this many "
+           "registers per thread (the ring's unrolled chunks and in-flight "
+           "addresses need the rest)">
+  ];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 #endif // TILEPIPE_TILEAS_PASSES_TD
