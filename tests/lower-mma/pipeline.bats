@@ -46,3 +46,8 @@ setup() {
     { echo "$output"; false; }
   [[ "$output" == *"mma.sync"*"cp.async.wait_group 	0;"*"bar.sync"* ]] || { echo "$output"; false; }
 }
+
+@test "verifier: a copy past K or with mismatched K, an mmaf_global without pointers or with a mask on registers" {
+  run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mma_ring_invalid.mlir"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
