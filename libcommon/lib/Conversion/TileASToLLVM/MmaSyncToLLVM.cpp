@@ -380,21 +380,26 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   return success();
 }
 
-/// The staged form of `value` (converted: `converted`), an operand of
-/// mmaf_global `op`: global addresses with the mask bits of `mask`
-/// (converted; null for none) where it is a tensor of pointers, else its
-/// registers.
+/// The staged form of the converted tensor `converted` laid out as `laid`:
+/// registers, or (`global`) addresses with the mask bits of `mask`
+/// (converted; null for none), read only where `enabled` (null: always).
+StagedOperand getStagedOperand(RegisterEmitter &e, const Laid &laid, Value converted,
+                               bool global, Value mask, Value enabled = {}) {
+  StagedOperand operand{laid, unpackOperand(e, converted, laid), {}, global, enabled};
+  if (mask)
+    for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
+      operand.mask.push_back(e.extract(mask, i));
+  return operand;
+}
+
+/// The staged form of operand `value` (converted: `converted`) of mmaf_global
+/// `op`, with its converted `mask` (null for none).
 FailureOr<StagedOperand> getStagedOperand(RegisterEmitter &e, MmaFGlobalOp op, Value value,
                                           Value converted, Value mask) {
   FailureOr<Laid> laid = Laid::of(op, value.getType());
   if (failed(laid))
     return failure();
-  bool global = MmaFGlobalOp::isGlobal(value);
-  StagedOperand operand{*laid, unpackOperand(e, converted, *laid), {}, global};
-  if (mask)
-    for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
-      operand.mask.push_back(e.extract(mask, i));
-  return operand;
+  return getStagedOperand(e, *laid, converted, MmaFGlobalOp::isGlobal(value), mask);
 }
 
 struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
@@ -454,16 +459,10 @@ struct MmaStageCopyLowering : ConvertOpToLLVMPattern<MmaStageCopyOp> {
     FailureOr<Laid> bLaid = Laid::of(op, op.getRhs().getType());
     if (failed(aLaid) || failed(bLaid))
       return failure();
-    auto operand = [&](const Laid &laid, Value ptrs, Value mask) {
-      StagedOperand staged{laid, unpackOperand(e, ptrs, laid), {}, /*global=*/true,
-                           adaptor.getPred()};
-      if (mask)
-        for (int64_t i = 0, count = staged.regs.values.size(); i < count; ++i)
-          staged.mask.push_back(e.extract(mask, i));
-      return staged;
-    };
-    StagedOperand a = operand(*aLaid, adaptor.getLhs(), adaptor.getLhsMask());
-    StagedOperand b = operand(*bLaid, adaptor.getRhs(), adaptor.getRhsMask());
+    StagedOperand a = getStagedOperand(e, *aLaid, adaptor.getLhs(), /*global=*/true,
+                                       adaptor.getLhsMask(), adaptor.getPred());
+    StagedOperand b = getStagedOperand(e, *bLaid, adaptor.getRhs(), /*global=*/true,
+                                       adaptor.getRhsMask(), adaptor.getPred());
     auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
     // The accumulator A x B would have: A's shape with B's N.
     SmallVector<int64_t> accShape(lhsType.getShape());
