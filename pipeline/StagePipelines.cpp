@@ -40,6 +40,7 @@ static const PipelineRow kLowerPipeline[] = {
 static const PipelineRow kSchedPipeline[] = {
     {0, "tilepipe-assign-layouts"},
     {0, "tilepipe-async-copy-mma-operands"},
+    {1, "tilepipe-pipeline-mma-loops"},
 };
 
 // tile-llvm: -> LLVM + NVVM dialects. Cleanups run before translation.

@@ -135,6 +135,9 @@ struct StagedOperand {
   /// Per element of a global operand with a mask: whether it is read.
   SmallVector<Value> mask;
   bool global = false;
+  /// An i1 that, when false, makes every copy of a global operand read
+  /// nothing (null: always read; the ring's copies past a loop's end).
+  Value enabled;
 };
 
 /// The staged form of operand `value` of `op` (converted: `converted`):
@@ -142,7 +145,8 @@ struct StagedOperand {
 /// `value` is a tensor of pointers (an mmaf_global operand fused from a
 /// load), else registers.
 mlir::FailureOr<StagedOperand> getStagedOperand(RegisterEmitter &e, mlir::Operation *op,
-                                                Value value, Value converted, Value mask);
+                                                Value value, Value converted, Value mask,
+                                                Value enabled = {});
 
 /// Bytes of one cp.async.cg or st.shared.v4: the longest run stageRuns moves
 /// at once.
@@ -200,6 +204,9 @@ mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, 
                                                e.i32(0));
         if (inside && !skipOutside)
           sourceBytes = LLVM::SelectOp::create(e.builder, e.loc, inside, sourceBytes, e.i32(0));
+        if (operand.enabled)
+          sourceBytes =
+              LLVM::SelectOp::create(e.builder, e.loc, operand.enabled, sourceBytes, e.i32(0));
         mlir::NVVM::CpAsyncOp::create(
             e.builder, e.loc, address, source, e.builder.getI32IntegerAttr(runBytes),
             mlir::NVVM::LoadCacheModifierKindAttr::get(e.builder.getContext(),

@@ -93,12 +93,12 @@ FailureOr<Value> emitAsInlinePtx(ConversionPatternRewriter &rewriter, Operation 
 }
 
 FailureOr<StagedOperand> getStagedOperand(RegisterEmitter &e, Operation *op, Value value,
-                                          Value converted, Value mask) {
+                                          Value converted, Value mask, Value enabled) {
   FailureOr<Laid> laid = Laid::of(op, value.getType());
   if (failed(laid))
     return failure();
   bool global = isa<PtrType>(getElementTypeOrSelf(value.getType()));
-  StagedOperand operand{*laid, unpackOperand(e, converted, *laid), {}, global};
+  StagedOperand operand{*laid, unpackOperand(e, converted, *laid), {}, global, enabled};
   if (mask)
     for (int64_t i = 0, count = operand.regs.values.size(); i < count; ++i)
       operand.mask.push_back(e.extract(mask, i));

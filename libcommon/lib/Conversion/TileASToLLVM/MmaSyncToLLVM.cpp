@@ -55,35 +55,9 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// Padding after each staged row, and the most one store or copy moves: 16
-/// bytes.
-constexpr unsigned kRowPaddingBytes = 16;
-
-/// Where one chunk of A and B lives in the scratch buffer (in elements,
-/// except the byte offset of B and the total bytes). B is [batch][chunk][N]
-/// or, transposed, [batch][N][chunk].
-struct Staging {
-  int64_t chunk = 0, aPitch = 0, bPitch = 0, bRows = 0, padding = 0;
-  uint64_t bOffset = 0, bytes = 0;
-
-  Staging(const MmaShape &s, int64_t chunk, unsigned elementBytes, bool bTransposed)
-      : chunk(chunk) {
-    padding = kRowPaddingBytes / elementBytes;
-    aPitch = chunk + padding;
-    bPitch = (bTransposed ? chunk : s.n) + padding;
-    bRows = s.batch * (bTransposed ? s.n : chunk);
-    // Each array is followed by a 16-byte trash slot that out-of-chunk
-    // register runs are stored to.
-    uint64_t aEnd = (s.batch * s.m * aPitch + padding) * elementBytes;
-    bOffset = llvm::alignTo(aEnd, 16);
-    bytes = bOffset + (bRows * bPitch + padding) * elementBytes;
-  }
-  int64_t aTrash(const MmaShape &s) const { return s.batch * s.m * aPitch; }
-  int64_t bTrash() const { return bRows * bPitch; }
-};
-
-Staging getStaging(const MmaShape &s, int64_t chunk, const MmaSyncForm &form) {
-  return Staging(s, chunk, form.elementBytes, stagesBTransposed(form));
+/// The staging (MmaStaging.h) of one chunk of `chunk` K of the multiply `s`.
+MmaSyncStaging getStaging(const MmaShape &s, int64_t chunk, const MmaSyncForm &form) {
+  return MmaSyncStaging(s.batch, s.m, s.n, chunk, form.elementBytes, stagesBTransposed(form));
 }
 
 /// The largest multiple of k of K whose staging fits the scratch limit,
@@ -126,22 +100,60 @@ SmallVector<Value> loadMatrices(RegisterEmitter &e, Value address, unsigned coun
   return regs;
 }
 
-/// Lowers the multiply `op` of the staged operands `a` and `b` (element
-/// type `element` converted to LLVM, `a` typed like `lhsType`) onto the
-/// accumulator `acc` (converted; tensor type `accTensorType`) in `arith`'s
-/// compute type, for which hasMmaSyncStaging holds with `form`; `issue`
-/// emits each mma.sync.
-LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOperand &b,
-                          Type element, Type lhsType, Value acc, Type accTensorType,
-                          const MmaSyncForm &form, const Arithmetic &arith,
-                          MmaInstructionFn issue, const TypeConverter &converter,
-                          ConversionPatternRewriter &rewriter) {
+/// Stages the K chunk [k0, k0 + len) of `a` and `b` (of the multiply `s`,
+/// laid out as `staging`; B transposed where `bTransposed`) at `aBase` and
+/// `bBase`; `needsCheck`: some runs may lie outside the chunk (they go to
+/// the trash slots).
+LogicalResult stageChunk(RegisterEmitter &e, const MmaShape &s, const MmaSyncStaging &staging,
+                         const StagedOperand &a, const StagedOperand &b, Type element,
+                         bool bTransposed, Value aBase, Value bBase, int64_t k0, int64_t len,
+                         bool needsCheck) {
+  IndexMath m{e};
+  unsigned rank = a.laid.shape.size(), mDim = rank - 2, nDim = rank - 1;
+  auto batchOf = [&](const OperandRegs &regs, size_t i) {
+    return s.batched ? regs.coords[0][i] : e.i32(0);
+  };
+  if (failed(stageRuns(e, a, aBase, element, /*transposed=*/false, rank - 1, k0, len,
+                       needsCheck, staging.aTrash(), [&](size_t i, Value kLocal) {
+                         Value row = m.add(m.mul(batchOf(a.regs, i), s.m),
+                                           a.regs.coords[mDim][i]);
+                         return m.add(m.mul(row, staging.aPitch), kLocal);
+                       })))
+    return failure();
+  return stageRuns(e, b, bBase, element, bTransposed, rank - 2, k0, len, needsCheck,
+                   staging.bTrash(), [&](size_t i, Value kLocal) {
+                     Value column = b.regs.coords[nDim][i];
+                     if (bTransposed) {
+                       Value row = m.add(m.mul(batchOf(b.regs, i), s.n), column);
+                       return m.add(m.mul(row, staging.bPitch), kLocal);
+                     }
+                     Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
+                     return m.add(m.mul(row, staging.bPitch), column);
+                   });
+}
+
+/// Where one staged chunk of A and B starts.
+struct ChunkBases {
+  Value a, b;
+};
+/// Makes the chunk [k0, k0 + len) of A and B ready in shared memory for
+/// every thread and says where it is.
+using PrepareChunkFn = llvm::function_ref<FailureOr<ChunkBases>(int64_t k0, int64_t len)>;
+
+/// Lowers the multiply `op` of shape `s` (operand element type `element`
+/// converted to LLVM) onto the accumulator `acc` (converted; tensor type
+/// `accTensorType`, in the mma.sync layout) in `arith`'s compute type,
+/// reading A and B a chunk at a time, laid out as `staging` for `form`, from
+/// where `prepareChunk` puts them; `issue` emits each mma.sync.
+LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging &staging,
+                          Type element, Value acc, Type accTensorType, const MmaSyncForm &form,
+                          const Arithmetic &arith, MmaInstructionFn issue,
+                          const TypeConverter &converter, ConversionPatternRewriter &rewriter,
+                          PrepareChunkFn prepareChunk) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
-  FailureOr<MmaShape> shape = getShape(lhsType, accTensorType);
-  if (failed(accLaid) || failed(shape))
+  if (failed(accLaid))
     return failure();
-  const MmaShape &s = *shape;
   unsigned rank = accLaid->shape.size();
   unsigned mDim = rank - 2, nDim = rank - 1;
   Type accElement = getElementTypeOrSelf(accTensorType);
@@ -150,17 +162,12 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
     return op->emitOpError("accumulator element type has no LLVM form");
   const int64_t kStep = form.k;
   bool bTransposed = stagesBTransposed(form);
-  Staging staging = getStaging(s, chooseChunk(s, form), form);
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
   OperandRegs c = unpackOperand(e, acc, *accLaid);
   SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
 
-  FailureOr<OperandStaging> staged = getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
-  if (failed(staged))
-    return failure();
-  Value aBase = staged->aBase, bBase = staged->bBase;
   auto batchOf = [&](const OperandRegs &regs, size_t i) {
     return s.batched ? regs.coords[0][i] : e.i32(0);
   };
@@ -225,33 +232,12 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
                                ArrayRef<LLVM::GEPArg>{index});
   };
 
-  bool needsCheck = s.k > staging.chunk;
   for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
     int64_t len = std::min(staging.chunk, s.k - k0);
-    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    if (failed(stageRuns(e, a, aBase, element, /*transposed=*/false, rank - 1, k0, len,
-                         needsCheck, staging.aTrash(s), [&](size_t i, Value kLocal) {
-                           Value row = m.add(m.mul(batchOf(a.regs, i), s.m),
-                                           a.regs.coords[mDim][i]);
-                           return m.add(m.mul(row, staging.aPitch), kLocal);
-                         })) ||
-        failed(stageRuns(e, b, bBase, element, bTransposed, rank - 2, k0, len,
-                         needsCheck, staging.bTrash(), [&](size_t i, Value kLocal) {
-                           Value column = b.regs.coords[nDim][i];
-                           if (bTransposed) {
-                             Value row = m.add(m.mul(batchOf(b.regs, i), s.n), column);
-                             return m.add(m.mul(row, staging.bPitch), kLocal);
-                           }
-                           Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
-                           return m.add(m.mul(row, staging.bPitch), column);
-                         })))
+    FailureOr<ChunkBases> bases = prepareChunk(k0, len);
+    if (failed(bases))
       return failure();
-    if (a.global || b.global) {
-      // This thread's copies have landed; the barrier then publishes them.
-      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
-      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
-    }
-    emitCTABarrier(rewriter, loc); // the chunk is complete
+    Value aBase = bases->a, bBase = bases->b;
     sums = emitCountedLoop(rewriter, loc, len / kStep, sums, [&](Value k, ValueRange carried) {
       Value aStep = m.mul(k, kStep);
       Value bStep = m.mul(k, bTransposed ? kStep : kStep * staging.bPitch);
@@ -283,9 +269,47 @@ LogicalResult emitMmaSync(Operation *op, const StagedOperand &a, const StagedOpe
       return next;
     });
   }
-  emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
-
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
+}
+
+/// Lowers the multiply `op` of `a` and `b` (element type `element`
+/// converted to LLVM, `a` typed like `lhsType`) onto `acc` (converted;
+/// tensor type `accTensorType`), for which hasMmaSyncStaging holds with
+/// `form`, staging them a chunk at a time in the shared scratch.
+LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const StagedOperand &b,
+                                Type element, Type lhsType, Value acc, Type accTensorType,
+                                const MmaSyncForm &form, const Arithmetic &arith,
+                                MmaInstructionFn issue, const TypeConverter &converter,
+                                ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  FailureOr<MmaShape> shape = getShape(lhsType, accTensorType);
+  if (failed(shape))
+    return failure();
+  const MmaShape &s = *shape;
+  MmaSyncStaging staging = getStaging(s, chooseChunk(s, form), form);
+  FailureOr<OperandStaging> staged =
+      getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
+  if (failed(staged))
+    return failure();
+  RegisterEmitter e(rewriter, loc);
+  auto prepare = [&](int64_t k0, int64_t len) -> FailureOr<ChunkBases> {
+    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
+    if (failed(stageChunk(e, s, staging, a, b, element, stagesBTransposed(form), staged->aBase,
+                          staged->bBase, k0, len, /*needsCheck=*/s.k > staging.chunk)))
+      return failure();
+    if (a.global || b.global) {
+      // This thread's copies have landed; the barrier then publishes them.
+      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+    }
+    emitCTABarrier(rewriter, loc); // the chunk is complete
+    return ChunkBases{staged->aBase, staged->bBase};
+  };
+  if (failed(emitMmaSync(op, s, staging, element, acc, accTensorType, form, arith, issue,
+                         converter, rewriter, prepare)))
+    return failure();
+  emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
+  return success();
 }
 
 struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
@@ -317,8 +341,102 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);
     };
-    return emitMmaSync(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
-                       form, getMmaSyncArithmetic(op), issue, *getTypeConverter(), rewriter);
+    return emitStagedMmaSync(op, *a, *b, element, lhsType, adaptor.getAcc(),
+                             op.getAcc().getType(), form, getMmaSyncArithmetic(op), issue,
+                             *getTypeConverter(), rewriter);
+  }
+};
+
+/// The A and B bases of ring slot `slot` (an i32) of a ring of `stages`
+/// slots laid out as `staging`, at the start of the shared scratch.
+FailureOr<ChunkBases> getRingSlot(RegisterEmitter &e, Operation *op,
+                                  const MmaSyncStaging &staging, int64_t stages, Value slot) {
+  FailureOr<Value> ring = getSharedScratch(e.builder, e.loc, op, stages * staging.slotBytes());
+  if (failed(ring))
+    return failure();
+  IndexMath m{e};
+  Type i8 = e.builder.getI8Type();
+  Value a = LLVM::GEPOp::create(e.builder, e.loc, ring->getType(), i8, *ring,
+                                ArrayRef<LLVM::GEPArg>{m.mul(slot, staging.slotBytes())});
+  Value b = LLVM::GEPOp::create(e.builder, e.loc, a.getType(), i8, a,
+                                ArrayRef<LLVM::GEPArg>{(int32_t)staging.bOffset});
+  return ChunkBases{a, b};
+}
+
+/// The form of the ring's multiplies: mmaf_global's f16/bf16 operands.
+constexpr MmaSyncForm kRingForm{16, 2};
+
+/// The copies of one chunk into a ring slot, then one commit_group.
+struct MmaStageCopyLowering : ConvertOpToLLVMPattern<MmaStageCopyOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(MmaStageCopyOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterEmitter e(rewriter, loc);
+    FailureOr<StagedOperand> a = getStagedOperand(e, op, op.getLhs(), adaptor.getLhs(),
+                                                  adaptor.getLhsMask(), adaptor.getPred());
+    FailureOr<StagedOperand> b = getStagedOperand(e, op, op.getRhs(), adaptor.getRhs(),
+                                                  adaptor.getRhsMask(), adaptor.getPred());
+    if (failed(a) || failed(b))
+      return failure();
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    // The accumulator A x B would have: A's shape with B's N.
+    SmallVector<int64_t> accShape(lhsType.getShape());
+    accShape.back() = cast<RankedTensorType>(op.getRhs().getType()).getShape().back();
+    FailureOr<MmaShape> shape = getMmaShape(lhsType.getShape(), accShape);
+    if (failed(shape))
+      return op.emitOpError("operands are not [M, K] x [K, N] or batched");
+    MmaSyncStaging staging = getStaging(*shape, op.getChunk(), kRingForm);
+    FailureOr<ChunkBases> slot = getRingSlot(e, op, staging, op.getStages(), adaptor.getSlot());
+    if (failed(slot))
+      return failure();
+    Type element = cast<PtrType>(lhsType.getElementType()).getPointeeType();
+    if (failed(stageChunk(e, *shape, staging, *a, *b, element, /*bTransposed=*/false, slot->a,
+                          slot->b, op.getKOffset(), op.getKLen(), /*needsCheck=*/true)))
+      return failure();
+    // One group per slot, also where nothing was copied: async_wait counts
+    // groups.
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : ConvertOpToLLVMPattern<AsyncWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(AsyncWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    emitCTABarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// ldmatrix + mma.sync over one chunk already in a ring slot.
+struct MmaFStageLowering : ConvertOpToLLVMPattern<MmaFStageOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(MmaFStageOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto accType = cast<RankedTensorType>(op.getAcc().getType());
+    SmallVector<int64_t> lhs(accType.getShape());
+    lhs.back() = op.getKLen();
+    FailureOr<MmaShape> shape = getMmaShape(lhs, accType.getShape());
+    if (failed(shape))
+      return op.emitOpError("accumulator is not [M, N] or [batch, M, N]");
+    MmaSyncStaging staging = getStaging(*shape, op.getChunk(), kRingForm);
+    RegisterEmitter e(rewriter, op.getLoc());
+    FailureOr<ChunkBases> slot = getRingSlot(e, op, staging, op.getStages(), adaptor.getSlot());
+    if (failed(slot))
+      return failure();
+    Type element = op.getOperandType();
+    auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                     ArrayRef<Value> cRegs, const MmaFragmentSite &) {
+      return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);
+    };
+    return emitMmaSync(op, *shape, staging, element, adaptor.getAcc(), accType, kRingForm,
+                       getMmaSyncArithmetic(op), issue, *getTypeConverter(), rewriter,
+                       [&](int64_t, int64_t) -> FailureOr<ChunkBases> { return *slot; });
   }
 };
 
@@ -345,8 +463,8 @@ LogicalResult lowerMmaSyncWith(Operation *op, Value lhs, Value rhs, Value acc,
   RegisterEmitter e(rewriter, op->getLoc());
   StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
   StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
-  return emitMmaSync(op, a, b, element, lhsType, acc, accType, form, arith, issue, converter,
-                     rewriter);
+  return emitStagedMmaSync(op, a, b, element, lhsType, acc, accType, form, arith, issue,
+                           converter, rewriter);
 }
 
 LogicalResult lowerMmaSync(Operation *op, Value lhs, Value rhs, Value acc,
@@ -368,7 +486,8 @@ LogicalResult lowerMmaSync(Operation *op, Value lhs, Value rhs, Value acc,
 
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns) {
-  patterns.add<MmaFGlobalLowering>(converter);
+  patterns.add<MmaFGlobalLowering, MmaStageCopyLowering, AsyncWaitLowering, MmaFStageLowering>(
+      converter);
 }
 
 } // namespace tilepipe::tile_as

@@ -10,13 +10,11 @@
 #ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_SHAREDSCRATCH_H
 #define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_SHAREDSCRATCH_H
 
+#include "tilepipe/Dialect/TileAS/IR/MmaStaging.h" // kMaxStaticSharedBytes
+
 #include "mlir/IR/Builders.h"
 
 namespace tilepipe::tile_as {
-
-/// Static shared memory one CTA may declare (bytes); larger requests must be
-/// split by the caller.
-constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
 
 /// A !llvm.ptr<3> to the start of the scratch buffer, grown to at least
 /// `bytes` and aligned to at least `alignment` bytes (swizzled layouts need

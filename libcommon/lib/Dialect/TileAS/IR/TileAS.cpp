@@ -99,5 +99,21 @@ LogicalResult MmaFGlobalOp::verify() {
   return success();
 }
 
+LogicalResult MmaStageCopyOp::verify() {
+  auto lhs = cast<RankedTensorType>(getLhs().getType());
+  auto rhs = cast<RankedTensorType>(getRhs().getType());
+  int64_t rank = lhs.getRank();
+  if ((rank != 2 && rank != 3) || rhs.getRank() != rank ||
+      lhs.getShape().back() != rhs.getShape()[rank - 2])
+    return emitOpError("operands are not [M, K] and [K, N] (or batched)");
+  // The attributes are signless i64; their getters return them unsigned.
+  int64_t k = lhs.getShape().back(), offset = getKOffset(), len = getKLen(),
+          chunk = getChunk(), stages = getStages();
+  if (offset < 0 || len <= 0 || offset + len > k || len > chunk || stages < 1)
+    return emitOpError("K range [") << offset << ", " << offset + len << ") does not fit K " << k
+                                    << " and the ring's chunk " << chunk;
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tilepipe/Dialect/TileAS/IR/TileASOps.cpp.inc"

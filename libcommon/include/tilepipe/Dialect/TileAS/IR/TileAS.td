@@ -172,6 +172,7 @@ include "tilepipe/Dialect/TileAS/IR/TileASArithOps.td"
 include "tilepipe/Dialect/TileAS/IR/TileASControlOps.td"
 include "tilepipe/Dialect/TileAS/IR/TileASMemoryOps.td"
 include "tilepipe/Dialect/TileAS/IR/TileASMatrixOps.td"
+include "tilepipe/Dialect/TileAS/IR/TileASPipelineOps.td"
 include "tilepipe/Dialect/TileAS/IR/TileASMiscOps.td"
 
 #endif // TILEPIPE_TILEAS_TD

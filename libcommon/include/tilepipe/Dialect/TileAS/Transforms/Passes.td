@@ -61,4 +61,37 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
+def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
+  let summary = "Stream a K loop's mma.sync operands through a ring of cp.async stages";
+  let description = [{
+    Where an scf.for (constant positive step) carries the accumulator of one
+    tile_as.mmaf_global with both operands global, and its body is nothing
+    but that multiply and the register arithmetic computing its pointers
+    and masks from the induction variable (cuTile's K loops after
+    tilepipe-async-copy-mma-operands), replaces the multiply with a
+    software pipeline over K chunks: a ring of S slots of shared memory
+    (S = 3, fewer where the ring would not fit the 48 KiB of static shared
+    memory; no change below 2, nor where the accumulator takes more than 64
+    registers per thread: with 128, as on cuTile's 128x256 MatMul tile on 8
+    warps, the ring's unrolled chunks and in-flight addresses made ptxas
+    spill), tile_as.mma_stage_copy starting the
+    cp.async copies of chunk t + S - 1 while tile_as.mmaf_stage multiplies
+    chunk t after a tile_as.async_wait {pending = S - 2}. The copies of the
+    first S - 1 chunks are peeled into a prologue before the loop; copies
+    past the loop's end read nothing (no epilogue); an async_wait
+    {pending = 0} after the loop drains the ring. See PipelineMmaLoops.cpp.
+  }];
+  let options = [
+    Option<"maxStages", "max-stages", "int64_t", /*default=*/"3",
+           "Most ring slots (2 or more; the cost rule and the shared-memory "
+           "budget may use fewer)">,
+    Option<"maxAccRegisters", "max-acc-registers", "int64_t", /*default=*/"64",
+           "Pipeline only loops whose accumulator takes at most this many "
+           "registers per thread (the ring's unrolled chunks and in-flight "
+           "addresses need the rest)">
+  ];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TILEPIPE_TILEAS_PASSES_TD

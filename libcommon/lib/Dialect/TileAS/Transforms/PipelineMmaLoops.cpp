@@ -1,0 +1,318 @@
+//===- PipelineMmaLoops.cpp - Multi-stage cp.async ring across K loops ----===//
+//
+// A K loop whose body only computes the addresses of one tile_as.mmaf_global
+// (both operands global) and runs it waits every iteration for its own
+// copies. This pass streams the multiply's K chunks, iteration after
+// iteration, through a ring of S shared-memory slots instead: the copies of
+// chunk t + S - 1 are started right before chunk t's multiply (once every
+// thread is done with the slot they refill), so S - 1 chunks are in flight
+// while one is multiplied.
+//
+// The unit of the ring is a K chunk, not a loop iteration: with only the
+// 48 KiB of static shared memory the lowering declares, not even two whole
+// K tiles of the corpus kernels fit (MatMul's 128x64 by 64x256 f16 tile
+// needs 52 KiB staged), while three 16-deep chunks do. So the pass does its
+// own modulo schedule over the flattened chunk index t = i * C + j (i the
+// iteration, C chunks per tile) rather than mlir::scf::pipelineForLoop's,
+// whose stages are whole iterations. For chunk j of iteration i the body
+// becomes
+//
+//   tile_as.async_wait {pending = S - 2}   // chunk t has landed, slot t-1 free
+//   tile_as.mma_stage_copy (addresses of iteration i + (j + S - 1) / C)
+//       slot ((t + S - 1) % S) if (that iteration < ub)
+//   acc = tile_as.mmaf_stage acc slot (t % S)
+//
+// with the address computation cloned at the later iteration. The prologue
+// before the loop (after a barrier: the ring overlays the shared scratch)
+// starts the copies of chunks 0 .. S - 2; a copy past the last iteration is
+// kept but reads nothing, so every slot closes one async group and the wait
+// count stays S - 2 to the end, with no epilogue to peel; after the loop an
+// async_wait {pending = 0} drains the ring before the scratch is reused.
+//
+// S is 3 (cuTile's bytecode carries no stage count: its hints are
+// occupancy, num_worker_warps and per-load latency), fewer where the ring
+// does not fit the scratch; a loop keeps the unpipelined mmaf_global where
+// not even two 16-deep chunks fit, or where the accumulator already takes
+// more than 64 registers per thread: cuTile's 128x256 MatMul tile on 8 warps
+// (128 per thread) spilled 60 bytes through the ring (its chunks unrolled,
+// the next copies' addresses live next to the accumulator) and none without
+// it. Lifting that limit needs fewer live address registers (a thread's
+// copies of one chunk only) first.
+//
+//===----------------------------------------------------------------------===//
+#include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
+#include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+#include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+#include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tilepipe::tile_as {
+#define GEN_PASS_DEF_PIPELINEMMALOOPS
+#include "tilepipe/Dialect/TileAS/Transforms/Passes.h.inc"
+} // namespace tilepipe::tile_as
+
+using namespace mlir;
+using namespace tilepipe::tile_as;
+
+/// The k of one mma.sync step: chunks are multiples of it.
+static constexpr int64_t kStepK = 16;
+
+namespace {
+/// A loop to pipeline and how.
+struct Candidate {
+  scf::ForOp loop;
+  MmaFGlobalOp mma;
+  /// The body ops computing the mma's pointers and masks, in order.
+  SetVector<Operation *> slice;
+  int64_t step = 0, stages = 0, chunk = 0, k = 0;
+};
+} // namespace
+
+/// Whether `op` lowers to register arithmetic alone (no shared scratch, no
+/// memory): the ops cuTile's address computations are made of. Anything
+/// else in the loop body keeps the loop unpipelined, since the ring
+/// overlays the scratch.
+static bool isRegisterOnlyAddressOp(Operation *op) {
+  if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+    return false;
+  if (isa<arith::ArithDialect>(op->getDialect()))
+    return true;
+  if (isa<SplatOp, IotaOp, AddPtrOp, IntToPtrOp, PtrToIntOp, PtrToPtrOp>(op))
+    return true;
+  // A reshape dropping leading unit dimensions keeps the registers.
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    auto from = cast<RankedTensorType>(reshape.getSrc().getType());
+    auto to = cast<RankedTensorType>(reshape.getType());
+    auto fromLayout = dyn_cast_or_null<BlockedAttr>(from.getEncoding());
+    unsigned dropped = from.getRank() - to.getRank();
+    return fromLayout && from.getRank() > to.getRank() &&
+           from.getShape().drop_front(dropped) == to.getShape() &&
+           llvm::all_of(from.getShape().take_front(dropped),
+                        [](int64_t d) { return d == 1; }) &&
+           dropLeadingUnitDims(fromLayout, dropped) == to.getEncoding();
+  }
+  return false;
+}
+
+/// The stage count and chunk for a multiply of the given shape: the most
+/// stages up to `maxStages`, then the deepest chunk dividing K evenly,
+/// whose ring fits the static shared memory; nullopt below two stages.
+static std::optional<std::pair<int64_t, int64_t>>
+chooseRing(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t maxStages) {
+  for (int64_t stages = maxStages; stages >= 2; --stages)
+    for (int64_t chunk = k; chunk >= kStepK; chunk -= kStepK)
+      if (k % chunk == 0 &&
+          stages * MmaSyncStaging(batch, m, n, chunk).slotBytes() <= kMaxStaticSharedBytes)
+        return std::make_pair(stages, chunk);
+  return std::nullopt;
+}
+
+/// How `loop` can be pipelined; nullopt where it does not fit the pattern.
+static std::optional<Candidate> analyze(scf::ForOp loop, int64_t maxStages,
+                                       int64_t maxAccRegisters) {
+  Block *body = loop.getBody();
+  Candidate c;
+  c.loop = loop;
+  for (Operation &op : *body)
+    if (auto mma = dyn_cast<MmaFGlobalOp>(&op)) {
+      if (c.mma)
+        return std::nullopt;
+      c.mma = mma;
+    }
+  if (!c.mma || !MmaFGlobalOp::isGlobal(c.mma.getLhs()) ||
+      !MmaFGlobalOp::isGlobal(c.mma.getRhs()))
+    return std::nullopt;
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step || *step <= 0 || !loop.getInductionVar().getType().isSignlessInteger())
+    return std::nullopt;
+  c.step = *step;
+  // The accumulator is carried by the loop and nothing else uses it.
+  auto acc = dyn_cast<BlockArgument>(c.mma.getAcc());
+  if (!acc || acc.getOwner() != body || acc == loop.getInductionVar() || !acc.hasOneUse() ||
+      !c.mma.getResult().hasOneUse())
+    return std::nullopt;
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  OpOperand &yielded = *c.mma.getResult().getUses().begin();
+  if (yielded.getOwner() != yield ||
+      yielded.getOperandNumber() != acc.getArgNumber() - loop.getNumInductionVars())
+    return std::nullopt;
+
+  BackwardSliceOptions options;
+  options.filter = [&](Operation *op) { return op->getBlock() == body; };
+  options.omitBlockArguments = true;
+  options.inclusive = true;
+  for (Value operand : {c.mma.getLhs(), c.mma.getLhsMask(), c.mma.getRhs(), c.mma.getRhsMask()})
+    if (operand && operand.getDefiningOp() && operand.getDefiningOp()->getBlock() == body)
+      if (failed(getBackwardSlice(operand, &c.slice, options)))
+        return std::nullopt;
+  // The body is the address computation and the multiply, computed from the
+  // induction variable and values from outside only (so that it can be
+  // computed for a later iteration early).
+  for (Operation &op : *body) {
+    if (&op == c.mma || &op == yield)
+      continue;
+    if (!c.slice.contains(&op) || !isRegisterOnlyAddressOp(&op))
+      return std::nullopt;
+    for (Value operand : op.getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(operand);
+          arg && arg.getOwner() == body && arg != loop.getInductionVar())
+        return std::nullopt;
+  }
+  for (Value operand : {c.mma.getLhs(), c.mma.getLhsMask(), c.mma.getRhs(), c.mma.getRhsMask()})
+    if (auto arg = dyn_cast_or_null<BlockArgument>(operand); arg && arg.getOwner() == body)
+      return std::nullopt;
+  c.slice = topologicalSort(c.slice);
+
+  auto lhs = cast<RankedTensorType>(c.mma.getLhs().getType());
+  auto accType = cast<RankedTensorType>(c.mma.getAcc().getType());
+  int64_t rank = accType.getRank();
+  if (rank != 2 && rank != 3)
+    return std::nullopt;
+  c.k = lhs.getShape().back();
+  auto accLayout = dyn_cast_or_null<BlockedAttr>(accType.getEncoding());
+  if (c.k % kStepK != 0 || !accLayout ||
+      getElemsPerThread(accLayout, accType.getShape()) > maxAccRegisters)
+    return std::nullopt;
+  // The ring feeds mma.sync; an mmaf_global that takes the wgmma path (sm_90a,
+  // the wgmma accumulator layout) stages its operands itself.
+  if (targetsWgmma(c.mma) && isWgmmaAccumulatorLayout(accLayout, accType.getShape()))
+    return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> ring =
+      chooseRing(rank == 3 ? accType.getShape()[0] : 1, accType.getShape()[rank - 2],
+                 accType.getShape()[rank - 1], c.k, maxStages);
+  if (!ring)
+    return std::nullopt;
+  std::tie(c.stages, c.chunk) = *ring;
+  return c;
+}
+
+namespace {
+/// Builds the pipelined loop of one candidate.
+class Pipeliner {
+public:
+  explicit Pipeliner(Candidate &c) : c(c), builder(c.loop) {}
+
+  void run() {
+    scf::ForOp loop = c.loop;
+    Location loc = c.mma.getLoc();
+    int64_t chunks = c.k / c.chunk, stages = c.stages;
+    Type element = cast<PtrType>(getElementTypeOrSelf(c.mma.getLhs().getType())).getPointeeType();
+
+    // Prologue: the scratch's earlier users are done, then chunks 0..S-2.
+    builder.setInsertionPoint(loop);
+    AsyncWaitOp::create(builder, loc, int64_t{0});
+    for (int64_t t = 0; t + 1 < stages; ++t) {
+      Value iv = addConstant(loop.getLowerBound(), (t / chunks) * c.step);
+      emitCopy(iv, constantI32(t), t % chunks);
+    }
+
+    // Body: per chunk, wait, multiply, refill the slot freed last.
+    builder.setInsertionPoint(c.mma);
+    Value iv = loop.getInductionVar();
+    Value index = arith::DivSIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, iv, loop.getLowerBound()),
+        constant(iv.getType(), c.step));
+    Value first = arith::MulIOp::create(builder, loc, toI32(index), constantI32(chunks));
+    Value acc = c.mma.getAcc();
+    for (int64_t j = 0; j < chunks; ++j) {
+      AsyncWaitOp::create(builder, loc, stages - 2);
+      // The copies go first, to have the whole multiply to land in, and so
+      // that the addresses they need die before it (fewer registers live
+      // across the mma.syncs, next to the accumulator).
+      int64_t ahead = j + stages - 1;
+      emitCopy(addConstant(iv, (ahead / chunks) * c.step), slotOf(first, ahead),
+               ahead % chunks);
+      acc = MmaFStageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j), element,
+                                c.chunk, c.chunk, stages);
+    }
+    c.mma.getResult().replaceAllUsesWith(acc);
+    c.mma.erase();
+    for (Operation *op : llvm::reverse(c.slice))
+      if (op->use_empty())
+        op->erase();
+
+    // Drain: nothing in flight, nobody reading, when the scratch is reused.
+    builder.setInsertionPointAfter(loop);
+    AsyncWaitOp::create(builder, loc, int64_t{0});
+  }
+
+private:
+  Candidate &c;
+  OpBuilder builder;
+  /// The address computation per induction value it was cloned for.
+  DenseMap<Value, IRMapping> clones;
+
+  Value constant(Type type, int64_t value) {
+    return arith::ConstantOp::create(builder, c.loop.getLoc(), builder.getIntegerAttr(type, value));
+  }
+  Value constantI32(int64_t value) { return constant(builder.getI32Type(), value); }
+  Value addConstant(Value value, int64_t offset) {
+    if (offset == 0)
+      return value;
+    return arith::AddIOp::create(builder, c.loop.getLoc(), value,
+                                 constant(value.getType(), offset));
+  }
+  Value toI32(Value value) {
+    Type i32 = builder.getI32Type();
+    if (value.getType() == i32)
+      return value;
+    if (value.getType().isIndex())
+      return arith::IndexCastOp::create(builder, c.loop.getLoc(), i32, value);
+    return arith::TruncIOp::create(builder, c.loop.getLoc(), i32, value);
+  }
+  /// The ring slot of chunk `first + offset`.
+  Value slotOf(Value first, int64_t offset) {
+    Location loc = c.loop.getLoc();
+    Value t = arith::AddIOp::create(builder, loc, first, constantI32(offset));
+    return arith::RemUIOp::create(builder, loc, t, constantI32(c.stages));
+  }
+
+  /// `value` (a pointer or mask operand of the mma) as computed for the
+  /// induction value `iv`: the original where `iv` is the loop's own.
+  Value at(Value value, Value iv) {
+    if (!value || iv == c.loop.getInductionVar())
+      return value;
+    auto [it, inserted] = clones.try_emplace(iv);
+    IRMapping &mapping = it->second;
+    if (inserted) {
+      mapping.map(c.loop.getInductionVar(), iv);
+      for (Operation *op : c.slice)
+        builder.clone(*op, mapping);
+    }
+    return mapping.lookupOrDefault(value);
+  }
+
+  /// The copies of K chunk `j` of the iteration with induction value `iv`
+  /// into `slot`, reading nothing past the loop's end.
+  void emitCopy(Value iv, Value slot, int64_t j) {
+    Location loc = c.mma.getLoc();
+    auto predicate = c.loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                             : arith::CmpIPredicate::slt;
+    Value inRange = arith::CmpIOp::create(builder, loc, predicate, iv, c.loop.getUpperBound());
+    MmaStageCopyOp::create(builder, loc, at(c.mma.getLhs(), iv), at(c.mma.getLhsMask(), iv),
+                           at(c.mma.getRhs(), iv), at(c.mma.getRhsMask(), iv), slot, inRange,
+                           j * c.chunk, c.chunk, c.chunk, c.stages);
+  }
+};
+
+struct PipelineMmaLoopsPass
+    : tilepipe::tile_as::impl::PipelineMmaLoopsBase<PipelineMmaLoopsPass> {
+  using PipelineMmaLoopsBase::PipelineMmaLoopsBase;
+  void runOnOperation() override {
+    SmallVector<Candidate> candidates;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (std::optional<Candidate> c = analyze(loop, maxStages, maxAccRegisters))
+        candidates.push_back(std::move(*c));
+    });
+    for (Candidate &c : candidates)
+      Pipeliner(c).run();
+  }
+};
+} // namespace
