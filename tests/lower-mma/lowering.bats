@@ -290,8 +290,12 @@ CHECK
   done
   tileiras --gpu-name sm_100 --emit=llvm -o "$tmp/k.ll" "$in"
   run tile-ptx -v --gpu-name sm_100 -o "$tmp/k.ptx" "$tmp/k.ll"
-  rm -rf "$tmp"
   [[ "$output" == "tile-ptx: .target sm_100a: the module uses tcgen05, which only the arch-specific target has" ]] ||
+    { rm -rf "$tmp"; echo "$output"; false; }
+  # The drop-in says it too: tileiras -v passes -v on to tile-ptx.
+  run tileiras -v --gpu-name sm_100 -o "$tmp/k.cubin" "$in"
+  rm -rf "$tmp"
+  [ "$status" -eq 0 ] && [[ "$output" == *$'\ntile-ptx: .target sm_100a: the module uses tcgen05, which only the arch-specific target has'* ]] ||
     { echo "$output"; false; }
 }
 
