@@ -37,8 +37,7 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
 
 @test "block-scaled matmul on sm_120 (block-scaled mma.sync) matches numpy in tile-emu" {
   for case in $CASES; do
-    run "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.sm_120.13.3.tileirbc" \
-      --gpu-name sm_120 --bin "$TILEPIPE_BIN" --work "$TMP/$case"
+    run check "$case" sm_120 13.3
     [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
   done
 }
