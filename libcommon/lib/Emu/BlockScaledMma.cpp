@@ -126,7 +126,16 @@ public:
         c[row][col] = bitsFloat(regs[kARegs + kBRegs + i]);
       }
     }
+    // A scale serves a row of A (column of B) for one K block: decode each
+    // once, not once per product.
     unsigned block = k_ / scaleVec_;
+    double rowScale[16][4], colScale[8][4];
+    for (unsigned kBlock = 0; kBlock < scaleVec_; ++kBlock) {
+      for (unsigned row = 0; row < 16; ++row)
+        rowScale[row][kBlock] = scaleA(lanes, sel, row, kBlock);
+      for (unsigned col = 0; col < 8; ++col)
+        colScale[col][kBlock] = scaleB(lanes, sel, col, kBlock);
+    }
     for (unsigned lane = 0; lane < 32; ++lane) {
       unsigned g = lane / 4, t = lane % 4;
       for (unsigned i = 0; i < kCRegs; ++i) {
@@ -135,8 +144,7 @@ public:
         // tensor cores accumulate at least in single precision.
         double acc = c[row][col];
         for (unsigned kk = 0; kk < k_; ++kk)
-          acc += a[row][kk] * scaleA(lanes, sel, row, kk / block) * b[kk][col] *
-                 scaleB(lanes, sel, col, kk / block);
+          acc += a[row][kk] * rowScale[row][kk / block] * b[kk][col] * colScale[col][kk / block];
         lanes[lane].out[i] = floatBits(float(acc));
       }
     }

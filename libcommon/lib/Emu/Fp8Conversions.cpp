@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "FloatBits.h"
 #include "Intrinsics.h"
+#include "PackedPairConversion.h"
 
 #include <cmath>
 
@@ -45,19 +46,11 @@ uint16_t decode(uint8_t code, uint32_t flags) {
 
 void fp8Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
   uint32_t flags = h.aux;
-  if (flags & kDecode) {
-    uint16_t pair = h.arg<uint16_t>(args, 0);
-    uint32_t lo = decode(uint8_t(pair), flags), hi = decode(uint8_t(pair >> 8), flags);
-    return h.result(ret, uint32_t(hi << 16 | lo));
-  }
-  float hi, lo;
-  if (flags & kFromHalf) {
-    uint32_t pair = h.arg<uint32_t>(args, 0);
-    lo = halfToFloat(uint16_t(pair)), hi = halfToFloat(uint16_t(pair >> 16));
-  } else {
-    hi = h.arg<float>(args, 0), lo = h.arg<float>(args, 1);
-  }
-  h.result(ret, uint16_t(encode(hi, flags) << 8 | encode(lo, flags)));
+  if (flags & kDecode)
+    return decodePackedPair(h, args, ret, 8,
+                            [flags](uint32_t code) { return decode(uint8_t(code), flags); });
+  encodePackedPair(h, args, ret, 8, (flags & kFromHalf) ? halfToFloat : nullptr,
+                   [flags](float value) { return encode(value, flags); });
 }
 
 /// "e4m3x2" or "e5m2x2" at the front of `n`, consumed; kE5m2 or 0.

@@ -107,3 +107,34 @@ std::optional<ScalarSource> AsmScalars::scalar(StringRef text) const {
     return std::nullopt;
   return ScalarSource{int(*arg), 0, type->getIntegerBitWidth()};
 }
+
+llvm::Error tilepipe::emu::parseAsmStatements(
+    StringRef text, AsmScalars &scalars, StringRef instruction,
+    llvm::function_ref<llvm::Error(const llvm::Twine &)> unsupported,
+    llvm::function_ref<llvm::Error(StringRef, StringRef, llvm::ArrayRef<StringRef>)>
+        parseInstruction) {
+  llvm::SmallVector<StringRef, 8> statements;
+  text.split(statements, ';');
+  bool found = false;
+  for (StringRef statement : statements) {
+    statement = statement.trim(" \t\n{}");
+    if (statement.empty())
+      continue;
+    auto [opcode, rest] = statement.split(' ');
+    rest = rest.trim();
+    if (std::optional<llvm::Error> taken = scalars.parsePredicateStatement(opcode, rest)) {
+      if (*taken)
+        return unsupported(llvm::toString(std::move(*taken)));
+      continue;
+    }
+    if (found || !opcode.starts_with(instruction) ||
+        !opcode.drop_front(instruction.size()).starts_with("."))
+      return unsupported("statement '" + statement + "'");
+    found = true;
+    if (llvm::Error e = parseInstruction(statement, opcode, splitOperands(rest)))
+      return e;
+  }
+  if (!found)
+    return unsupported("no " + instruction + " instruction");
+  return llvm::Error::success();
+}

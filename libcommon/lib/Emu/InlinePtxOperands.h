@@ -13,6 +13,8 @@
 
 #include "Intrinsics.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -82,6 +84,17 @@ private:
   const AsmSignature &sig_;
   llvm::StringMap<std::optional<ScalarSource>> predicates_;
 };
+
+/// Walks the ';'-separated statements of an inline asm body: predicate
+/// set-up goes to `scalars`, and the one other statement, whose opcode must
+/// be `instruction` followed by '.', goes to `parseInstruction` (statement,
+/// opcode, operands). Its own errors come from `unsupported`.
+llvm::Error parseAsmStatements(
+    llvm::StringRef text, AsmScalars &scalars, llvm::StringRef instruction,
+    llvm::function_ref<llvm::Error(const llvm::Twine &)> unsupported,
+    llvm::function_ref<llvm::Error(llvm::StringRef, llvm::StringRef,
+                                   llvm::ArrayRef<llvm::StringRef>)>
+        parseInstruction);
 
 } // namespace tilepipe::emu
 

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "FloatBits.h"
 #include "Intrinsics.h"
+#include "PackedPairConversion.h"
 
 #include <cmath>
 
@@ -63,20 +64,11 @@ uint16_t decode(uint32_t code, uint32_t flags) {
 void narrowHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
   uint32_t flags = h.aux;
   unsigned bits = codeBits(flags);
-  uint32_t mask = (1u << bits) - 1;
-  if (flags & kDecode) {
-    uint16_t pair = h.arg<uint16_t>(args, 0);
-    uint32_t lo = decode(pair & mask, flags), hi = decode((pair >> bits) & mask, flags);
-    return h.result(ret, uint32_t(hi << 16 | lo));
-  }
-  float hi, lo;
-  if (flags & kFromBFloat) {
-    uint32_t pair = h.arg<uint32_t>(args, 0);
-    lo = bfloatToFloat(uint16_t(pair)), hi = bfloatToFloat(uint16_t(pair >> 16));
-  } else {
-    hi = h.arg<float>(args, 0), lo = h.arg<float>(args, 1);
-  }
-  h.result(ret, uint16_t(encode(hi, flags) << bits | encode(lo, flags)));
+  if (flags & kDecode)
+    return decodePackedPair(h, args, ret, bits,
+                            [flags](uint32_t code) { return decode(code, flags); });
+  encodePackedPair(h, args, ret, bits, (flags & kFromBFloat) ? bfloatToFloat : nullptr,
+                   [flags](float value) { return encode(value, flags); });
 }
 
 /// "e2m1x2" and friends at the front of `n`, consumed: the format flag.

@@ -170,29 +170,11 @@ public:
   explicit Tcgen05AsmParser(const AsmSignature &sig) : sig_(sig), scalars_(sig) {}
 
   llvm::Error parse(StringRef text) {
-    llvm::SmallVector<StringRef, 8> statements;
-    text.split(statements, ';');
-    for (StringRef statement : statements) {
-      statement = statement.trim(" \t\n{}");
-      if (statement.empty())
-        continue;
-      auto [opcode, rest] = statement.split(' ');
-      rest = rest.trim();
-      if (std::optional<llvm::Error> taken = scalars_.parsePredicateStatement(opcode, rest)) {
-        if (*taken)
-          return unsupported(llvm::toString(std::move(*taken)));
-        continue;
-      }
-      if (!opcode.starts_with("tcgen05.") || found_)
-        return unsupported("statement '" + statement + "'");
-      found_ = true;
-      opcode_ = opcode;
-      if (llvm::Error e = parseInstruction(opcode, splitOperands(rest)))
-        return e;
-    }
-    if (!found_)
-      return unsupported("no tcgen05 instruction");
-    return llvm::Error::success();
+    return parseAsmStatements(text, scalars_, "tcgen05", unsupported,
+                              [&](StringRef, StringRef opcode, llvm::ArrayRef<StringRef> ops) {
+                                opcode_ = opcode;
+                                return parseInstruction(opcode, ops);
+                              });
   }
 
   Tcgen05AsmOperands operands;
@@ -407,7 +389,6 @@ private:
   const AsmSignature &sig_;
   AsmScalars scalars_;
   StringRef opcode_;
-  bool found_ = false;
 };
 
 } // namespace

@@ -177,33 +177,19 @@ public:
   WgmmaAsmParser(const AsmSignature &sig) : sig_(sig), scalars_(sig) {}
 
   llvm::Error parse(StringRef text) {
-    llvm::SmallVector<StringRef, 8> statements;
-    text.split(statements, ';');
-    for (StringRef statement : statements) {
-      statement = statement.trim(" \t\n{}");
-      if (statement.empty())
-        continue;
-      if (llvm::Error e = parseStatement(statement))
-        return e;
-    }
-    if (!found_)
-      return unsupported("no wgmma.mma_async instruction");
-    return llvm::Error::success();
+    return parseAsmStatements(text, scalars_, "wgmma.mma_async", unsupported,
+                              [&](StringRef statement, StringRef opcode,
+                                  llvm::ArrayRef<StringRef> ops) {
+                                return parseInstruction(statement, opcode, ops);
+                              });
   }
 
   WgmmaShape shape;
   WgmmaAsmOperands operands;
 
 private:
-  llvm::Error parseStatement(StringRef statement) {
-    auto [opcode, rest] = statement.split(' ');
-    rest = rest.trim();
-    if (std::optional<llvm::Error> taken = scalars_.parsePredicateStatement(opcode, rest))
-      return *taken ? unsupported(llvm::toString(std::move(*taken))) : llvm::Error::success();
-    llvm::SmallVector<StringRef, 8> ops = splitOperands(rest);
-    if (!opcode.starts_with("wgmma.mma_async.") || found_)
-      return unsupported("statement '" + statement + "'");
-    found_ = true;
+  llvm::Error parseInstruction(StringRef statement, StringRef opcode,
+                               llvm::ArrayRef<StringRef> ops) {
     llvm::Expected<WgmmaShape> parsed = parseOpcode(opcode);
     if (!parsed)
       return parsed.takeError();
@@ -276,7 +262,6 @@ private:
 
   const AsmSignature &sig_;
   AsmScalars scalars_;
-  bool found_ = false;
 };
 
 } // namespace
