@@ -217,8 +217,7 @@ bool canLowerToWgmma(MmaFOp op) {
 
 bool canLowerToWgmma(MmaFGlobalOp op) {
   auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-  if (!targetsWgmma(op) || !layout || !isWgmmaAccumulatorLayout(layout, acc.getShape()))
+  if (!hasWgmmaAccumulator(op, acc))
     return false;
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
