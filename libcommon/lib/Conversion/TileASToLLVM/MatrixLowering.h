@@ -377,6 +377,16 @@ mlir::LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
 /// sm_90a, its accumulator got the wgmma layout and the staging fits.
 bool canLowerToWgmma(MmaFGlobalOp op);
 
+/// The shared-memory matrix descriptor (i64) of wgmma and tcgen05.mma for
+/// the matrix at shared address `address` (i64): its start address (bits
+/// 0-13, in 16-byte units, of the address within the 256 KiB window) or-ed
+/// with `fixedBits` (the offsets, swizzle mode and, for tcgen05, version).
+inline Value emitMatrixDescriptor(RegisterEmitter &e, Value address, uint64_t fixedBits) {
+  Value window = LLVM::AndOp::create(e.builder, e.loc, address, e.i64(0x3ffff));
+  Value start = LLVM::LShrOp::create(e.builder, e.loc, window, e.i64(4));
+  return LLVM::OrOp::create(e.builder, e.loc, start, e.i64(int64_t(fixedBits)));
+}
+
 /// Lowers the multiply of the staged operands `a` and `b` (element type
 /// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
 /// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op

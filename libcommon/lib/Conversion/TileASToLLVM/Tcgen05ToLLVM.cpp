@@ -71,9 +71,6 @@ struct CanonicalKMajor {
   uint64_t offsetBits() const {
     return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(strideBytes()) >> 4) << 32;
   }
-  /// The descriptor of the matrix at shared address `address` (i64): its
-  /// start address (bits 0-13, 16-byte units) or-ed with `fixedBits`.
-  static Value descriptor(RegisterEmitter &e, Value address, uint64_t fixedBits);
 };
 
 /// Where one K chunk of A (as [batch * M][chunk]) and B (transposed, as
@@ -189,14 +186,6 @@ uint32_t instructionDescriptor(bool bf16, int64_t n) {
          uint32_t(kRows >> 4) << 24;
 }
 
-/// The outermost module (the GPU module when kernels are nested in one).
-ModuleOp outermostModule(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  while (auto parent = module->getParentOfType<ModuleOp>())
-    module = parent;
-  return module;
-}
-
 /// A !llvm.ptr<3> to the shared global `name` of `type`, created on first use.
 Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
                       llvm::StringRef name, Type type, unsigned alignment) {
@@ -216,7 +205,7 @@ Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
 /// The tensor-memory address (i32: lane << 16 | column) of the kernel's
 /// allocation, which grows to at least `columns`.
 Value getTensorMemory(OpBuilder &builder, Location loc, Operation *anchor, int64_t columns) {
-  ModuleOp module = outermostModule(anchor);
+  ModuleOp module = getTopModule(anchor);
   Type i32 = builder.getI32Type();
   Value slot = getSharedGlobal(builder, loc, module, kTmemAddressName, i32, 4);
   auto global = module.lookupSymbol<LLVM::GlobalOp>(kTmemAddressName);
@@ -249,13 +238,6 @@ void emitTensorMemoryBarrier(OpBuilder &builder, Location loc) {
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   emitCTABarrier(builder, loc);
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-}
-
-Value CanonicalKMajor::descriptor(RegisterEmitter &e, Value address, uint64_t fixedBits) {
-  OpBuilder &b = e.builder;
-  Value window = LLVM::AndOp::create(b, e.loc, address, e.i64(0x3ffff));
-  Value start = LLVM::LShrOp::create(b, e.loc, window, e.i64(4));
-  return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(fixedBits)));
 }
 
 FailureOr<CanonicalMma> CanonicalMma::prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
@@ -349,7 +331,7 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   int64_t columnsPerThread = layout.getSizePerThread()[nDim];
 
   Value tmem = getTensorMemory(rewriter, loc, op, allocationColumns(columns));
-  Value barrier = getSharedGlobal(rewriter, loc, outermostModule(op), kMBarrierName,
+  Value barrier = getSharedGlobal(rewriter, loc, getTopModule(op), kMBarrierName,
                                   rewriter.getI64Type(), 8);
   Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
@@ -399,10 +381,10 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
         for (const Issue &issue : issues) {
           int64_t aRow = issue.batch * s.m + issue.block * kRows;
           int64_t bRow = issue.batch * s.n + issue.n0;
-          Value descA = CanonicalKMajor::descriptor(
+          Value descA = emitMatrixDescriptor(
               e, addBytes(aAddress, m.add(kBytes, aRow / kCoreRows * strideBytes)),
               descriptorBits);
-          Value descB = CanonicalKMajor::descriptor(
+          Value descB = emitMatrixDescriptor(
               e, addBytes(bAddress, m.add(kBytes, bRow / kCoreRows * strideBytes)),
               descriptorBits);
           Value d = tensorPointer(e, m.add(tmem, regionColumn(issue.batch, issue.block) + issue.n0));

@@ -198,14 +198,6 @@ uint64_t descriptorLayoutBits(const SwizzledArray &array, bool kMajor) {
   return leading << 16 | (uint64_t(array.atomBytes()) >> 4) << 32 | array.modeBits();
 }
 
-/// The wgmma descriptor of the matrix at shared address `address` (i64).
-Value descriptor(RegisterEmitter &e, Value address, uint64_t layoutBits) {
-  OpBuilder &b = e.builder;
-  Value window = LLVM::AndOp::create(b, e.loc, address, e.i64(0x3ffff));
-  Value start = LLVM::LShrOp::create(b, e.loc, window, e.i64(4));
-  return LLVM::OrOp::create(b, e.loc, start, e.i64(int64_t(layoutBits)));
-}
-
 } // namespace
 
 bool canLowerToWgmma(MmaFOp op) {
@@ -217,8 +209,7 @@ bool canLowerToWgmma(MmaFOp op) {
 
 bool canLowerToWgmma(MmaFGlobalOp op) {
   auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-  if (!targetsWgmma(op) || !layout || !isWgmmaAccumulatorLayout(layout, acc.getShape()))
+  if (!hasWgmmaAccumulator(op, acc))
     return false;
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
@@ -391,7 +382,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
         int64_t bRow = issue.batch * staging.chunk;
         int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
                           bRow * bArray.width;
-        Value descB = descriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
+        Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
         // D register 4j + 2h + x: row register 2 * pair + h, column
         // register 2 * (n0 / 8 + j) + x.
         SmallVector<int64_t> regs;
@@ -430,7 +421,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
             next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
           continue;
         }
-        Value descA = descriptor(
+        Value descA = emitMatrixDescriptor(
             e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
             aLayoutBits);
         auto mma = NVVM::WgmmaMmaAsyncOp::create(

@@ -254,12 +254,16 @@ bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {
   return form && form->elementBytes == 2;
 }
 
-bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {
-  if (!hasMmaSyncForm(op) || !targetsWgmma(op))
+bool tilepipe::tile_as::hasWgmmaAccumulator(Operation *op, Type acc) {
+  if (!targetsWgmma(op))
     return false;
-  auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-  return layout && isWgmmaAccumulatorLayout(layout, acc.getShape());
+  auto tensor = cast<RankedTensorType>(acc);
+  auto layout = dyn_cast_or_null<BlockedAttr>(tensor.getEncoding());
+  return layout && isWgmmaAccumulatorLayout(layout, tensor.getShape());
+}
+
+bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {
+  return hasMmaSyncForm(op) && hasWgmmaAccumulator(op, op.getAcc().getType());
 }
 
 bool tilepipe::tile_as::targetsTcgen05(Operation *op) {

@@ -182,7 +182,7 @@ static std::optional<Candidate> analyze(scf::ForOp loop, int64_t maxStages,
     return std::nullopt;
   // The ring feeds mma.sync; an mmaf_global that takes the wgmma path (sm_90a,
   // the wgmma accumulator layout) stages its operands itself.
-  if (targetsWgmma(c.mma) && isWgmmaAccumulatorLayout(accLayout, accType.getShape()))
+  if (hasWgmmaAccumulator(c.mma, accType))
     return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> ring =
       chooseRing(rank == 3 ? accType.getShape()[0] : 1, accType.getShape()[rank - 2],

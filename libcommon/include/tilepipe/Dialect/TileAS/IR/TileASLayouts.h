@@ -93,8 +93,13 @@ BlockedAttr getWgmmaAccumulatorLayout(mlir::MLIRContext *context,
 /// Whether `layout` has the form getWgmmaAccumulatorLayout builds for `shape`.
 bool isWgmmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
 
+/// Whether `op` (an mmaf or mmaf_global) targets wgmma and its accumulator,
+/// of type `acc`, got the wgmma layout: the mmaf_global's test for the
+/// wgmma path, and half of hasWgmmaForm.
+bool hasWgmmaAccumulator(mlir::Operation *op, mlir::Type acc);
+
 /// Whether an mmaf belongs to the wgmma path: it has an mma.sync form
-/// (hasMmaSyncForm), targets wgmma and its accumulator got the wgmma layout.
+/// (hasMmaSyncForm) and hasWgmmaAccumulator.
 /// (The lowering still falls back to mma.sync when its staging does not fit.)
 bool hasWgmmaForm(MmaFOp op);
 
