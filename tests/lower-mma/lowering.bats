@@ -111,6 +111,22 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+# A gathered by row index through a pointer tile (inputs/mmaf_gather.mlir,
+# as the fused MoE kernel loads its tokens): the index arithmetic proves
+# 16-byte runs, so the gather fuses into the mmaf_global like a view load.
+@test "tile-lower proves a row gather's 16-byte runs; tile-sched fuses it into tile_as.mmaf_global; not without the K bound's divisor" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_gather.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | FileCheck --check-prefix=LOWER '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "sed 's/assume div_by<8>, %kvalid/assume bounded<0, ?>, %kvalid/' '$in' | tile-lower --gpu-name sm_80 | tile-sched | FileCheck --check-prefix=NOKDIV '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # Two cp.async.cg per thread for A (64x32 bf16 over 128 threads), two for B.
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | grep -c 'cp.async.cg.shared.global'"
+  [ "$output" = 4 ] || { echo "cp.async count: $output"; false; }
+}
+
 @test "verifier: an mmaf_global without pointers or with a mask on a register operand" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }

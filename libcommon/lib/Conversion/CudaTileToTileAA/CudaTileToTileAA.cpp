@@ -6,6 +6,7 @@
 // disappears after its facts have been read into the memory ops.
 //
 //===----------------------------------------------------------------------===//
+#include "AccessContiguity.h"
 #include "LoweringCommon.h"
 #include "PackedBits.h"
 #include "ViewLowering.h"
@@ -245,7 +246,7 @@ struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
         accessPointers(rewriter, op, asOneElement(rewriter, loc, adaptor.getSource())),
         asOneElement(rewriter, loc, adaptor.getMask()),
         asOneElement(rewriter, loc, adaptor.getPaddingValue()), adaptor.getToken(),
-        rewriter.getI64IntegerAttr(1));
+        rewriter.getI64IntegerAttr(getPointerAccessContiguity(op.getSource(), op.getMask())));
     recordMemoryOrder(op, load);
     orderAccess(rewriter, op);
     Value result = load.getResult();
@@ -269,7 +270,8 @@ struct StorePtrLowering : TilePattern<ct::StorePtrTkoOp> {
         accessPointers(rewriter, op, asOneElement(rewriter, loc, adaptor.getDestination())),
         asOneElement(rewriter, loc, adaptor.getValue()),
         asOneElement(rewriter, loc, adaptor.getMask()), adaptor.getToken(),
-        rewriter.getI64IntegerAttr(1));
+        rewriter.getI64IntegerAttr(
+            getPointerAccessContiguity(op.getDestination(), op.getMask())));
     recordMemoryOrder(op, store);
     orderAccess(rewriter, op);
     rewriter.replaceOp(op, store);

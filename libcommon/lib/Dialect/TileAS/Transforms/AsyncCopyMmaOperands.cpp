@@ -38,6 +38,14 @@ static bool mayWriteMemory(Operation *op) {
   return result.wasInterrupted();
 }
 
+/// Whether every element of `value` is +0.0: a constant, or a splat of one
+/// (cuTile writes a pointer load's padding as a broadcast scalar).
+static bool isPositiveZero(Value value) {
+  if (auto splat = value.getDefiningOp<SplatOp>())
+    value = splat.getSrc();
+  return matchPattern(value, m_PosZeroFloat());
+}
+
 /// An operand of an mmaf that can be read by tile_as.mmaf_global: a load,
 /// possibly reshaped to drop leading unit dimensions (a batch of one, as
 /// cuTile's 3-D views give, or the [1, 1, S, D] blocks of 4-D views); `layout` is the operand's layout for the
@@ -82,7 +90,7 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   if (ptrType.getAddressSpace() != kGlobalAddressSpace)
     return std::nullopt;
   // cp.async zero-fills what it does not read: only +0.0 padding matches.
-  if (Value other = load.getOther(); other && !matchPattern(other, m_PosZeroFloat()))
+  if (Value other = load.getOther(); other && !isPositiveZero(other))
     return std::nullopt;
   // Whole 16-byte runs along the innermost dimension, proven contiguous (and
   // so aligned, as the register path's vector loads also assume).
