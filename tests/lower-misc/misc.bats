@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Pointer casts, globals, join_tokens, get_tensor_shape, print_tko and
-# assert: lowered (FileCheck of tile-lower and LLVM IR), compiled to cubins
+# Pointer casts, the contiguity of pointer-tile loads, globals, join_tokens,
+# get_tensor_shape, print_tko and assert: lowered (FileCheck of tile-lower and LLVM IR), compiled to cubins
 # for every target from 13.3 bytecode, and run in tile-emu.
 
 setup() {
@@ -25,6 +25,7 @@ check() {
 @test "the kernels lower to the tile_as ops and LLVM IR the checks expect" {
   check pointers.mlir LOWER lowered
   check pointers.mlir LLVM llvm
+  check pointer_contiguity.mlir LOWER lowered
   check globals.mlir LOWER lowered
   check globals.mlir LLVM llvm
   check shape.mlir LOWER lowered
