@@ -1,8 +1,9 @@
-// The contiguity tile-lower proves for pointer-tile loads (AccessContiguity.cpp):
-// runs along the innermost dimension that are adjacent, aligned to their
-// byte size and under one mask bit. Each kernel loads one f16 tile; the
-// checks pin the tile_as.load's contiguity (none printed: 1); the loads
-// are stored back so that they stay.
+// The contiguity tile-lower proves for pointer-tile loads
+// (AccessContiguity.cpp): runs along the innermost dimension that are
+// adjacent, aligned to their byte size and under one mask bit. Each kernel
+// loads one f16 tile; the checks pin the tile_as.load's
+// contiguity (none printed: 1); the loads are stored back so that they
+// stay.
 cuda_tile.module @kernels {
   // base + iota, base 16-byte aligned: 8 f16 (16 bytes; the run is capped
   // by the base's alignment, not by the 64 adjacent elements).

@@ -114,7 +114,7 @@ setup() {
 # A gathered by row index through a pointer tile (inputs/mmaf_gather.mlir,
 # as the fused MoE kernel loads its tokens): the index arithmetic proves
 # 16-byte runs, so the gather fuses into the mmaf_global like a view load.
-@test "tile-lower proves a row gather's 16-byte runs; tile-sched fuses it into tile_as.mmaf_global; not without the K bound's divisor" {
+@test "tile-lower proves a row gather's 16-, 8- or 4-byte runs; tile-sched fuses it into tile_as.mmaf_global (cp.async.cg or .ca); not without the K bound's divisor" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_gather.mlir"
   run bash -c "tile-lower --gpu-name sm_80 '$in' | FileCheck --check-prefix=LOWER '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -125,6 +125,15 @@ setup() {
   # Two cp.async.cg per thread for A (64x32 bf16 over 128 threads), two for B.
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | grep -c 'cp.async.cg.shared.global'"
   [ "$output" = 4 ] || { echo "cp.async count: $output"; false; }
+  # A row stride and K bound proven multiples of 4 (2) elements only: A's
+  # runs are 8 (4) bytes, copied by 4 (8) cp.async.ca per thread.
+  local div copies bytes
+  for div in "4 4 8" "2 8 4"; do
+    read -r div copies bytes <<< "$div"
+    sed "s/assume div_by<8>/assume div_by<$div>/" "$in" > "$BATS_TEST_TMPDIR/div$div.mlir"
+    run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$BATS_TEST_TMPDIR/div$div.mlir' | grep -c 'cp.async.ca.shared.global .*, $bytes, '"
+    [ "$output" = "$copies" ] || { echo "div_by<$div>: $output cp.async.ca of $bytes bytes"; false; }
+  done
 }
 
 @test "verifier: an mmaf_global without pointers or with a mask on a register operand" {

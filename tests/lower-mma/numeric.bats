@@ -366,20 +366,25 @@ tcgen05_case() {
 
 # A gathered by row index (inputs/mmaf_gather.mlir, the fused MoE kernel's
 # shape of access): rows idx[i] of a 40-row array, idx >= 40 masked to zero
-# rows, K cut at kvalid. With kvalid a proven multiple of 8 A is copied by
-# cp.async (lowering.bats pins that); without the assume (kvalid 20) it stays
-# a register load. sm_90a takes the wgmma path, fed the same way.
-@test "mma.sync and wgmma paths: a row-gathered A (masked rows, ragged K) by cp.async and by register loads" {
+# rows, K cut at kvalid. With the row stride and kvalid proven multiples of
+# 8 A is copied by 16-byte cp.async.cg, of 4 or 2 by 8- or 4-byte
+# cp.async.ca (lowering.bats pins that); without kvalid's assume (kvalid 20)
+# it stays a register load. sm_90a takes the wgmma path, fed the same way.
+@test "mma.sync and wgmma paths: a row-gathered A (masked rows, ragged K) by cp.async of 16, 8, 4 bytes and by register loads" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_gather.mlir"
   sed 's/assume div_by<8>, %kvalid/assume bounded<0, ?>, %kvalid/' "$in" > "$TMP/unaligned.mlir"
+  sed 's/assume div_by<8>/assume div_by<4>/' "$in" > "$TMP/div4.mlir"
+  sed 's/assume div_by<8>/assume div_by<2>/' "$in" > "$TMP/div2.mlir"
   local idx="idx=np.concatenate([$RNG.integers(0, 48, 56), [0, 0, 39, 39, 40, 47, 5, 5]]).astype(np.int32)"
-  local a="a=bf16($RNG.standard_normal((40, 40)))" b="b=bf16($RNG.standard_normal((32, 64)))"
-  for run in "$in sm_80 24" "$in sm_90a 32" "$TMP/unaligned.mlir sm_80 20"; do
-    local kernel sm kvalid
-    read -r kernel sm kvalid <<< "$run"
+  local b="b=bf16($RNG.standard_normal((32, 64)))"
+  for run in "$in sm_80 40 24" "$in sm_90a 40 32" "$TMP/unaligned.mlir sm_80 40 20" \
+             "$TMP/div4.mlir sm_80 36 28" "$TMP/div2.mlir sm_80 34 26" "$TMP/div4.mlir sm_90a 36 28"; do
+    local kernel sm stride kvalid
+    read -r kernel sm stride kvalid <<< "$run"
+    local a="a=bf16($RNG.standard_normal((40, $stride)))"
     local rows="np.where((idx < 40)[:, None], $BF(a)[np.minimum(idx, 39), :$kvalid], 0)"
     run /usr/bin/python3 "$CHECK" "$kernel" --entry gather --gpu-name "$sm" --bin "$TILEPIPE_BIN" \
-      --array "$a" --scalar i32:40 --scalar i32:40 --scalar "i32:$kvalid" --array "$idx" \
+      --array "$a" --scalar i32:40 --scalar "i32:$stride" --scalar "i32:$kvalid" --array "$idx" \
       --array "$b" --array "d_out=np.zeros((64, 64), np.float32)" \
       --expect "d_out = $rows @ $BF(b)[:$kvalid]" --rtol 1e-4 --atol 1e-4
     [ "$status" -eq 0 ] || { echo "$run: $output"; false; }

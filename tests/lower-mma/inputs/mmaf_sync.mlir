@@ -42,21 +42,22 @@ cuda_tile.module @kernels {
 // tile-sched: the accumulator shape takes the m16n8 fragment layout (2x2
 // warps: 32 rows are one 16-row fragment per warp row, 16 columns two 8-column
 // blocks), other shapes keep the vector-width layout. A's load (16-byte
-// runs) fuses into a tile_as.mmaf_global; B's (16 columns: runs of 2
-// elements) stays a register operand of it.
-// SCHED: tile_as.mmaf_global {{.*}} : tensor<32x32x!tile_as.ptr<bf16, 1>, {{.*}}> mask tensor<32x32xi1, {{.*}}>, tensor<32x16xbf16, {{.*}}>, tensor<32x16xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>>
+// runs) and B's (of the accumulator's shape, so in its layout: runs of 2
+// elements) fuse into a tile_as.mmaf_global.
+// SCHED: tile_as.mmaf_global {{.*}} : tensor<32x32x!tile_as.ptr<bf16, 1>, {{.*}}> mask tensor<32x32xi1, {{.*}}>, tensor<32x16x!tile_as.ptr<bf16, 1>, {{.*}}> mask tensor<32x16xi1, {{.*}}>, tensor<32x16xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>>
 // NOFRAG-NOT: sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2]
 
 // tile-llvm: A (32 rows of 32 + 8 padding bf16, a 16-byte trash slot: 2576
 // bytes) then B (32 rows of 16 + 8, a trash slot: 1552 bytes), A copied
-// with 16-byte cp.async.cg, B stored from registers 4 bytes at a time (its
-// runs); per k step of 16 one ldmatrix.x4 (A) and one
+// with 16-byte cp.async.cg, B with 4-byte cp.async.ca (its runs); per k
+// step of 16 one ldmatrix.x4 (A) and one
 // ldmatrix.x2.trans (B) feed one mma.sync, in a loop.
 // LLVM: llvm.mlir.global internal @__tile_scratch() {{.*}} : !llvm.array<4128 x i8>
 // LLVM-LABEL: llvm.func @k
 // LLVM: nvvm.barrier0
 // LLVM: nvvm.cp.async.shared.global %{{[0-9]+}}, %{{[0-9]+}}, 16, cache = cg
-// LLVM: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+// LLVM: nvvm.cp.async.shared.global %{{[0-9]+}}, %{{[0-9]+}}, 4, cache = ca
+// LLVM-NOT: llvm.store {{.*}}!llvm.ptr<3>
 // LLVM: nvvm.cp.async.commit.group
 // LLVM-NEXT: nvvm.cp.async.wait.group 0
 // LLVM-NEXT: nvvm.barrier0

@@ -146,9 +146,16 @@ private:
           return facts;
         })
         .Case([&](ct::IotaOp) {
-          AxisFacts facts = unknown; // 0, 1, ...: one group starting at 0
-          facts.contiguity[0] = shape[0];
-          facts.divisor[0] = kUnbounded;
+          // 0, 1, ...: one group starting at 0, or, where the values pass
+          // the signed maximum of a narrow element type (iota fills it as
+          // unsigned), groups up to there.
+          AxisFacts facts = unknown;
+          unsigned width =
+              cast<ct::TileType>(value.getType()).getElementType().getIntOrFloatBitWidth();
+          facts.contiguity[0] =
+              width < 64 ? std::min<int64_t>(shape[0], int64_t(1) << (width - 1)) : shape[0];
+          facts.divisor[0] =
+              facts.contiguity[0] < shape[0] ? uint64_t(facts.contiguity[0]) : kUnbounded;
           if (shape[0] == 1)
             facts.raiseElementDivisor(kUnbounded);
           return facts;

@@ -151,6 +151,8 @@ mlir::FailureOr<StagedOperand> getStagedOperand(RegisterEmitter &e, mlir::Operat
 /// Bytes of one cp.async.cg or st.shared.v4: the longest run stageRuns moves
 /// at once.
 constexpr unsigned kMaxRunBytes = 16;
+/// Bytes of the shortest cp.async (cp.async.ca copies 4, 8 or 16).
+constexpr unsigned kMinCopyBytes = 4;
 
 /// Puts an operand into its staged chunk, one 16-byte (at most) access per
 /// run of elements adjacent along the innermost dimension (getRegisterRun;
@@ -159,7 +161,8 @@ constexpr unsigned kMaxRunBytes = 16;
 /// `slotOf(i, kLocal)` is the element index from `base` of the run starting
 /// at register i, and the staged array must keep the run whole and 16-byte
 /// aligned. Registers are stored; a global operand is copied with
-/// cp.async.cg, which reads only the run's unmasked bytes (one mask bit per
+/// cp.async (.cg for 16-byte runs, .ca for 8 and 4), which reads only the
+/// run's unmasked bytes (one mask bit per
 /// run, see mmaf_global) and zero-fills the rest. A run whose K coordinate
 /// (dimension `kDim`) lies outside [k0, k0 + len) goes to the trash slot
 /// (and a copy then reads nothing) or, with `skipOutside` (the pattern's
@@ -177,8 +180,11 @@ mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, 
   unsigned elementBytes = getByteSize(element);
   int64_t run = transposed ? 1 : getRegisterRun(laid, innermost, kMaxRunBytes / elementBytes);
   unsigned runBytes = run * elementBytes;
-  if (operand.global && runBytes != kMaxRunBytes)
-    return mlir::emitError(e.loc, "cp.async staging needs runs of 16 bytes");
+  if (operand.global && runBytes < kMinCopyBytes)
+    return mlir::emitError(e.loc, "cp.async staging needs runs of 4, 8 or 16 bytes");
+  // cp.async.cg (L2 only) copies 16 bytes; shorter runs take cp.async.ca.
+  auto cacheModifier = runBytes == kMaxRunBytes ? mlir::NVVM::LoadCacheModifierKind::CG
+                                                : mlir::NVVM::LoadCacheModifierKind::CA;
   Type runType = run == 1 ? element : Type(mlir::VectorType::get({run}, element));
   auto globalPtr = LLVM::LLVMPointerType::get(e.builder.getContext(), 1);
   for (size_t i = 0; i < regs.values.size(); i += run) {
@@ -209,8 +215,7 @@ mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, 
               LLVM::SelectOp::create(e.builder, e.loc, operand.enabled, sourceBytes, e.i32(0));
         mlir::NVVM::CpAsyncOp::create(
             e.builder, e.loc, address, source, e.builder.getI32IntegerAttr(runBytes),
-            mlir::NVVM::LoadCacheModifierKindAttr::get(e.builder.getContext(),
-                                                       mlir::NVVM::LoadCacheModifierKind::CG),
+            mlir::NVVM::LoadCacheModifierKindAttr::get(e.builder.getContext(), cacheModifier),
             sourceBytes);
         return;
       }

@@ -34,8 +34,9 @@
 // once at the end.
 //
 // A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global load of A,
-// of B or of both into it) fills the same staging with cp.async.cg straight
-// from global memory, 16 bytes per copy, masked-off bytes zero-filled by the
+// of B or of both into it) fills the same staging with cp.async straight
+// from global memory, 16 bytes per copy (cp.async.cg; 8 or 4 by cp.async.ca
+// where only shorter runs are proven), masked-off bytes zero-filled by the
 // copy's source size, while an operand in registers is stored as above;
 // each chunk's copies are committed and waited for before the barrier that
 // publishes the chunk. The copied tiles then never occupy registers. On sm_90a an mmaf_global whose accumulator has the wgmma layout

@@ -15,6 +15,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <numeric>
+
 namespace tilepipe::tile_as {
 #define GEN_PASS_DEF_ASYNCCOPYMMAOPERANDS
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h.inc"
@@ -23,8 +25,10 @@ namespace tilepipe::tile_as {
 using namespace mlir;
 using namespace tilepipe::tile_as;
 
-/// Elements of one 16-byte cp.async of 2-byte elements.
-static constexpr int64_t kCopyElements = 8;
+/// Elements of the longest (16-byte) and shortest (4-byte) cp.async of
+/// 2-byte elements.
+static constexpr int64_t kMaxCopyElements = 8;
+static constexpr int64_t kMinCopyElements = 2;
 static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// Whether `op` (or an op nested in it) may write memory.
@@ -92,14 +96,18 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   // cp.async zero-fills what it does not read: only +0.0 padding matches.
   if (Value other = load.getOther(); other && !isPositiveZero(other))
     return std::nullopt;
-  // Whole 16-byte runs along the innermost dimension, proven contiguous (and
-  // so aligned, as the register path's vector loads also assume).
+  // Each thread's registers come in runs along the innermost dimension
+  // (sizePerThread there, at most 16 bytes: one cp.async each) that the
+  // load's contiguity proves adjacent, aligned and under one mask bit. Runs
+  // of 16 bytes copy by cp.async.cg; where only 8 or 4 are proven (a row
+  // stride or bound dividing by 4 or 2 elements only), by cp.async.ca.
   auto type = load.getType();
   auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
   unsigned innermost = type.getRank() - 1;
-  if (!layout || layout.getOrder().front() != innermost ||
-      layout.getSizePerThread()[innermost] % kCopyElements != 0 ||
-      load.getContiguity() % kCopyElements != 0)
+  if (!layout || layout.getOrder().front() != innermost)
+    return std::nullopt;
+  int64_t run = std::gcd(layout.getSizePerThread()[innermost], kMaxCopyElements);
+  if (run < kMinCopyElements || load.getContiguity() % run != 0)
     return std::nullopt;
   fusible.load = load;
   fusible.layout =

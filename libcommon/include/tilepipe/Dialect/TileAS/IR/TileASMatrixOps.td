@@ -75,10 +75,11 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     it, read as tile_as.load would read it; at least one is pointers. An
     element of a pointer operand whose mask bit is false reads as +0.0 (the
     load's zero padding); only pointer operands take a mask. The pointer
-    tensors keep the loads' layouts: every thread's pointers come in runs of
-    8 adjacent, contiguous, 16-byte aligned 2-byte elements along the
-    innermost dimension that share one mask bit (the loads' contiguity of 8
-    promised that). The reads happen where the op stands.
+    tensors keep the loads' layouts: every thread's pointers come in runs
+    (its sizePerThread along the innermost dimension, up to 8) of 2, 4 or 8
+    adjacent, contiguous 2-byte elements, aligned to the run's 4, 8 or 16
+    bytes, that share one mask bit (the loads' contiguity promised that).
+    The reads happen where the op stands.
   }];
   let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
                        AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,

@@ -52,9 +52,9 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     does not qualify (FMHA's P, computed in registers) stays a register
     operand of the mmaf_global.
     A load qualifies where its masked-off elements are +0.0 (no `other`, or
-    a splat of +0.0: cp.async zero-fills), each thread reads runs of 8
-    2-byte elements its contiguity proves adjacent, 16-byte aligned and under
-    one mask bit (one 16-byte copy each), it sits in the mmaf's block
+    a splat of +0.0: cp.async zero-fills), each thread reads runs of 8, 4 or
+    2 2-byte elements its contiguity proves adjacent, aligned and under one
+    mask bit (one 16-, 8- or 4-byte copy each), it sits in the mmaf's block
     and nothing between it and the mmaf may write memory (the copy happens
     at the mmaf). Runs after tilepipe-assign-layouts.
   }];
