@@ -378,7 +378,8 @@ tcgen05_case() {
   local idx="idx=np.concatenate([$RNG.integers(0, 48, 56), [0, 0, 39, 39, 40, 47, 5, 5]]).astype(np.int32)"
   local b="b=bf16($RNG.standard_normal((32, 64)))"
   for run in "$in sm_80 40 24" "$in sm_90a 40 32" "$TMP/unaligned.mlir sm_80 40 20" \
-             "$TMP/div4.mlir sm_80 36 28" "$TMP/div2.mlir sm_80 34 26" "$TMP/div4.mlir sm_90a 36 28"; do
+             "$TMP/div4.mlir sm_80 36 28" "$TMP/div2.mlir sm_80 34 26" "$TMP/div4.mlir sm_90a 36 28" \
+             "$TMP/div2.mlir sm_90a 34 26"; do
     local kernel sm stride kvalid
     read -r kernel sm stride kvalid <<< "$run"
     local a="a=bf16($RNG.standard_normal((40, $stride)))"
