@@ -145,6 +145,24 @@ compile_all() {
   done
 }
 
+@test "mma.sync path (sm_80, sm_89, sm_120): the f16 matmuls and FMHA have mma.sync, ldmatrix and cp.async and assemble without spills" {
+  local case sm family
+  for sm in sm_80 sm_89 sm_120; do
+    family=$sm
+    [ "$sm" = sm_89 ] && family=sm_80
+    for case in MatMul-matmul_kernel.f16 MatMul-persistent_matmul_kernel.f16 \
+      BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-noncausal.f16 \
+      AttentionFMHA-fmha_kernel-causal.f16; do
+      tileiras "$BYTECODE/samples-$case.$family.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/k.ptx"
+      grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx" && grep -q '^\s*ldmatrix' "$TMP/k.ptx" &&
+        grep -q '^\s*cp.async.cg' "$TMP/k.ptx" || { echo "$case $sm: no mma.sync, ldmatrix or cp.async"; false; }
+      run ptxas -arch $sm -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+      [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+        { echo "$case $sm: $output"; false; }
+    done
+  done
+}
+
 @test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90, and sm_89 from the sm_90 bytecode)" {
   local case=samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm
   for sm in sm_90 sm_89; do

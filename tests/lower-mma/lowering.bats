@@ -149,6 +149,19 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+@test "tile-llvm and PTX: beside an accumulator of more than 64 registers per thread the k steps stay rolled, fragments at constant offsets; smaller ones unroll" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_cp_async.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=ROLLED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTXADDR '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # 32x16 f32 on 4 warps: 4 registers per thread, LLVM may unroll.
+  local small="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$small' | tile-sched | tile-llvm --emit=mlir"
+  [ "$status" -eq 0 ] && [[ "$output" == *"nvvm.mma.sync"* && "$output" != *"loop_unroll"* ]] ||
+    { echo "$output" | grep -n "loop_unroll" | head -3; false; }
+}
+
 @test "tile-lower: 8 warps where the accumulators need more than 64 registers per thread on 4; a hint wins" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
   tmp="$(mktemp -d)"

@@ -80,3 +80,22 @@ cuda_tile.module @kernels {
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-NOT: ld.global.v4
 // PTX-NOT: st.shared
+
+// The accumulator takes 128 registers per thread (8 warps): each chunk's
+// loop over k steps stays rolled, and a k step reaches all its A and B
+// fragments at constant offsets from one address per operand; a copied run
+// of A outside the chunk is branched around rather than sent to a trash slot.
+// ROLLED: #loop_unroll = #llvm.loop_unroll<disable = true>
+// ROLLED: #loop_annotation = #llvm.loop_annotation<unroll = #loop_unroll>
+// ROLLED-LABEL: llvm.func @k
+// ROLLED: llvm.cond_br {{.*}} {loop_annotation = #loop_annotation}
+// ROLLED: llvm.cond_br {{.*}} {loop_annotation = #loop_annotation}
+// PTXADDR: @%p{{[0-9]+}} bra $L__BB0_[[SKIP:[0-9]+]];
+// PTXADDR: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// PTXADDR-NEXT: $L__BB0_[[SKIP]]:
+// PTXADDR: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{[{].*[}]}}, [%rd[[A:[0-9]+]]];
+// PTXADDR-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{[{].*[}]}}, [%rd[[A]]+2560];
+// PTXADDR-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{[{].*[}]}}, [%rd[[A]]+5120];
+// PTXADDR-NEXT: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{[{].*[}]}}, [%rd[[A]]+7680];
+// PTXADDR-NEXT: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{[{].*[}]}}, [%rd[[B:[0-9]+]]+10256];
+// PTXADDR: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{[{].*[}]}}, [%rd[[B]]+10320];

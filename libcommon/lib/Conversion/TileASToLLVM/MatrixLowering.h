@@ -290,10 +290,14 @@ mlir::FailureOr<OperandStaging> getOperandStaging(mlir::OpBuilder &builder,
 /// insertion point as a loop of LLVM blocks rather than unrolled, so the code
 /// (and its compile and emulation time) does not grow with K. Returns the
 /// carried values after the loop; the insertion point is then after it.
+/// `keepRolled` asks LLVM not to unroll the loop: values that depend on k
+/// then stay inside it rather than becoming invariants of an enclosing loop
+/// that LICM hoists and keeps live across it.
 SmallVector<Value>
 emitCountedLoop(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
                 int64_t count, ValueRange init,
-                llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body);
+                llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body,
+                bool keepRolled = false);
 
 /// Emits a PTX-builder NVVM op (one without an LLVM intrinsic, such as
 /// wgmma.mma_async or mbarrier.try_wait.parity) as the inline PTX

@@ -118,7 +118,8 @@ OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid) {
 SmallVector<Value>
 emitCountedLoop(ConversionPatternRewriter &rewriter, Location loc, int64_t count,
                 ValueRange init,
-                llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+                llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body,
+                bool keepRolled) {
   Type i32 = rewriter.getI32Type();
   auto constant = [&](int64_t value) -> Value {
     return LLVM::ConstantOp::create(rewriter, loc, i32, rewriter.getI32IntegerAttr(value));
@@ -149,7 +150,14 @@ emitCountedLoop(ConversionPatternRewriter &rewriter, Location loc, int64_t count
                                     constant(count));
   SmallVector<Value> backedge{k};
   backedge.append(next);
-  LLVM::CondBrOp::create(rewriter, loc, more, loop, backedge, exit, next);
+  auto branch = LLVM::CondBrOp::create(rewriter, loc, more, loop, backedge, exit, next);
+  if (keepRolled) {
+    MLIRContext *context = rewriter.getContext();
+    auto noUnroll = LLVM::LoopUnrollAttr::get(context, rewriter.getBoolAttr(true), {}, {}, {},
+                                              {}, {}, {});
+    branch.setLoopAnnotationAttr(LLVM::LoopAnnotationAttr::get(
+        context, {}, {}, {}, noUnroll, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
+  }
 
   rewriter.setInsertionPointToEnd(exit);
   LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);

@@ -56,6 +56,10 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
+/// Accumulator registers per thread up to which LLVM may unroll the k steps
+/// of a chunk (see emitMmaSync).
+constexpr int64_t kMaxUnrolledAccumulatorRegs = 64;
+
 /// The staging (MmaStaging.h) of one chunk of `chunk` K of the multiply `s`.
 MmaSyncStaging getStaging(const MmaShape &s, int64_t chunk, const MmaSyncForm &form) {
   return MmaSyncStaging(s.batch, s.m, s.n, chunk, form.elementBytes, stagesBTransposed(form));
@@ -103,12 +107,17 @@ SmallVector<Value> loadMatrices(RegisterEmitter &e, Value address, unsigned coun
 
 /// Stages the K chunk [k0, k0 + len) of `a` and `b` (of the multiply `s`,
 /// laid out as `staging`; B transposed where `bTransposed`) at `aBase` and
-/// `bBase`; `needsCheck`: some runs may lie outside the chunk (they go to
-/// the trash slots).
-LogicalResult stageChunk(RegisterEmitter &e, const MmaShape &s, const MmaSyncStaging &staging,
-                         const StagedOperand &a, const StagedOperand &b, Type element,
-                         bool bTransposed, Value aBase, Value bBase, int64_t k0, int64_t len,
-                         bool needsCheck) {
+/// `bBase`; `needsCheck`: some runs may lie outside the chunk. A register
+/// run outside goes to the trash slot; a copied (global) run outside is
+/// skipped by a branch around its cp.async (`rewriter`), so that its shared
+/// address is one thread base plus a constant in every chunk rather than a
+/// per-chunk select: LLVM hoists the staging addresses of all chunks out of
+/// the enclosing K loop, and the selects kept one 64-bit register per run
+/// and chunk live next to the accumulator.
+LogicalResult stageChunk(RegisterEmitter &e, RewriterBase &rewriter, const MmaShape &s,
+                         const MmaSyncStaging &staging, const StagedOperand &a,
+                         const StagedOperand &b, Type element, bool bTransposed, Value aBase,
+                         Value bBase, int64_t k0, int64_t len, bool needsCheck) {
   IndexMath m{e};
   unsigned rank = a.laid.shape.size(), mDim = rank - 2, nDim = rank - 1;
   auto batchOf = [&](const OperandRegs &regs, size_t i) {
@@ -119,7 +128,7 @@ LogicalResult stageChunk(RegisterEmitter &e, const MmaShape &s, const MmaSyncSta
                          Value row = m.add(m.mul(batchOf(a.regs, i), s.m),
                                            a.regs.coords[mDim][i]);
                          return m.add(m.mul(row, staging.aPitch), kLocal);
-                       })))
+                       }, a.global ? &rewriter : nullptr)))
     return failure();
   return stageRuns(e, b, bBase, element, bTransposed, rank - 2, k0, len, needsCheck,
                    staging.bTrash(), [&](size_t i, Value kLocal) {
@@ -130,7 +139,7 @@ LogicalResult stageChunk(RegisterEmitter &e, const MmaShape &s, const MmaSyncSta
                      }
                      Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
                      return m.add(m.mul(row, staging.bPitch), column);
-                   });
+                   }, b.global ? &rewriter : nullptr);
 }
 
 /// Where one staged chunk of A and B starts.
@@ -207,24 +216,47 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
   Value bLaneColumn = m.bits(lane, 0, 7);
   Value columnInPair = m.mul(m.bits(lane, 0, 3), 2);
 
-  SmallVector<Value> aRowStart, bColumnStart; // element offsets in a chunk
+  // A thread's fragments lie at fixed distances from its first one: the
+  // accumulator layout repeats a thread's blocks at constant strides (along
+  // N a wrapping layout gives a thread one block only). So each k step
+  // computes one A and one B address for the thread and reaches every
+  // fragment at a constant element offset from it, which ldmatrix's
+  // [reg+imm] addressing absorbs. Per-fragment addresses were invariants of
+  // the K loop around the multiply that LLVM hoisted out of it, a 64-bit
+  // register each live next to the accumulator (BatchMatMul's 128x256 tile
+  // spilled).
+  int64_t first = regOf(0, 0, 0);
+  auto staticOffset = [&](unsigned dim, int64_t reg) {
+    SmallVector<int64_t> perDim = delinearizeRegister(layout, accLaid->shape, reg);
+    SmallVector<int64_t> firstPerDim = delinearizeRegister(layout, accLaid->shape, first);
+    return getRegisterCoordinate(layout, dim, perDim[dim]) -
+           getRegisterCoordinate(layout, dim, firstPerDim[dim]);
+  };
+  Value firstBatch = batchOf(c, first);
+  Value firstColumn = m.sub(c.coords[nDim][first], columnInPair);
+  Value aThread = m.add(
+      m.mul(m.add(m.add(m.mul(firstBatch, s.m), c.coords[mDim][first]), aLaneRow),
+            staging.aPitch),
+      aLaneK);
+  Value bThread =
+      bTransposed
+          ? m.add(m.mul(m.add(m.add(m.mul(firstBatch, s.n), firstColumn), bLaneColumn),
+                        staging.bPitch),
+                  bLaneK)
+          : m.add(m.mul(m.add(m.mul(firstBatch, staging.chunk), bLaneK), staging.bPitch),
+                  firstColumn);
+  SmallVector<int64_t> aFragmentOffset, bFragmentOffset; // from aThread, bThread
   for (int64_t batch = 0; batch < batchRegs; ++batch) {
-    for (int64_t row = 0; row < rowRegs; row += 2) {
-      int64_t reg = regOf(batch, row, 0);
-      Value fullRow = m.add(m.add(m.mul(batchOf(c, reg), s.m), c.coords[mDim][reg]),
-                          aLaneRow);
-      aRowStart.push_back(m.add(m.mul(fullRow, staging.aPitch), aLaneK));
-    }
+    int64_t reg = regOf(batch, 0, 0);
+    int64_t batchOffset = s.batched ? staticOffset(0, reg) : 0;
+    for (int64_t row = 0; row < rowRegs; row += 2)
+      aFragmentOffset.push_back(
+          (batchOffset * s.m + staticOffset(mDim, regOf(batch, row, 0))) * staging.aPitch);
     for (int64_t col = 0; col < colBlocks; ++col) {
-      int64_t reg = regOf(batch, 0, 2 * col);
-      Value firstColumn = m.sub(c.coords[nDim][reg], columnInPair);
-      if (bTransposed) {
-        Value column = m.add(m.add(m.mul(batchOf(c, reg), s.n), firstColumn), bLaneColumn);
-        bColumnStart.push_back(m.add(m.mul(column, staging.bPitch), bLaneK));
-        continue;
-      }
-      Value kRow = m.add(m.mul(batchOf(c, reg), staging.chunk), bLaneK);
-      bColumnStart.push_back(m.add(m.mul(kRow, staging.bPitch), firstColumn));
+      int64_t column = staticOffset(nDim, regOf(batch, 0, 2 * col));
+      bFragmentOffset.push_back(bTransposed
+                                    ? (batchOffset * s.n + column) * staging.bPitch
+                                    : batchOffset * staging.chunk * staging.bPitch + column);
     }
   }
 
@@ -232,7 +264,18 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
     return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base,
                                ArrayRef<LLVM::GEPArg>{index});
   };
+  auto fragmentAt = [&](Value stepBase, int64_t offset) {
+    return LLVM::GEPOp::create(rewriter, loc, stepBase.getType(), element, stepBase,
+                               ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+  };
 
+  // Unrolled, the k steps' fragment addresses are invariants of the K loop
+  // around the multiply, which LLVM hoists out of it and keeps live; next to
+  // an accumulator of more than kMaxUnrolledAccumulatorRegs registers a
+  // thread that spills (BatchMatMul's 128x256 f32 tile on 8 warps: 128 per
+  // thread). Smaller ones keep the unrolled steps, which ptxas schedules
+  // better (FMHA spills rolled).
+  bool keepRolled = int64_t(sums.size()) > kMaxUnrolledAccumulatorRegs;
   for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk) {
     int64_t len = std::min(staging.chunk, s.k - k0);
     FailureOr<ChunkBases> bases = prepareChunk(k0, len);
@@ -244,16 +287,18 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
       Value bStep = m.mul(k, bTransposed ? kStep : kStep * staging.bPitch);
       // All A fragments first, then per column block its B fragment and the
       // mma.syncs using it: a B fragment lives for one column only.
+      Value aStepBase = elementAt(aBase, m.add(aThread, aStep));
+      Value bStepBase = elementAt(bBase, m.add(bThread, bStep));
       SmallVector<SmallVector<Value>> aFragments;
-      for (Value start : aRowStart)
-        aFragments.push_back(loadMatrices(e, elementAt(aBase, m.add(start, aStep)), 4, false));
+      for (int64_t offset : aFragmentOffset)
+        aFragments.push_back(loadMatrices(e, fragmentAt(aStepBase, offset), 4, false));
       SmallVector<Value> next(carried);
       int64_t rowPairs = rowRegs / 2;
       for (int64_t batch = 0; batch < batchRegs; ++batch)
         for (int64_t col = 0; col < colBlocks; ++col) {
-          Value bStart = bColumnStart[batch * colBlocks + col];
-          SmallVector<Value> bRegs =
-              loadMatrices(e, elementAt(bBase, m.add(bStart, bStep)), 2, !bTransposed);
+          SmallVector<Value> bRegs = loadMatrices(
+              e, fragmentAt(bStepBase, bFragmentOffset[batch * colBlocks + col]), 2,
+              !bTransposed);
           for (int64_t pair = 0; pair < rowPairs; ++pair) {
             std::array<int64_t, 4> regs = {
                 regOf(batch, 2 * pair, 2 * col), regOf(batch, 2 * pair, 2 * col + 1),
@@ -268,7 +313,7 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
           }
         }
       return next;
-    });
+    }, keepRolled);
   }
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
@@ -295,7 +340,7 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   RegisterEmitter e(rewriter, loc);
   auto prepare = [&](int64_t k0, int64_t len) -> FailureOr<ChunkBases> {
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    if (failed(stageChunk(e, s, staging, a, b, element, stagesBTransposed(form), staged->aBase,
+    if (failed(stageChunk(e, rewriter, s, staging, a, b, element, stagesBTransposed(form), staged->aBase,
                           staged->bBase, k0, len, /*needsCheck=*/s.k > staging.chunk)))
       return failure();
     if (a.global || b.global) {
@@ -392,7 +437,7 @@ struct MmaStageCopyLowering : ConvertOpToLLVMPattern<MmaStageCopyOp> {
     if (failed(slot))
       return failure();
     Type element = cast<PtrType>(lhsType.getElementType()).getPointeeType();
-    if (failed(stageChunk(e, *shape, staging, *a, *b, element, /*bTransposed=*/false, slot->a,
+    if (failed(stageChunk(e, rewriter, *shape, staging, *a, *b, element, /*bTransposed=*/false, slot->a,
                           slot->b, op.getKOffset(), op.getKLen(), /*needsCheck=*/true)))
       return failure();
     // One group per slot, also where nothing was copied: async_wait counts
