@@ -244,7 +244,7 @@ CHECK: tensormap.replace.tile.swizzle_mode.global.b1024.b32 {{.*}}, 3;
 CHECK: fence.proxy.tensormap::generic.release.gpu;
 CHECK-NEXT: fence.proxy.tensormap::generic.acquire.gpu [{{.*}}], 128;
 CHECK-NEXT: fence.proxy.tensormap::generic.acquire.gpu [{{.*}}], 128;
-CHECK-NEXT: mbarrier.init.shared.b64 [__tile_scratch+24576], {{.*}};
+CHECK: mbarrier.init.shared.b64 [__tile_scratch+24576], {{.*}};
 CHECK-NEXT: mbarrier.init.shared.b64 [__tile_scratch+24584], {{.*}};
 CHECK: bar.sync 0;
 CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__tile_scratch+24576], {{.*}};

@@ -13,8 +13,10 @@
 //   are reused only by CTAs of the same launch, which write the same bytes
 //   (concurrent launches of one kernel on several streams are unsupported).
 //   A zeroed map written this way worked on an H100
-//   (docs/gpu-runs/2026-11-25-h100-tma.log). The maps are rebuilt at every
-//   execution of the op (in a K loop: every iteration), by one thread.
+//   (docs/gpu-runs/2026-11-25-h100-tma.log). Where the views' bases, sizes
+//   and strides are known in the function's entry block (kernel arguments
+//   and constants, as in cuTile's K loops) the maps are built there, once
+//   per CTA; otherwise at every execution of the op.
 // - Boxes. A box is one swizzle-width block of the staged array: W / 2
 //   elements of the contiguous dimension and, for B, the chunk's rows (its
 //   rows are staged in order); A's rows are staged in the order of the
@@ -37,6 +39,7 @@
 #include "SharedScratch.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 
@@ -139,20 +142,58 @@ void emitMapFields(RegisterEmitter &e, Value map, const TmaView &view, Type elem
 
 } // namespace
 
-TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Operation *op, const TmaView &a,
-                   const TmaView &b, TmaBoxes aBoxes, TmaBoxes bBoxes, Type element,
-                   Value barriers, int64_t buffers)
+/// Where the maps of views `a` and `b` can be built once per CTA: in the
+/// entry block of `op`'s function, after the last of their base, sizes and
+/// strides defined there (its start when all are arguments). nullopt where
+/// one is defined elsewhere (the maps are then built at `op`).
+static std::optional<std::pair<Block *, Block::iterator>>
+getEntryInsertionPoint(Operation *op, const TmaView &a, const TmaView &b) {
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  if (!function || function.getFunctionBody().empty())
+    return std::nullopt;
+  Block *entry = &function.getFunctionBody().front();
+  Operation *last = nullptr;
+  for (const TmaView *view : {&a, &b}) {
+    SmallVector<Value> values{view->base};
+    llvm::append_range(values, view->sizes);
+    llvm::append_range(values, view->strides);
+    for (Value value : values) {
+      if (auto argument = dyn_cast<BlockArgument>(value)) {
+        if (argument.getOwner() != entry)
+          return std::nullopt;
+        continue;
+      }
+      Operation *def = value.getDefiningOp();
+      if (def->getBlock() != entry)
+        return std::nullopt;
+      if (!last || last->isBeforeInBlock(def))
+        last = def;
+    }
+  }
+  return std::make_pair(entry, last ? std::next(last->getIterator()) : entry->begin());
+}
+
+TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Operation *op,
+                   const TmaView &a, const TmaView &b, TmaBoxes aBoxes, TmaBoxes bBoxes,
+                   Type element, Value barriers, int64_t buffers)
     : rewriter(rewriter), e(e), a(a), b(b), aBoxes(std::move(aBoxes)), bBoxes(std::move(bBoxes)),
       barriers(barriers), buffers(buffers) {
   OpBuilder &builder = e.builder;
   MLIRContext *context = builder.getContext();
+  auto isThread0 = [&] {
+    Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
+    return LLVM::ICmpOp::create(builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
+  };
+  // The maps: once per CTA at the function's start where the views are
+  // known there (a K loop then does not rebuild them), else here.
+  std::optional<std::pair<Block *, Block::iterator>> entry = getEntryInsertionPoint(op, a, b);
+  if (entry)
+    builder.setInsertionPoint(entry->first, entry->second);
   SmallVector<Value> slots = getMapSlots(e, op, 2);
   auto generic = LLVM::LLVMPointerType::get(context);
   aMap = LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slots[0]);
   bMap = LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slots[1]);
-  Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
-  producer = LLVM::ICmpOp::create(builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
-  emitIf(rewriter, e.loc, producer, [&] {
+  emitIf(rewriter, e.loc, isThread0(), [&] {
     for (auto [slot, view, boxes] : {std::tuple(slots[0], &a, &this->aBoxes),
                                      std::tuple(slots[1], &b, &this->bBoxes)})
       emitMapFields(e, slot, *view, element, boxes->width, {boxes->perBlock(), boxes->boxRows});
@@ -160,6 +201,11 @@ TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Oper
     for (Value map : {aMap, bMap})
       NVVM::FenceProxyAcquireOp::create(builder, e.loc, NVVM::MemScopeKind::GPU, map,
                                         e.i32(kMapBytes));
+  });
+  // emitIf moved `op` to the continuation block: continue right before it.
+  builder.setInsertionPoint(op);
+  producer = isThread0();
+  emitIf(rewriter, e.loc, producer, [&] {
     for (int64_t i = 0; i < buffers; ++i)
       NVVM::MBarrierInitOp::create(builder, e.loc, barrier(i), e.i32(1), Value());
   });
