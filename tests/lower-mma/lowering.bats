@@ -111,7 +111,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "verifier: an mmaf_global without pointers or with a mask on a register operand" {
+@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, or a view of the wrong length" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
