@@ -47,6 +47,10 @@
 // a number, not a loop index), and this form is inline PTX (NVVM's op has
 // no A-register variant).
 //
+// Where both operands are global with their views (mmaf_global `view`),
+// TMA fills the staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier
+// per buffer after the staging, thread 0 issuing the boxes, everyone
+// waiting on the buffer's phase); otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
 // each thread fences its stores with fence.proxy.async before the barrier
 // that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
