@@ -115,8 +115,9 @@ compile_all() {
   done
 }
 
-# sm_90a: the multiplies take the wgmma path (A and B by cp.async into
-# swizzled staging, wgmma.mma_async; tests/lower-mma pins the PTX).
+# sm_90a: the multiplies take the wgmma path (A and B by TMA into swizzled
+# staging, FMHA's B by cp.async, wgmma.mma_async; tests/lower-mma pins the
+# PTX).
 # BatchMatMul runs at the ragged reduced shape above.
 @test "sm_90a (wgmma): MatMul f16/bf16, persistent matmul f16, BatchMatMul f16 and AttentionFMHA match numpy in tile-emu" {
   local case
@@ -133,13 +134,17 @@ compile_all() {
 # FMHA's Q and P come to their multiplies in the accumulator layout, so on
 # sm_90a they are wgmma's A fragments as they are: A from registers (four
 # .b32 of element pairs), only K and V staged for descriptors.
-@test "sm_90a: FMHA's wgmmas take A from registers; the corpus matmuls assemble without spills" {
+@test "sm_90a: FMHA's wgmmas take A from registers; the corpus matmuls load by TMA and assemble without spills" {
   run bash -c "tileiras '$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc' --gpu-name sm_90a --emit=ptx -o - | grep -cE 'wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1, 1;'"
   [ "$status" -eq 0 ] && [ "$output" -eq 12 ] || { echo "register-A wgmmas: $output"; false; }
   local case
   for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
     BatchMatMul-batch_matmul_kernel.f16; do
     tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90a --emit=ptx -o "$TMP/k.ptx"
+    # Tensor maps built once, before the K loop; TMA boxes, mbarrier waits.
+    grep -q 'cp.async.bulk.tensor.[23]d.shared::cluster.global' "$TMP/k.ptx" &&
+      grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'wgmma.mma_async' "$TMP/k.ptx" &&
+      ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "$case: no TMA-fed wgmma"; false; }
     run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
   done

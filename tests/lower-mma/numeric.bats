@@ -317,6 +317,25 @@ tcgen05_case() {
   wgmma_case 64 32 64 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
 }
 
+# tma_case: wgmma_case whose PTX must load A and B with TMA.
+tma_case() {
+  wgmma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir' | grep -c 'cp.async.bulk.tensor.2d'"
+  [ "$status" -eq 0 ] && [ "$output" -ge 2 ] || { echo "$*: no TMA loads in the sm_90a PTX"; false; }
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir' | grep -c 'cp.async.cg'"
+  [ "$output" -eq 0 ] || { echo "$*: cp.async next to TMA"; false; }
+}
+
+@test "wgmma path (sm_90a) with TMA: ragged views zero-filled, 32-, 64- and 128-byte swizzles, phases over several chunks" {
+  MMA_VALID=104,96,40 tma_case 128 128 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3   # 128B, one chunk
+  MMA_VALID=56,40,24 tma_case 64 64 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4     # A 64B
+  MMA_VALID=104,24,56 tma_case 128 32 64 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4    # B 64B
+  MMA_VALID=40,24,8 tma_case 64 32 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4       # A 32B
+  MMA_VALID=120,72,200 tma_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3 # chunks, phases 0 and 1
+  MMA_WARPS=8 MMA_VALID=200,64,24 tma_case 256 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4  # two warpgroups
+  MMA_WARPS=8 tma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3          # 4 chunks of 16
+}
+
 # Ragged edges: the tiles overhang the views along M, N and K. Where the
 # views keep 16-byte runs whole (VN, VK multiples of 8) A and B reach shared
 # memory by cp.async with zero-filled edges (lowering.bats pins that), in one

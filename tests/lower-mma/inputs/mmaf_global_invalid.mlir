@@ -19,3 +19,27 @@ func.func @register_mask(%a: tensor<64x32xf16, #A>, %m: tensor<64x32xi1, #A>, %b
   %d = tile_as.mmaf_global %a mask %m, %b, %c : tensor<64x32xf16, #A> mask tensor<64x32xi1, #A>, tensor<32x128x!tile_as.ptr<f16, 1>, #B>, tensor<64x128xf32, #C>
   return
 }
+
+// -----
+
+// A view lists 3r - 1 values (r sizes, r - 1 strides, r starts).
+#A = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#C = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+func.func @short_view(%a: tensor<64x32x!tile_as.ptr<f16, 1>, #A>, %p: !tile_as.ptr<f16, 1>, %i: i32, %b: tensor<32x128xf16, #B>, %c: tensor<64x128xf32, #C>) {
+  // expected-error @below {{lhs view has 4 values, not 3r - 1 for a tile of rank r (operand rank to 5)}}
+  %d = tile_as.mmaf_global %a view %p[%i, %i, %i, %i], %b, %c : tensor<64x32x!tile_as.ptr<f16, 1>, #A> view !tile_as.ptr<f16, 1>[i32, i32, i32, i32], tensor<32x128xf16, #B>, tensor<64x128xf32, #C>
+  return
+}
+
+// -----
+
+// Only a pointer operand has a view.
+#A = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#C = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+func.func @register_view(%a: tensor<64x32x!tile_as.ptr<f16, 1>, #A>, %p: !tile_as.ptr<f16, 1>, %i: i32, %b: tensor<32x128xf16, #B>, %c: tensor<64x128xf32, #C>) {
+  // expected-error @below {{rhs view without rhs pointers and base}}
+  %d = tile_as.mmaf_global %a, %b view %p[%i, %i, %i, %i, %i], %c : tensor<64x32x!tile_as.ptr<f16, 1>, #A>, tensor<32x128xf16, #B> view !tile_as.ptr<f16, 1>[i32, i32, i32, i32, i32], tensor<64x128xf32, #C>
+  return
+}

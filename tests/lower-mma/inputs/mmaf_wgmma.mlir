@@ -41,24 +41,33 @@ cuda_tile.module @kernels {
 
 // tile-sched (sm_90a): the accumulator takes the wgmma layout, the m16n8
 // fragment layout with all four warps (one warpgroup) along M; the global
-// loads of A and B fuse into the multiply (read by cp.async at it).
-// SCHED: tile_as.mmaf_global {{.*}} : tensor<64x32x!tile_as.ptr<f16, 1>, {{.*}}>, tensor<32x64x!tile_as.ptr<f16, 1>, {{.*}}>, tensor<64x64xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
+// loads of A and B fuse into the multiply with their views (sizes, outer
+// stride, starts), read by TMA at it.
+// SCHED: tile_as.mmaf_global %{{.*}} mask %{{.*}} view %arg0[%c64_i32, %c32_i32, %c32_i32, %c0_i32, %c0_i32], %{{.*}} mask %{{.*}} view %arg1[%c32_i32, %c64_i32, %c64_i32, %c0_i32, %c0_i32], %{{.*}} : tensor<64x32x!tile_as.ptr<f16, 1>, {{.*}}, tensor<32x64x!tile_as.ptr<f16, 1>, {{.*}}, tensor<64x64xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
 
 // tile-llvm (sm_90a): A (64 rows of 32 f16, 64-byte swizzled: 4096 bytes)
 // then B (32 k rows of 64 f16, 128-byte swizzled: 4096 bytes) in one
-// 1024-byte aligned scratch buffer (one chunk: no second buffer), copied
-// there by 16-byte cp.async.cg (A and B come from global memory), waited
-// for, fenced for the async proxy, published by a barrier; one wgmma.fence, per k step of 16 one
-// m64n64k16 wgmma in a loop, then commit and wait 0; no ldmatrix, mma.sync
-// or FMAs.
-// LLVM: llvm.mlir.global internal @__tile_scratch() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x i8>
+// 1024-byte aligned scratch buffer (one chunk: no second buffer), then the
+// chunk's mbarrier (8208 bytes). Thread 0 writes both tensor maps into this
+// CTA's slot of a zeroed global array (1024 slots of two 128-byte maps),
+// fences them for the tensormap proxy and initializes the mbarrier; after
+// the barrier it arrives expecting the 8192 bytes and issues 8 boxes of 8 A
+// rows and one B box; everyone waits on phase 0. Then one wgmma.fence, per
+// k step of 16 one m64n64k16 wgmma in a loop, commit and wait 0, a barrier
+// and the mbarrier's invalidation; no cp.async, ldmatrix, mma.sync or FMAs.
+// LLVM-DAG: llvm.mlir.global internal @__tile_tma_maps0(dense<0> : tensor<262144xi8>) {addr_space = 1 : i32, alignment = 128 : i64} : !llvm.array<262144 x i8>
+// LLVM-DAG: llvm.mlir.global internal @__tile_scratch() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8208 x i8>
 // LLVM-LABEL: llvm.func @k
+// LLVM: llvm.call_intrinsic "llvm.nvvm.tensormap.replace.global.address.p1"
+// LLVM: llvm.call_intrinsic "llvm.nvvm.tensormap.replace.global.address.p1"
+// LLVM: nvvm.fence.proxy.release <gpu>
+// LLVM-NEXT: nvvm.fence.proxy.acquire <gpu>
+// LLVM-NEXT: nvvm.fence.proxy.acquire <gpu>
+// LLVM: nvvm.mbarrier.init
 // LLVM: nvvm.barrier0
-// LLVM: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
-// LLVM: nvvm.cp.async.commit.group
-// LLVM-NEXT: nvvm.cp.async.wait.group 0
-// LLVM-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// LLVM-NEXT: nvvm.barrier0
+// LLVM: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
+// LLVM-COUNT-9: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LLVM: mbarrier.try_wait.parity.shared.b64
 // LLVM: nvvm.wgmma.fence.aligned
 // LLVM-NEXT: llvm.br ^[[LOOP:bb[0-9]+]](
 // LLVM: ^[[LOOP]](
@@ -67,18 +76,23 @@ cuda_tile.module @kernels {
 // LLVM: llvm.cond_br %{{.*}}, ^[[LOOP]](
 // LLVM: nvvm.wgmma.commit.group.sync.aligned
 // LLVM-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// LLVM-NEXT: nvvm.barrier0
+// LLVM: nvvm.mbarrier.inval
+// LLVM-NOT: nvvm.cp.async.shared.global
 // LLVM-NOT: nvvm.ldmatrix
 // LLVM-NOT: nvvm.mma.sync
 // LLVM-NOT: llvm.intr.fma
 
 // tileiras (PTX, sm_90a): the module needs sm_90a; A K-major (trans-a 0),
-// B N-major (trans-b 1), D accumulated (scale-d 1); the staging copies are
-// 16 bytes wide.
+// B N-major (trans-b 1), D accumulated (scale-d 1); A and B arrive by TMA
+// (64- and 128-byte swizzle modes 2 and 3), completing on the mbarrier.
 // PTX90: .target sm_90a
-// PTX90: .shared .align 1024 .b8 __tile_scratch[8192];
-// PTX90: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
-// PTX90: fence.proxy.async.shared::cta;
-// PTX90: bar.sync 0;
+// PTX90: .shared .align 1024 .b8 __tile_scratch[8208];
+// PTX90: tensormap.replace.tile.swizzle_mode.global.b1024.b32 [{{.*}}], 2;
+// PTX90: tensormap.replace.tile.swizzle_mode.global.b1024.b32 [{{.*}}], 3;
+// PTX90: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__tile_scratch+8192], {{.*}};
+// PTX90: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{.*}}], [{{.*}}, {{{.*}}, {{.*}}}], [__tile_scratch+8192];
+// PTX90: mbarrier.try_wait.parity.shared.b64
 // PTX90: wgmma.fence.sync.aligned;
 // The descriptors' layout bits ("Matrix Descriptor Format"): A's swizzle
 // mode 2 (64 bytes, bits 62-63), stride byte offset 512 (8 rows of 64 bytes)

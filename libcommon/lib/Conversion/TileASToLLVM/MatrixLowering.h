@@ -396,14 +396,68 @@ inline Value emitMatrixDescriptor(RegisterEmitter &e, Value address, uint64_t fi
   return LLVM::OrOp::create(e.builder, e.loc, start, e.i64(int64_t(fixedBits)));
 }
 
+/// An operand's view for TMA: mmaf_global's `view` operands (converted):
+/// sizes, strides (the innermost, 1, left out) and starts of a rank-r tile,
+/// outermost dimension first.
+struct TmaView {
+  Value base;
+  SmallVector<Value> sizes, strides, starts;
+};
+
+/// How TMA boxes fill one operand's chunk of a swizzled staged array (blocks
+/// of `width` bytes along the contiguous dimension, `blockBytes` apart):
+/// box g of a block covers rows g * boxRows onwards (of the chunk) and lands
+/// at staged row stagedRows[g].
+struct TmaBoxes {
+  int64_t width = 0, blocks = 0, blockBytes = 0, boxRows = 0;
+  SmallVector<int64_t> stagedRows;
+  /// 2-byte elements of the contiguous dimension per box.
+  int64_t perBlock() const { return width / 2; }
+  int64_t bytes() const { return blocks * int64_t(stagedRows.size()) * boxRows * width; }
+};
+
+/// The TMA loads of wgmma's A and B (TmaToLLVM.cpp). The constructor
+/// (thread 0) builds both tensor maps and initializes one mbarrier per
+/// buffer at `barriers` (a !llvm.ptr<3>); `load` fills a chunk and waits
+/// for it; `finish` invalidates the mbarriers (after the last wait and a
+/// CTA barrier).
+class TmaLoads {
+public:
+  TmaLoads(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e, mlir::Operation *op,
+           const TmaView &a, const TmaView &b, TmaBoxes aBoxes, TmaBoxes bBoxes, Type element,
+           Value barriers, int64_t buffers);
+  /// Chunk `chunk` (K from `k0`) into buffer chunk % buffers, whose A and B
+  /// start at `aDst` and `bDst`; every thread returns once it has landed.
+  mlir::LogicalResult load(int64_t chunk, int64_t k0, Value aDst, Value bDst);
+  void finish();
+
+private:
+  Value barrier(int64_t buffer) const;
+  void issue(Value map, const TmaView &view, const TmaBoxes &boxes, Value dst,
+             int64_t innerOffset, int64_t rowOffset, Value bar);
+
+  mlir::ConversionPatternRewriter &rewriter;
+  RegisterEmitter &e;
+  const TmaView &a, &b;
+  TmaBoxes aBoxes, bBoxes;
+  Value barriers, aMap, bMap, producer;
+  int64_t buffers;
+};
+
+/// Bytes after the wgmma staging for TmaLoads' mbarriers (two buffers).
+constexpr uint64_t kTmaBarrierBytes = 16;
+
 /// Lowers the multiply of the staged operands `a` and `b` (element type
 /// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
 /// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op
 /// for which canLowerToWgmma holds.
+/// With `views` (both operands global, unbatched), A and B are loaded by
+/// TMA (TmaLoads) rather than copied with cp.async.
 mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
                               const StagedOperand &b, Type element, Type lhsType, Value acc,
                               Type accTensorType, const mlir::TypeConverter &converter,
-                              mlir::ConversionPatternRewriter &rewriter);
+                              mlir::ConversionPatternRewriter &rewriter,
+                              const std::pair<TmaView, TmaView> *views = nullptr);
 
 /// Whether `op` (an mmaf) can take the tcgen05 path: hasTcgen05Form, and
 /// its staging fits shared memory and its accumulator tensor memory.

@@ -358,6 +358,17 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   return success();
 }
 
+/// mmaf_global's `view` (base and its sizes, strides, starts), converted.
+TmaView getTmaView(Value base, ValueRange view) {
+  size_t rank = (view.size() + 1) / 3;
+  TmaView result;
+  result.base = base;
+  llvm::append_range(result.sizes, view.take_front(rank));
+  llvm::append_range(result.strides, view.slice(rank, rank - 1));
+  llvm::append_range(result.starts, view.drop_front(2 * rank - 1));
+  return result;
+}
+
 struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
@@ -380,9 +391,15 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
         getStagedOperand(e, op, op.getRhs(), adaptor.getRhs(), adaptor.getRhsMask());
     if (failed(a) || failed(b))
       return failure();
-    if (wgmma)
+    if (wgmma) {
+      // Both views known: TMA loads (TmaToLLVM.cpp).
+      std::optional<std::pair<TmaView, TmaView>> views;
+      if (adaptor.getLhsBase() && adaptor.getRhsBase())
+        views.emplace(getTmaView(adaptor.getLhsBase(), adaptor.getLhsView()),
+                      getTmaView(adaptor.getRhsBase(), adaptor.getRhsView()));
       return emitWgmma(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
-                       *getTypeConverter(), rewriter);
+                       *getTypeConverter(), rewriter, views ? &*views : nullptr);
+    }
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);

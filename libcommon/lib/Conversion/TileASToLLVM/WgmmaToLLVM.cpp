@@ -47,6 +47,10 @@
 // a number, not a loop index), and this form is inline PTX (NVVM's op has
 // no A-register variant).
 //
+// Where both operands are global with their views (mmaf_global `view`),
+// TMA fills the staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier
+// per buffer after the staging, thread 0 issuing the boxes, everyone
+// waiting on the buffer's phase); otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
 // each thread fences its stores with fence.proxy.async before the barrier
 // that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
@@ -144,9 +148,33 @@ struct Staging {
   uint64_t bStart(int64_t buffer) const { return aStart(buffer) + bOffset; }
 };
 
-int64_t chooseChunk(const MmaShape &s, bool stageA = true) {
-  return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
-                      [&](int64_t chunk) { return Staging(s, chunk, stageA).bytes; });
+/// The K chunk whose staging (and `extraBytes` after it) fits the static
+/// shared memory; 0 where none does.
+int64_t chooseChunk(const MmaShape &s, bool stageA = true, uint64_t extraBytes = 0) {
+  return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes, [&](int64_t chunk) {
+    return Staging(s, chunk, stageA).bytes + extraBytes;
+  });
+}
+
+/// The staged row of tile row `t` of A (see the header), for batch 0.
+int64_t staticStagedRowOfA(int64_t t, int64_t warps, int64_t rowPairs) {
+  int64_t rowReg = t / (kCoreRows * warps), warp = (t / kCoreRows) % warps;
+  int64_t block = warp / kWarpsPerWarpgroup * rowPairs + rowReg / 2;
+  return block * kWarpgroupRows + warp % kWarpsPerWarpgroup * 2 * kCoreRows +
+         rowReg % 2 * kCoreRows + t % kCoreRows;
+}
+
+/// TMA boxes of one swizzled array: a box per block and per run of
+/// `boxRows` rows, run g staged at stagedRows[g].
+TmaBoxes getTmaBoxes(const SwizzledArray &array, int64_t boxRows,
+                     SmallVector<int64_t> stagedRows) {
+  TmaBoxes boxes;
+  boxes.width = array.width;
+  boxes.blocks = array.blocks;
+  boxes.blockBytes = array.blockBytes();
+  boxes.boxRows = boxRows;
+  boxes.stagedRows = std::move(stagedRows);
+  return boxes;
 }
 
 /// wgmma.mma_async with A in registers (`aRegs`, four i32 of f16/bf16
@@ -232,7 +260,8 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
 
 LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOperand &b,
                         Type element, Type lhsType, Value acc, Type accTensorType,
-                        const TypeConverter &converter, ConversionPatternRewriter &rewriter) {
+                        const TypeConverter &converter, ConversionPatternRewriter &rewriter,
+                        const std::pair<TmaView, TmaView> *views) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
   if (failed(accLaid))
@@ -263,9 +292,14 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // A straight from registers (see the header) when it has the
   // accumulator's layout: its registers then are the A fragments.
   bool aInRegisters = !a.global && a.laid.layout == layout;
-  Staging staging(s, chooseChunk(s, !aInRegisters), !aInRegisters);
+  // TMA (TmaToLLVM.cpp) where both operands carry views and the staging
+  // leaves room for the mbarriers after it.
+  bool useTma = views && a.global && b.global && !s.batched &&
+                chooseChunk(s, true, kTmaBarrierBytes) > 0;
+  uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
+  Staging staging(s, chooseChunk(s, !aInRegisters, extraBytes), !aInRegisters);
   FailureOr<Value> scratch =
-      getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
+      getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))
     return failure();
   auto batchOf = [&](const OperandRegs &regs, size_t i) {
@@ -327,6 +361,17 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   uint64_t aLayoutBits = descriptorLayoutBits(aArray, /*kMajor=*/true);
   uint64_t bLayoutBits = descriptorLayoutBits(bArray, /*kMajor=*/false);
 
+  std::optional<TmaLoads> tma;
+  if (useTma) {
+    // A's rows go in runs of 8 to their wgmma order; B's chunk rows in order.
+    SmallVector<int64_t> aRows;
+    for (int64_t t = 0; t < s.m; t += kCoreRows)
+      aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
+    tma.emplace(rewriter, e, op, views->first, views->second,
+                getTmaBoxes(aArray, kCoreRows, aRows), getTmaBoxes(bArray, staging.chunk, {0}),
+                element, bytesAt(staging.bytes), staging.buffers);
+  }
+
   bool needsCheck = s.k > staging.chunk;
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
@@ -336,7 +381,10 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     // Earlier readers of the scratch, and of this buffer the wgmmas of
     // chunk - 2, are done (see the header).
     emitCTABarrier(rewriter, loc);
-    if ((!aInRegisters &&
+    if (tma) {
+      if (failed(tma->load(chunk, k0, bytesAt(aStart), bytesAt(bStart))))
+        return failure();
+    } else if ((!aInRegisters &&
          failed(stageRuns(
              e, a, bytesAt(aStart), element, /*transposed=*/false, rank - 1, k0, len, needsCheck, /*trash=*/0,
              [&](size_t i, Value kLocal) {
@@ -350,18 +398,20 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
               Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
               return bArray.slot(m, row, b.regs.coords[nDim][i]);
             },
-            &rewriter)))
+            &rewriter))) {
       return failure();
-    if (a.global || b.global) {
-      // This thread's copies have landed (in the generic proxy, which the
-      // fence below orders before the wgmmas' async-proxy reads).
-      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
-      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+    } else {
+      if (a.global || b.global) {
+        // This thread's copies have landed (in the generic proxy, which the
+        // fence below orders before the wgmmas' async-proxy reads).
+        NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+        NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+      }
+      NVVM::FenceProxyOp::create(
+          rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+      emitCTABarrier(rewriter, loc); // the chunk is complete
     }
-    NVVM::FenceProxyOp::create(
-        rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-    emitCTABarrier(rewriter, loc); // the chunk is complete
     Value aAddress = addBytes(scratchAddress, e.i32(aStart));
     Value bAddress = addBytes(scratchAddress, e.i32(bStart));
     bool emitted = true;
@@ -456,6 +506,8 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, chunk + 1 == chunks ? 0 : 1);
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
+  if (tma)
+    tma->finish();
 
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }

@@ -96,7 +96,24 @@ LogicalResult MmaFGlobalOp::verify() {
     return emitOpError("rhs mask without rhs pointers");
   if (!isGlobal(getLhs()) && !isGlobal(getRhs()))
     return emitOpError("needs lhs or rhs as global pointers (else it is a tile_as.mmaf)");
-  return success();
+  // A view lists r sizes, r - 1 strides and r starts of a rank-r tile whose
+  // leading unit dimensions the operand dropped.
+  auto checkView = [&](StringRef name, Value operand, Value base,
+                       ValueRange view) -> LogicalResult {
+    if (!base && view.empty())
+      return success();
+    if (!base || !isGlobal(operand))
+      return emitOpError() << name << " view without " << name << " pointers and base";
+    int64_t rank = (int64_t(view.size()) + 1) / 3;
+    if (int64_t(view.size()) != 3 * rank - 1 || rank > 5 ||
+        rank < cast<RankedTensorType>(operand.getType()).getRank())
+      return emitOpError() << name << " view has " << view.size()
+                           << " values, not 3r - 1 for a tile of rank r (operand rank to 5)";
+    return success();
+  };
+  if (failed(checkView("lhs", getLhs(), getLhsBase(), getLhsView())))
+    return failure();
+  return checkView("rhs", getRhs(), getRhsBase(), getRhsView());
 }
 
 LogicalResult MmaStageCopyOp::verify() {

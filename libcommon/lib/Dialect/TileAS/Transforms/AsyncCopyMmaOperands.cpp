@@ -7,6 +7,8 @@
 // with cp.async instead. See Passes.td for when a load qualifies.
 //
 //===----------------------------------------------------------------------===//
+#include "TiledViewMatch.h"
+
 #include "tilepipe/Dialect/TileAS/IR/TileAS.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
@@ -148,9 +150,24 @@ struct AsyncCopyMmaOperandsPass
       auto mask = [&](const std::optional<FusibleOperand> &operand) {
         return operand ? operand->reshaped(builder, operand->load.getMask()) : Value();
       };
+      // The wgmma path reads a global operand with TMA where its view is
+      // known (the load's address arithmetic is a view's, TiledViewMatch)
+      // and its runs are 16 bytes: TMA needs a 16-byte aligned base and
+      // row strides, which shorter proven runs (cp.async.ca) do not give.
+      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType());
+      auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
+        if (wgmma && operand && operand->load.getContiguity() % kMaxCopyElements == 0)
+          if (std::optional<TiledView> view =
+                  matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask()))
+            return *view;
+        return TiledView();
+      };
+      TiledView lhsView = viewOf(lhs), rhsView = viewOf(rhs);
       auto fused = MmaFGlobalOp::create(builder, op.getLoc(), op.getType(),
                                         source(lhs, op.getLhs()), mask(lhs),
-                                        source(rhs, op.getRhs()), mask(rhs), op.getAcc());
+                                        source(rhs, op.getRhs()), mask(rhs), op.getAcc(),
+                                        lhsView.base, lhsView.flattened(), rhsView.base,
+                                        rhsView.flattened());
       op.replaceAllUsesWith(fused.getResult());
       op.erase();
       for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {

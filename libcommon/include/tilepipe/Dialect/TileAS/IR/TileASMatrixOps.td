@@ -80,16 +80,39 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     adjacent, contiguous 2-byte elements, aligned to the run's 4, 8 or 16
     bytes, that share one mask bit (the loads' contiguity promised that).
     The reads happen where the op stands.
+
+    A pointer operand whose runs are 8 elements (16 bytes) may also carry its
+    view (`view` base[...]): the load
+    it came from read a rank-r tile (r from 2 to 5; the operand is that tile
+    with leading unit dimensions dropped) whose element t is at
+    base + sum_d (start_d + t_d) * stride_d and in bounds when every
+    start_d + t_d < size_d (unsigned). The list is size_0..size_{r-1}, then
+    stride_0..stride_{r-2} in elements (the innermost stride is 1), then
+    start_0..start_{r-1}, outermost dimension first. It names the same
+    elements as the pointers and the mask, so a lowering may read the tile
+    either way; the wgmma path reads it with TMA (cp.async.bulk.tensor).
   }];
   let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
                        AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,
-                       AnyRankedTensor:$acc);
+                       AnyRankedTensor:$acc,
+                       Optional<TileAS_PtrType>:$lhs_base, Variadic<AnySignlessInteger>:$lhs_view,
+                       Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $lhs (`mask` $lhs_mask^)? `,` $rhs (`mask` $rhs_mask^)? `,` $acc attr-dict
-    `:` type($lhs) (`mask` type($lhs_mask)^)? `,` type($rhs)
-    (`mask` type($rhs_mask)^)? `,` type($acc)
+    $lhs (`mask` $lhs_mask^)? (`view` $lhs_base^ `[` $lhs_view `]`)? `,`
+    $rhs (`mask` $rhs_mask^)? (`view` $rhs_base^ `[` $rhs_view `]`)? `,` $acc attr-dict
+    `:` type($lhs) (`mask` type($lhs_mask)^)?
+    (`view` type($lhs_base)^ `[` type($lhs_view) `]`)? `,` type($rhs)
+    (`mask` type($rhs_mask)^)? (`view` type($rhs_base)^ `[` type($rhs_view) `]`)? `,` type($acc)
   }];
+  let builders = [
+    // Without views: the cp.async form.
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs, "::mlir::Value":$lhs_mask,
+                   "::mlir::Value":$rhs, "::mlir::Value":$rhs_mask, "::mlir::Value":$acc), [{
+      build($_builder, $_state, result, lhs, lhs_mask, rhs, rhs_mask, acc, ::mlir::Value(),
+            ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Whether `operand` (lhs or rhs) is a tensor of pointers.

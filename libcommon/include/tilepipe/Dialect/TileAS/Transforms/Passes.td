@@ -56,7 +56,10 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     2 2-byte elements its contiguity proves adjacent, aligned and under one
     mask bit (one 16-, 8- or 4-byte copy each), it sits in the mmaf's block
     and nothing between it and the mmaf may write memory (the copy happens
-    at the mmaf). Runs after tilepipe-assign-layouts.
+    at the mmaf). On the wgmma path a fused operand also gets its `view`
+    (base, sizes, strides, starts) where its pointers and mask are the
+    arithmetic of a partition-view load (TiledViewMatch.h); the lowering
+    then reads it with TMA. Runs after tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
