@@ -1,10 +1,11 @@
 //===- SelectWgmmaTarget.cpp - sm_90 becomes sm_90a where wgmma pays ------===//
 //
-// `--gpu-name sm_90` asks for code every Hopper GPU runs; wgmma, the faster
-// tensor-core path for most multiplies, needs the arch-specific sm_90a (every
-// Hopper GPU made has it). So plain sm_90 takes sm_90a exactly where a
-// multiply gains from wgmma (WgmmaChoice.h has the rule and the numbers), and
-// says so in a remark at the multiply.
+// `--gpu-name sm_90` asks for code Hopper GPUs run; wgmma, the faster
+// tensor-core path for most multiplies, needs the arch-specific sm_90a, which
+// every Hopper GPU (compute capability 9.0) runs too; what is lost is only
+// that its PTX does not JIT-compile for later GPUs. So plain sm_90 takes
+// sm_90a exactly where a multiply gains from wgmma (WgmmaChoice.h has the
+// rule and the numbers), and says so in a remark at the multiply.
 //
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
