@@ -38,6 +38,8 @@ static const PipelineRow kLowerPipeline[] = {
 
 // tile-sched: layouts, async pipelines, scheduling, buffer assignment.
 static const PipelineRow kSchedPipeline[] = {
+    // sm_90 becomes sm_90a where a multiply gains from wgmma.
+    {0, "tilepipe-select-wgmma-target"},
     {0, "tilepipe-assign-layouts"},
     {0, "tilepipe-async-copy-mma-operands"},
     {1, "tilepipe-pipeline-mma-loops"},

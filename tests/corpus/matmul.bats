@@ -4,7 +4,9 @@
 # fp8 e4m3), AttentionFMHA (causal and not, f16 and bf16) and the fused MoE
 # kernels (w1, w2). Each compiles for every target and bytecode version and
 # matches numpy in tile-emu on sm_80 and sm_90 (fp8 has no sm_80 bytecode),
-# the f16/bf16 ones on sm_100 (tcgen05) too.
+# the f16/bf16 ones on sm_100 (tcgen05) too. On sm_90 the f16/bf16 kernels
+# but the gather-fed MoE take wgmma (sm_90 becomes sm_90a for them), so
+# their mma.sync path runs on sm_80.
 # All load through zero-padded partition views and run mmaf inside their
 # K loops. MatMul, persistent matmul and FMHA run at their corpus shapes;
 # the others at reduced shapes of the same bytecode (ragged edges included),
@@ -134,17 +136,20 @@ compile_all() {
 # FMHA's Q and P come to their multiplies in the accumulator layout, so on
 # sm_90a they are wgmma's A fragments as they are: A from registers (four
 # .b32 of element pairs), only K and V staged for descriptors.
-@test "sm_90a: FMHA's wgmmas take A from registers; the corpus matmuls load by TMA and assemble without spills" {
+@test "sm_90a: FMHA's wgmmas take A from registers; the corpus matmuls load by TMA; they and causal FMHA assemble without spills" {
   run bash -c "tileiras '$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc' --gpu-name sm_90a --emit=ptx -o - | grep -cE 'wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1, 1;'"
   [ "$status" -eq 0 ] && [ "$output" -eq 12 ] || { echo "register-A wgmmas: $output"; false; }
   local case
   for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
-    BatchMatMul-batch_matmul_kernel.f16; do
+    BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16; do
     tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90a --emit=ptx -o "$TMP/k.ptx"
     # Tensor maps built once, before the K loop; TMA boxes, mbarrier waits.
-    grep -q 'cp.async.bulk.tensor.[23]d.shared::cluster.global' "$TMP/k.ptx" &&
-      grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'wgmma.mma_async' "$TMP/k.ptx" &&
-      ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "$case: no TMA-fed wgmma"; false; }
+    # (FMHA's A comes from registers and its B stays on cp.async.)
+    if [[ "$case" != AttentionFMHA-* ]]; then
+      grep -q 'cp.async.bulk.tensor.[23]d.shared::cluster.global' "$TMP/k.ptx" &&
+        grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'wgmma.mma_async' "$TMP/k.ptx" &&
+        ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "$case: no TMA-fed wgmma"; false; }
+    fi
     run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
   done
@@ -165,6 +170,32 @@ compile_all() {
       [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
         { echo "$case $sm: $output"; false; }
     done
+  done
+}
+
+# Plain sm_90 takes sm_90a where a multiply gains from wgmma
+# (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel but the
+# gather-fed MoE, which keeps mma.sync (also on an explicit sm_90a); fp8 and
+# tf32 multiplies have no wgmma path here and stay sm_90.
+@test "sm_90 picks per kernel: f16 matmuls and FMHA compile as sm_90a (wgmma); fused MoE keeps sm_90 and mma.sync (-v: A is a gather)" {
+  local case
+  for case in MatMul-matmul_kernel.f16 MatMul-persistent_matmul_kernel.f16 \
+    BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16; do
+    tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90 --emit=ptx -o "$TMP/k.ptx"
+    grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'wgmma.mma_async' "$TMP/k.ptx" ||
+      { echo "$case: not sm_90a with wgmma"; false; }
+  done
+  for case in MatMul-matmul_kernel.f32 BatchMatMul-batch_matmul_kernel.fp8e4m3; do
+    tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90 --emit=ptx -o "$TMP/k.ptx"
+    grep -q '^\.target sm_90$' "$TMP/k.ptx" || { echo "$case: not sm_90"; false; }
+  done
+  for sm in sm_90 sm_90a; do
+    run tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4.tileirbc" --gpu-name $sm -v \
+      --emit=ptx -o "$TMP/moe.ptx"
+    [[ "$output" == *"MoE.py:76:22: remark: $sm: mma.sync for this mmaf, not wgmma: A is a gather (addresses from loaded indices)"* ]] ||
+      { echo "$sm: $output"; false; }
+    grep -q "^\.target $sm\$" "$TMP/moe.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/moe.ptx" &&
+      ! grep -q 'wgmma' "$TMP/moe.ptx" || { echo "MoE $sm: not mma.sync"; false; }
   done
 }
 

@@ -14,6 +14,11 @@ stages() {
   bash -c "set -o pipefail; tile-lower --gpu-name sm_80 '$IN/$file' | $* | FileCheck --check-prefix=$prefix '$IN/$file'"
 }
 
+@test "tile-llvm: iota is a splat of the thread's base plus a constant vector" {
+  run stages iota.mlir LLVM "tile-sched | tile-llvm --emit=mlir"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "tile-lower: permute becomes tile_as.permute" {
   run bash -c "set -o pipefail; tile-lower --gpu-name sm_80 '$IN/stage_permute.mlir' | FileCheck --check-prefix=LOWER '$IN/stage_permute.mlir'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }

@@ -58,9 +58,12 @@ static void printDiagnostic(llvm::raw_ostream &os, mlir::Location loc,
 }
 
 StageDiagnosticHandler::StageDiagnosticHandler(mlir::MLIRContext *context,
-                                               llvm::raw_ostream &os)
+                                               llvm::raw_ostream &os,
+                                               bool printRemarks)
     : mlir::ScopedDiagnosticHandler(context) {
-  setHandler([&os](mlir::Diagnostic &diag) {
+  setHandler([&os, printRemarks](mlir::Diagnostic &diag) {
+    if (diag.getSeverity() == mlir::DiagnosticSeverity::Remark && !printRemarks)
+      return mlir::success();
     printDiagnostic(os, diag.getLocation(), severityName(diag.getSeverity()),
                     diag.str());
     for (mlir::Diagnostic &note : diag.getNotes())
@@ -132,7 +135,7 @@ int tilepipe::runMlirStage(
     ToolDriver &driver, StageIOOptions &io,
     const std::function<mlir::LogicalResult(mlir::PassManager &)>
         &buildPipeline,
-    const StageEmitter &emit, bool wrapInBuiltinModule) {
+    const StageEmitter &emit, bool wrapInBuiltinModule, bool printRemarks) {
   if (llvm::Error err = checkOutputAllowed(io.output))
     return reportError(driver.toolName(), std::move(err), kExitUsage);
 
@@ -141,7 +144,7 @@ int tilepipe::runMlirStage(
     return reportError(driver.toolName(), buffer.takeError(), kExitIO);
 
   std::unique_ptr<mlir::MLIRContext> context = createStageContext();
-  StageDiagnosticHandler diagnostics(context.get());
+  StageDiagnosticHandler diagnostics(context.get(), llvm::errs(), printRemarks);
   mlir::OwningOpRef<mlir::Operation *> module =
       parseMlirModule(std::move(*buffer), context.get());
   if (!module)

@@ -1,4 +1,4 @@
-// One 64x32 by 32x64 f16 mmaf into f32 (kernel.py --m 64 --n 64 --k 32 --a f16 --acc f32): the wgmma path on sm_90a, the mma.sync path on sm_80 (and on plain sm_90).
+// One 64x32 by 32x64 f16 mmaf into f32 (kernel.py --m 64 --n 64 --k 32 --a f16 --acc f32): the wgmma path on sm_90a (and on plain sm_90, which becomes sm_90a for it), the mma.sync path on sm_80.
 cuda_tile.module @kernels {
   entry @k(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>, %d_out: tile<ptr<f32>>) {
     %tok = make_token : token

@@ -28,11 +28,14 @@ namespace tilepipe {
 
 /// Prints diagnostics as `loc("file":L:C): error: message` (the form cuTile's
 /// stderr parser understands; `error: message` for unknown locations), with
-/// attached notes, on `os` (stderr by default).
+/// attached notes, on `os` (stderr by default). Remarks, the passes' account
+/// of what they chose (such as tilepipe-select-wgmma-target's), only with
+/// `printRemarks` (the stage tools' -v).
 class StageDiagnosticHandler : public mlir::ScopedDiagnosticHandler {
 public:
   explicit StageDiagnosticHandler(mlir::MLIRContext *context,
-                                  llvm::raw_ostream &os = llvm::errs());
+                                  llvm::raw_ostream &os = llvm::errs(),
+                                  bool printRemarks = false);
 };
 
 /// Makes a context with every tilepipe dialect loaded lazily, threading off
@@ -71,11 +74,13 @@ StageEmitter emitMlirTo(ToolDriver &driver, const OutputOptions &output,
 /// hand the result to `emit`. `io.output.binary` must be set by the caller.
 /// With `wrapInBuiltinModule`, a root other than builtin.module (a
 /// cuda_tile.module) is first nested in one, so that passes can replace it.
-/// Returns the process exit code.
+/// `printRemarks` prints the passes' remarks too. Returns the process exit
+/// code.
 int runMlirStage(ToolDriver &driver, StageIOOptions &io,
                  const std::function<mlir::LogicalResult(mlir::PassManager &)>
                      &buildPipeline,
-                 const StageEmitter &emit, bool wrapInBuiltinModule = false);
+                 const StageEmitter &emit, bool wrapInBuiltinModule = false,
+                 bool printRemarks = false);
 
 /// Translates a module lowered to the LLVM/NVVM dialects into LLVM IR
 /// (locations of dialects other than builtin, which MLIR's debug-info

@@ -82,6 +82,29 @@ SmallVector<Value> RegisterEmitter::coordinates(BlockedAttr layout,
   return coords;
 }
 
+Value RegisterEmitter::coordinateVector(BlockedAttr layout, ArrayRef<int64_t> shape,
+                                        unsigned dim) {
+  int64_t count = getElemsPerThread(layout, shape);
+  auto type = VectorType::get({count}, builder.getI32Type());
+  SmallVector<int32_t> offsets;
+  for (int64_t reg = 0; reg < count; ++reg)
+    offsets.push_back(getRegisterCoordinate(
+        layout, dim, delinearizeRegister(layout, shape, reg)[dim]));
+  auto splat = [&](Value scalar) {
+    Value single = insert(LLVM::PoisonOp::create(builder, loc, type), scalar, 0);
+    return LLVM::ShuffleVectorOp::create(builder, loc, single, single,
+                                         SmallVector<int32_t>(count, 0));
+  };
+  Value constants = LLVM::ConstantOp::create(
+      builder, loc, type, DenseElementsAttr::get(type, ArrayRef<int32_t>(offsets)));
+  Value coords = LLVM::AddOp::create(builder, loc, splat(threadBase(layout, dim)),
+                                     constants);
+  // A layout tile larger than the tensor wraps around (replication).
+  if (getLayoutExtent(layout, dim) > shape[dim])
+    coords = LLVM::URemOp::create(builder, loc, coords, splat(i32(shape[dim])));
+  return coords;
+}
+
 SmallVector<Value> RegisterEmitter::firstCopy(BlockedAttr layout,
                                               ArrayRef<int64_t> shape) {
   int64_t count = getElemsPerThread(layout, shape);

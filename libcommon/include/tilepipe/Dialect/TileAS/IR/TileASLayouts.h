@@ -76,8 +76,9 @@ bool isMmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
 
 /// Whether the module around `op` targets sm_90a, the one target with wgmma
 /// (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
-/// Instructions"). Plain sm_90 takes the mma.sync path, which is faster today
-/// (see TileASLayouts.cpp).
+/// Instructions"). A plain sm_90 module becomes sm_90a in tile-sched where a
+/// multiply gains from wgmma (tilepipe-select-wgmma-target); which mmafs
+/// take it is takesWgmma (WgmmaChoice.h).
 bool targetsWgmma(mlir::Operation *op);
 
 /// The accumulator layout of the wgmma path: getMmaAccumulatorLayout's form

@@ -20,6 +20,23 @@ def StampTarget : Pass<"tilepipe-stamp-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def SelectWgmmaTarget : Pass<"tilepipe-select-wgmma-target", "::mlir::ModuleOp"> {
+  let summary = "On plain sm_90, target sm_90a where an mmaf pays on wgmma";
+  let description = [{
+    wgmma only exists on the arch-specific sm_90a. A module stamped sm_90
+    is retargeted to sm_90a (tile_as.target; tile-ptx then prints .target
+    sm_90a) when one of its mmafs would take the wgmma path there: an
+    f16/bf16 multiply whose accumulator tiles by whole warpgroups
+    (getWgmmaAccumulatorLayout) and whose A and B are no gathers (contiguous
+    or strided tile loads, or values in registers; see WgmmaChoice.h for the
+    measurements behind the rule). A gather-fed mmaf stays on mma.sync, on
+    sm_90 and on an explicit sm_90a alike. Each f16/bf16 mmaf on a Hopper
+    target gets a remark saying which path it takes and why (tile-sched and
+    tileiras print them under -v). Runs before tilepipe-assign-layouts.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
+}
+
 def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give every tensor a blocked register layout";
   let description = [{

@@ -1,0 +1,56 @@
+//===- WgmmaChoice.h - Which mmafs take wgmma on Hopper ---------*- C++ -*-===//
+//
+// On Hopper an f16/bf16 mmaf can take mma.sync or wgmma. wgmma pays where its
+// operands are regular tiles: contiguous loads that cp.async stages into the
+// swizzled buffers (the corpus matmuls: 16.3 vs 12.0 TFLOP/s on an H100,
+// BatchMatMul 88.7 vs 49.7, and no spills where mma.sync spills 1012 bytes),
+// strided tile loads (FMHA's transposed K) and values in registers (FMHA's Q
+// and P, which wgmma reads as its A fragments as they are; 0.013 vs 0.014
+// ms). It loses where an operand is a gather, rows picked by loaded indices
+// (the fused MoE kernel's tokens): its staging then goes through registers
+// element by element and the wgmma form keeps more live (0.63 vs 0.54 ms,
+// 1472 vs 868 spill bytes). README.md, "Performance", has the numbers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_DIALECT_TILEAS_IR_WGMMACHOICE_H
+#define TILEPIPE_DIALECT_TILEAS_IR_WGMMACHOICE_H
+
+#include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+
+#include <optional>
+
+namespace tilepipe::tile_as {
+
+/// What an mmaf operand (A or B) is made of, as far as the choice between
+/// mma.sync and wgmma cares.
+enum class MmaOperandKind {
+  /// A global load of whole 16-byte runs along the innermost dimension
+  /// (what tilepipe-async-copy-mma-operands can turn into cp.async).
+  ContiguousLoad,
+  /// A load of an affine tile that is not contiguous (a transposed view).
+  StridedLoad,
+  /// A value computed in registers (from loads of the kinds above, or from
+  /// another matrix multiply).
+  Registers,
+  /// Read from addresses that depend on loaded data of more than one
+  /// element: per-row indices, as a gather or an indirection table gives.
+  Gather,
+};
+
+/// The kind of `operand` (operand 0 or 1 of an mmaf).
+MmaOperandKind classifyMmaOperand(mlir::Value operand);
+
+/// A short phrase for `kind` ("a contiguous load", ...) for remarks.
+llvm::StringRef describeMmaOperandKind(MmaOperandKind kind);
+
+/// The first of A and B (0 or 1) that is a Gather, if any.
+std::optional<unsigned> findGatheredMmaOperand(MmaFOp op);
+
+/// Whether `op` takes the wgmma path: the module targets wgmma
+/// (targetsWgmma), the op has an mma.sync form (hasMmaSyncForm) and
+/// neither operand is a gather.
+bool takesWgmma(MmaFOp op);
+
+} // namespace tilepipe::tile_as
+
+#endif // TILEPIPE_DIALECT_TILEAS_IR_WGMMACHOICE_H

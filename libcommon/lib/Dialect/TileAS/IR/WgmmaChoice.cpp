@@ -1,0 +1,149 @@
+//===- WgmmaChoice.cpp - Which mmafs take wgmma on Hopper -----------------===//
+#include "tilepipe/Dialect/TileAS/IR/WgmmaChoice.h"
+
+#include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace tilepipe::tile_as;
+
+/// Bytes of one cp.async, the unit a contiguous operand is copied in.
+static constexpr int64_t kCopyBytes = 16;
+static constexpr unsigned kGlobalAddressSpace = 1;
+
+/// Whether `op` reads memory into a result of more than one element: data
+/// that can differ from row to row (a scalar read, an expert's index say,
+/// moves the whole tile alike and keeps it affine).
+static bool readsPerElementData(Operation *op) {
+  if (op->getNumRegions() != 0 || !mightHaveEffect<MemoryEffects::Read>(op))
+    return false;
+  return llvm::any_of(op->getResultTypes(), [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.getNumElements() > 1;
+  });
+}
+
+/// Adds to `worklist` the values `value` is computed from. A loop-carried
+/// value comes from its init and what the body yields for it, an induction
+/// variable from the loop's other operands (bounds and step), an scf.if
+/// result from what its branches yield; any other block argument from all
+/// operands of its op.
+static void appendSources(Value value, SmallVectorImpl<Value> &worklist) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (!parent)
+      return;
+    auto loop = dyn_cast<LoopLikeOpInterface>(parent);
+    if (OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr) {
+      worklist.push_back(init->get());
+      if (OpOperand *yielded = loop.getTiedLoopYieldedValue(arg))
+        worklist.push_back(yielded->get());
+      return;
+    }
+    MutableArrayRef<OpOperand> inits = loop ? loop.getInitsMutable() : MutableArrayRef<OpOperand>();
+    for (OpOperand &operand : parent->getOpOperands())
+      if (llvm::none_of(inits, [&](OpOperand &init) { return &init == &operand; }))
+        worklist.push_back(operand.get());
+    return;
+  }
+  auto result = cast<OpResult>(value);
+  Operation *op = result.getOwner();
+  if (op->getNumRegions() == 0) {
+    llvm::append_range(worklist, op->getOperands());
+    return;
+  }
+  if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
+    if (BlockArgument iterArg = loop.getTiedLoopRegionIterArg(result)) {
+      worklist.push_back(iterArg);
+      return;
+    }
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>() &&
+          block.back().getNumOperands() > result.getResultNumber())
+        worklist.push_back(block.back().getOperand(result.getResultNumber()));
+}
+
+/// Whether the addresses `ptrs` depend on per-element loaded data.
+static bool dependsOnLoadedData(Value ptrs) {
+  SmallVector<Value> worklist = {ptrs};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    if (Operation *op = value.getDefiningOp(); op && readsPerElementData(op))
+      return true;
+    appendSources(value, worklist);
+  }
+  return false;
+}
+
+/// The kind of a load's result.
+static MmaOperandKind classifyLoad(LoadOp load) {
+  if (dependsOnLoadedData(load.getPtrs()))
+    return MmaOperandKind::Gather;
+  auto ptrType = cast<PtrType>(load.getPtrs().getType().getElementType());
+  Type element = load.getType().getElementType();
+  int64_t elementBytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  if (ptrType.getAddressSpace() == kGlobalAddressSpace &&
+      load.getContiguity() % (kCopyBytes / elementBytes) == 0)
+    return MmaOperandKind::ContiguousLoad;
+  return MmaOperandKind::StridedLoad;
+}
+
+MmaOperandKind tilepipe::tile_as::classifyMmaOperand(Value operand) {
+  // A load, possibly reshaped (cuTile loads a batched operand as 1xMxK).
+  Value data = operand;
+  if (auto reshape = data.getDefiningOp<ReshapeOp>())
+    data = reshape.getSrc();
+  if (auto load = data.getDefiningOp<LoadOp>())
+    return classifyLoad(load);
+  // Else the register ops that compute it, back to the loads they start
+  // from; a matrix multiply's result is register data whatever fed it.
+  SmallVector<Value> worklist = {operand};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    Operation *op = value.getDefiningOp();
+    if (!op || isa<MmaFOp, MmaIOp, MmaFScaledOp, MmaFGlobalOp>(op))
+      continue;
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (classifyLoad(load) == MmaOperandKind::Gather)
+        return MmaOperandKind::Gather;
+      continue;
+    }
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return MmaOperandKind::Registers;
+}
+
+llvm::StringRef tilepipe::tile_as::describeMmaOperandKind(MmaOperandKind kind) {
+  switch (kind) {
+  case MmaOperandKind::ContiguousLoad:
+    return "a contiguous load";
+  case MmaOperandKind::StridedLoad:
+    return "a strided load";
+  case MmaOperandKind::Registers:
+    return "computed in registers";
+  case MmaOperandKind::Gather:
+    return "a gather (addresses from loaded indices)";
+  }
+  return "";
+}
+
+std::optional<unsigned> tilepipe::tile_as::findGatheredMmaOperand(MmaFOp op) {
+  for (unsigned index : {0u, 1u})
+    if (classifyMmaOperand(op->getOperand(index)) == MmaOperandKind::Gather)
+      return index;
+  return std::nullopt;
+}
+
+bool tilepipe::tile_as::takesWgmma(MmaFOp op) {
+  return targetsWgmma(op) && hasMmaSyncForm(op) && !findGatheredMmaOperand(op);
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# --gpu-name sm_90 takes sm_90a where a multiply gains from wgmma
+# (tilepipe-select-wgmma-target, WgmmaChoice.h): a matmul of contiguous
+# loads does, a gather-fed one keeps mma.sync and plain sm_90; -v says which
+# and why at the mmaf. The corpus kernels' choices: tests/corpus/matmul.bats.
+
+setup() {
+  WGMMA="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_wgmma.mlir"
+  GATHER="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_gather_select.mlir"
+  TMP="$(mktemp -d)"
+}
+
+teardown() {
+  rm -rf "$TMP"
+}
+
+@test "tileiras sm_90: a matmul of contiguous loads compiles as sm_90a (the same PTX), wgmma; -v says why at the mmaf" {
+  run tileiras --gpu-name sm_90 -v --emit=ptx -o "$TMP/k90.ptx" "$WGMMA"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"mmaf_wgmma.mlir:30:10: remark: sm_90 -> sm_90a: wgmma for this mmaf (A: a contiguous load, B: a contiguous load)"* ]] ||
+    { echo "$output"; false; }
+  [[ "$output" == *"tile-ptx: .target sm_90a: the module uses wgmma"* ]] || { echo "$output"; false; }
+  grep -q '^\.target sm_90a$' "$TMP/k90.ptx"
+  grep -q 'wgmma.mma_async' "$TMP/k90.ptx"
+  tileiras --gpu-name sm_90a --emit=ptx -o "$TMP/k90a.ptx" "$WGMMA"
+  cmp "$TMP/k90.ptx" "$TMP/k90a.ptx"
+  # And the cubin assembles (ptxas follows the PTX to sm_90a).
+  run tileiras --gpu-name sm_90 -o "$TMP/k.cubin" "$WGMMA"
+  [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$output"; false; }
+}
+
+@test "tileiras sm_90: a gather-fed mmaf keeps .target sm_90 and mma.sync; -v says A is a gather" {
+  run tileiras --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx" "$GATHER"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"mmaf_gather_select.mlir:37:10: remark: sm_90: mma.sync for this mmaf, not wgmma: A is a gather (addresses from loaded indices)"* ]] ||
+    { echo "$output"; false; }
+  [[ "$output" != *"tile-ptx: .target"* ]] || { echo "$output"; false; }
+  grep -q '^\.target sm_90$' "$TMP/k.ptx"
+  grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx"
+  ! grep -q 'wgmma' "$TMP/k.ptx"
+  run ptxas -arch sm_90 -o "$TMP/k.cubin" "$TMP/k.ptx"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tileiras sm_90a: an explicit sm_90a keeps its target, and a gather-fed mmaf mma.sync there too" {
+  run tileiras --gpu-name sm_90a -v --emit=ptx -o "$TMP/k.ptx" "$GATHER"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"remark: sm_90a: mma.sync for this mmaf, not wgmma: A is a gather"* ]] || { echo "$output"; false; }
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx"
+  grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx"
+  ! grep -q 'wgmma' "$TMP/k.ptx"
+  run tileiras --gpu-name sm_90a -v --emit=ptx -o "$TMP/w.ptx" "$WGMMA"
+  [[ "$output" == *"remark: sm_90a: wgmma for this mmaf (A: a contiguous load, B: a contiguous load)"* ]] || { echo "$output"; false; }
+}
+
+@test "tile-sched: sm_90 is restamped sm_90a only for the wgmma-worthy module; remarks only under -v; other targets untouched" {
+  tile-lower --gpu-name sm_90 "$WGMMA" -o "$TMP/w.mlir"
+  tile-lower --gpu-name sm_90 "$GATHER" -o "$TMP/g.mlir"
+  run tile-sched "$TMP/w.mlir" -o "$TMP/w.sched.mlir"
+  [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }
+  grep -q 'tile_as.target = "sm_90a"' "$TMP/w.sched.mlir"
+  run tile-sched -v "$TMP/g.mlir" -o "$TMP/g.sched.mlir"
+  [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: A is a gather"* ]] || { echo "$output"; false; }
+  grep -q 'tile_as.target = "sm_90"' "$TMP/g.sched.mlir"
+  # The gather's accumulator takes the mma.sync grid (warps over M and N).
+  grep -q 'tile_as.mmaf_global .*tensor<64x64xf32, #tile_as.blocked<sizePerThread = \[1, 2\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[2, 2\]' "$TMP/g.sched.mlir"
+  tile-lower --gpu-name sm_80 "$WGMMA" -o "$TMP/w80.mlir"
+  run tile-sched -v "$TMP/w80.mlir" -o "$TMP/w80.sched.mlir"
+  [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }
+  grep -q 'tile_as.target = "sm_80"' "$TMP/w80.sched.mlir"
+}
+
+@test "tile-sched: a matmul whose accumulator no warpgroup tiles stays sm_90 and says why" {
+  "$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" --m 32 --n 64 --k 32 --a f16 --acc f32 > "$TMP/k.mlir"
+  run bash -c "tile-lower --gpu-name sm_90 '$TMP/k.mlir' | tile-sched -v -o '$TMP/k.sched.mlir'"
+  [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: its accumulator does not tile by warpgroups with all 4 warps along M"* ]] ||
+    { echo "$output"; false; }
+  grep -q 'tile_as.target = "sm_90"' "$TMP/k.sched.mlir"
+}
