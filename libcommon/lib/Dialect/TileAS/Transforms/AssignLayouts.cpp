@@ -111,11 +111,12 @@ struct AssignLayoutsPass
       if (!getMmaSyncForm(op))
         return;
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
-      // For 16-bit operands the tcgen05 layout on Blackwell, the wgmma layout
-      // on Hopper (sm_90a), where they tile; else the mma.sync one.
+      // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands),
+      // the wgmma layout on Hopper (sm_90a; 16-bit operands), where they
+      // tile; else the mma.sync one.
       BlockedAttr layout;
       auto mmaf = dyn_cast<MmaFOp>(op);
-      if (mmaf && hasMmaSyncForm(mmaf) && targetsTcgen05(func))
+      if (mmaf && hasTcgen05Kind(mmaf))
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       else if (mmaf && hasMmaSyncForm(mmaf) && targetsWgmma(func))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
