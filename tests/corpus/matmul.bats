@@ -153,6 +153,24 @@ compile_all() {
   done
 }
 
+# On sm_100 the operands reach the tcgen05 staging by cp.async and the
+# accumulator waits in tensor memory during the MMAs: no spills, and the
+# staging leaves room for the tensor-memory address and mbarriers within the
+# 48 KiB of static shared memory.
+@test "sm_100: the corpus f16 matmuls assemble for sm_100a without spills in at most 48 KiB of shared memory" {
+  local case smem
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    BatchMatMul-batch_matmul_kernel.f16; do
+    tileiras "$BYTECODE/samples-$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
+    grep -q "cp.async.cg.shared.global" "$TMP/k.ptx" && grep -q "tcgen05.st.sync.aligned" "$TMP/k.ptx" ||
+      { echo "$case: no cp.async operands or tcgen05.st accumulator"; false; }
+    run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
+    smem=$(echo "$output" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')
+    [ -n "$smem" ] && [ "$smem" -le 49152 ] || { echo "$case: $smem bytes of shared memory: $output"; false; }
+  done
+}
+
 @test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90, and sm_89 from the sm_90 bytecode)" {
   local case=samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm
   for sm in sm_90 sm_89; do

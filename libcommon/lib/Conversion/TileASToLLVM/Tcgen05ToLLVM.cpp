@@ -1,8 +1,10 @@
 //===- Tcgen05ToLLVM.cpp - mmaf on Blackwell tensor cores: tcgen05.mma ----===//
 //
-// The tcgen05 path of mmaf and mmaf_global for f16/bf16 operands on
-// sm_100/103/110 (PTX ISA, "TensorCore 5th Generation Family Instructions";
-// tile-ptx turns the target into sm_100a etc., which tcgen05 needs).
+// The tcgen05 path of mmaf and mmaf_global on sm_100/103/110 (PTX ISA,
+// "TensorCore 5th Generation Family Instructions"; tile-ptx turns the
+// target into sm_100a etc., which tcgen05 needs): f16/bf16 operands as
+// kind::f16, tf32 ones as kind::tf32 and e4m3/e5m2 ones (mixed too) as
+// kind::f8f6f4, all accumulating in f32.
 //
 // The accumulator D of a cta_group::1 tcgen05.mma with M = 128 lives in
 // tensor memory: row i in lane i, column j (f32) in column j. Each kernel
@@ -28,14 +30,14 @@
 // by st.shared from registers (tile_as.mmaf) or by cp.async straight from
 // global memory (tile_as.mmaf_global), and published with
 // fence.proxy.async and a CTA barrier. Thread 0 issues one tcgen05.mma per
-// (k step of 16, batch, row block, at most 256 columns) from shared-memory
-// descriptors and a 32-bit instruction descriptor (kind::f16, f32 D, A
-// K-major, B MN-major), then tcgen05.commit makes the chunk's buffer's
-// mbarrier track their completion. When K takes several chunks two buffers
-// alternate: chunk i + 1 is staged while the MMAs of chunk i run, and every
-// thread waits for chunk i - 2's phase (mbarrier.try_wait.parity) before
-// buffer i % 2 is rewritten, so no mbarrier is ever two phases ahead of its
-// waiters. f16 accumulators accumulate in f32 and are rounded once at the
+// (k step of 32 bytes, batch, row block, at most 256 columns) from
+// shared-memory descriptors and a 32-bit instruction descriptor (the kind's
+// types, f32 D, A K-major, B MN-major), then tcgen05.commit makes the
+// chunk's buffer's mbarrier track their completion. When K takes several
+// chunks two buffers alternate: chunk i + 1 is staged while the MMAs of
+// chunk i run, and every thread waits for chunk i - 2's phase
+// (mbarrier.try_wait.parity) before buffer i % 2 is rewritten, so no
+// mbarrier is ever two phases ahead of its waiters. f16 accumulators accumulate in f32 and are rounded once at the
 // end, as on the other tensor-core paths.
 //
 //===----------------------------------------------------------------------===//
@@ -60,6 +62,11 @@ constexpr int64_t kMinAllocColumns = 32;
 /// defined only after tcgen05.wait::ld, so each waits before its values
 /// are used, and 32 at a time keep the registers in flight few.
 constexpr int64_t kAccessColumns = 32;
+/// The shared memory the staging may take: static shared memory less 1 KiB
+/// for the tensor-memory address word and the mbarriers, which ptxas places
+/// before the 1024-byte aligned scratch (the kernel stays within the 48 KiB
+/// of static shared memory).
+constexpr uint64_t kStagingLimit = kMaxStaticSharedBytes - kSwizzleAlignment;
 /// The suspend-time hint of the mbarrier wait (ns), as CUTLASS uses.
 constexpr int32_t kWaitTicks = 10000000;
 
@@ -243,7 +250,8 @@ bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
   FailureOr<MmaShape> shape = getMmaShape(cast<RankedTensorType>(lhs).getShape(),
                                           cast<RankedTensorType>(acc).getShape());
   return kind && succeeded(shape) &&
-         SwizzledStaging::chooseChunk(*shape, kind->elementBytes) > 0;
+         SwizzledStaging::chooseChunk(*shape, kind->elementBytes, /*stageA=*/true,
+                                      kStagingLimit) > 0;
 }
 
 } // namespace
@@ -270,7 +278,8 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
   StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
   return emitTcgen05(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
-                     getElementTypeOrSelf(op.getRhs().getType()), op.getLhs().getType(), acc, op.getAcc().getType(), converter, rewriter);
+                     getElementTypeOrSelf(op.getRhs().getType()), op.getLhs().getType(), acc,
+                     op.getAcc().getType(), converter, rewriter);
 }
 
 LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOperand &b,
@@ -317,7 +326,9 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   arith.computeType = rewriter.getF32Type();
   SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
 
-  SwizzledStaging staging(s, SwizzledStaging::chooseChunk(s, elementBytes), elementBytes);
+  int64_t chunkLength =
+      SwizzledStaging::chooseChunk(s, elementBytes, /*stageA=*/true, kStagingLimit);
+  SwizzledStaging staging(s, chunkLength, elementBytes);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -360,7 +371,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
         issues.push_back({batch, block, n0, std::min(kMaxN, s.n - n0)});
   const SwizzledArray &aArray = staging.a, &bArray = staging.b;
-  uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Tcgen05);
+  uint64_t aLayoutBits =
+      getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Tcgen05);
   uint64_t bLayoutBits =
       getDescriptorLayoutBits(bArray, /*kMajor=*/false, DescriptorFormat::Tcgen05);
   Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
