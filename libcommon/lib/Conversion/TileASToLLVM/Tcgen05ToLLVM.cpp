@@ -1,39 +1,48 @@
 //===- Tcgen05ToLLVM.cpp - mmaf on Blackwell tensor cores: tcgen05.mma ----===//
 //
-// The tcgen05 path of mmaf for f16/bf16 operands on sm_100/103/110 (PTX ISA,
-// "TensorCore 5th Generation Family Instructions"; tile-ptx turns the target
-// into sm_100a etc., which tcgen05 needs).
+// The tcgen05 path of mmaf and mmaf_global on sm_100/103/110 (PTX ISA,
+// "TensorCore 5th Generation Family Instructions"; tile-ptx turns the
+// target into sm_100a etc., which tcgen05 needs): f16/bf16 operands as
+// kind::f16, tf32 ones as kind::tf32 and e4m3/e5m2 ones (mixed too) as
+// kind::f8f6f4, all accumulating in f32.
 //
 // The accumulator D of a cta_group::1 tcgen05.mma with M = 128 lives in
 // tensor memory: row i in lane i, column j (f32) in column j. Each kernel
-// that has such an mmaf gets one tensor-memory allocation: warp 0 allocates
-// it on entry (tcgen05.alloc writes its address to shared memory, then
-// relinquish_alloc_permit) and frees it before returning (finishTensorMemory).
-// Every (batch, 128-row block) of the tile's accumulator gets its own N
-// columns of it; more than the 512 columns there are is the diagnostic
-// autotuners parse (`allocated tmem out of resource: U vs M`).
+// that has such a multiply gets one tensor-memory allocation: warp 0
+// allocates it on entry (tcgen05.alloc writes its address to shared memory,
+// then relinquish_alloc_permit) and frees it before returning
+// (finishTensorMemory). Every (batch, 128-row block) of the tile's
+// accumulator gets its own N columns of it; more than the 512 columns there
+// are is the diagnostic autotuners parse (`allocated tmem out of resource:
+// U vs M`).
 //
-// Per mmaf, A (as [batch * M][K]) and B (transposed, as [batch * N][K]) are
-// staged a K chunk at a time in the canonical K-major layout without
-// swizzling (CanonicalKMajor), published with fence.proxy.async and a CTA
-// barrier. Thread 0 issues one tcgen05.mma per (k step of 16, batch, row
-// block, at most 256 columns) from shared-memory descriptors (version 1 at
-// bits 46-47) and a 32-bit instruction descriptor (kind::f16, f32 D, both
-// operands K-major), the first k step overwriting D; tcgen05.commit makes an
-// mbarrier track their completion and every thread waits for its phase
-// (mbarrier.try_wait.parity) before the chunk's shared memory is reused.
-// Then every warp reads its 32 lanes with tcgen05.ld.32x32b (waiting with
-// tcgen05.wait::ld before it uses them), which is the accumulator layout
-// AssignLayouts gave the tile (getTcgen05AccumulatorLayout): lane l of warp
-// w holds row 32 * (w % 4) + l of each row block, a run of N / (W / 4)
-// columns starting at (w / 4) times that. The product is added to the
-// accumulator registers, so the loop-carried accumulator stays in
-// registers (keeping it in tensor memory across the kernel's K loop is the
-// next step). f16 accumulators accumulate in f32 and are rounded once at
-// the end, as on the other tensor-core paths.
+// The accumulator arrives in registers in the layout AssignLayouts gave it
+// (getTcgen05AccumulatorLayout), which is tcgen05.ld/st.32x32b's: lane l of
+// warp w holds row 32 * (w % 4) + l of each row block, a run of N / (W / 4)
+// columns starting at (w / 4) times that. Each warp stores its part to
+// tensor memory (tcgen05.st, then tcgen05.wait::st), every MMA accumulates
+// onto it (enable-input-d), and it is loaded back into the same registers at
+// the end, 32 columns at a time: while the operands are staged and
+// multiplied the accumulator occupies no registers.
+//
+// A (as [batch * M][K], K-major) and B (as [batch * K][N], N-major) are
+// staged a K chunk at a time in the swizzled layouts of SwizzledStaging.h,
+// by st.shared from registers (tile_as.mmaf) or by cp.async straight from
+// global memory (tile_as.mmaf_global), and published with
+// fence.proxy.async and a CTA barrier. Thread 0 issues one tcgen05.mma per
+// (k step of 32 bytes, batch, row block, at most 256 columns) from
+// shared-memory descriptors and a 32-bit instruction descriptor (the kind's
+// types, f32 D, A K-major, B MN-major), then tcgen05.commit makes the
+// chunk's buffer's mbarrier track their completion. When K takes several
+// chunks two buffers alternate: chunk i + 1 is staged while the MMAs of
+// chunk i run, and every thread waits for chunk i - 2's phase
+// (mbarrier.try_wait.parity) before buffer i % 2 is rewritten, so no
+// mbarrier is ever two phases ahead of its waiters. f16 accumulators accumulate in f32 and are rounded once at the
+// end, as on the other tensor-core paths.
 //
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
+#include "SwizzledStaging.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
@@ -43,148 +52,74 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// The canonical K-major layout without swizzling that tcgen05.mma reads
-/// through shared-memory descriptors (PTX ISA, tcgen05 "Shared Memory
-/// Layout"; wgmma's is the same):
-/// 8x16-byte core matrices of 16-bit elements, the core matrices of one
-/// 8-row group adjacent along K (leading byte offset 128), 8-row groups
-/// `chunk` elements of K (chunk * 2 bytes) apart (stride byte offset).
-struct CanonicalKMajor {
-  static constexpr unsigned kElementBytes = 2;
-  static constexpr int64_t kCoreRows = 8, kCoreElements = 8, kCoreBytes = 128;
-  /// The k of one tcgen05.mma for 16-bit operands: two core
-  /// matrices along K.
-  static constexpr int64_t kStepK = 16;
-  int64_t chunk;
-
-  /// Bytes between 8-row groups.
-  int64_t strideBytes() const { return chunk / kCoreElements * kCoreBytes; }
-  /// Element index of (row, k) in an array of `chunk` columns.
-  Value slot(const IndexMath &m, Value row, Value k) const {
-    Value core = m.add(m.mul(m.div(row, kCoreRows), chunk / kCoreElements),
-                       m.div(k, kCoreElements));
-    Value inCore = m.add(m.mul(m.rem(row, kCoreRows), kCoreElements), m.rem(k, kCoreElements));
-    return m.add(m.mul(core, kCoreRows * kCoreElements), inCore);
-  }
-  /// The leading (bits 16-29) and stride (bits 32-45) byte offsets of a
-  /// descriptor, in 16-byte units.
-  uint64_t offsetBits() const {
-    return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(strideBytes()) >> 4) << 32;
-  }
-};
-
-/// Where one K chunk of A (as [batch * M][chunk]) and B (transposed, as
-/// [batch * N][chunk]) lives in the scratch buffer, both in the canonical
-/// K-major layout, each followed by a few bytes that out-of-chunk registers
-/// are stored to.
-struct CanonicalStaging {
-  static constexpr int64_t kTrashBytes = 16;
-  CanonicalKMajor layout;
-  uint64_t bOffset = 0, bytes = 0;
-
-  CanonicalStaging() : layout{0} {}
-  CanonicalStaging(const MmaShape &s, int64_t chunk) : layout{chunk} {
-    bOffset = llvm::alignTo(aElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes,
-                            CanonicalKMajor::kCoreBytes);
-    bytes = bOffset + bElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes;
-  }
-  int64_t chunk() const { return layout.chunk; }
-  int64_t aElements(const MmaShape &s) const { return s.batch * s.m * layout.chunk; }
-  int64_t bElements(const MmaShape &s) const { return s.batch * s.n * layout.chunk; }
-
-  /// The K chunk staged at a time (chooseKChunk within static shared
-  /// memory); 0 when not even one k step fits.
-  static int64_t chooseChunk(const MmaShape &s) {
-    return chooseKChunk(s.k, CanonicalKMajor::kStepK, kMaxStaticSharedBytes,
-                        [&](int64_t chunk) { return CanonicalStaging(s, chunk).bytes; });
-  }
-};
-
-/// What the tcgen05 lowering of an f16/bf16 mmaf starts from: A's, B's and the accumulator's registers, the
-/// accumulator widened to f32 sums, and the canonical K-major staging of A
-/// and B in the scratch buffer.
-struct CanonicalMma {
-  MmaShape shape;
-  Laid accLaid;
-  Type element, accElement, accType;
-  OperandRegs a, b, c;
-  Arithmetic arith{/*isFloat=*/true};
-  SmallVector<Value> sums;
-  CanonicalStaging staging;
-  Value aBase, bBase;
-
-  /// Whether the staging of `op`'s A and B fits (at least one k step).
-  static bool fits(MmaFOp op) {
-    FailureOr<MmaShape> shape = getMmaShape(op);
-    return succeeded(shape) && CanonicalStaging::chooseChunk(*shape) > 0;
-  }
-
-  /// Unpacks the operands (`lhs`, `rhs`, `acc` converted) of `op`; fails
-  /// (with a diagnostic) where a type has no layout or LLVM form or the
-  /// staging does not fit.
-  static FailureOr<CanonicalMma> prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
-                                               const TypeConverter &converter,
-                                               RegisterEmitter &e);
-
-  /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
-  /// waits for the scratch's earlier readers), fenced for the async proxy
-  /// that reads them: B transposed, its column n of batch b at row
-  /// b * N + n; A's register i at row `aRowOf(i)`.
-  void stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
-                  llvm::function_ref<Value(size_t)> aRowOf) const;
-
-  /// The shared address (i64) `bytes` (i32) after `address` (i64).
-  static Value addBytes(RegisterEmitter &e, Value address, Value bytes) {
-    Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
-    return LLVM::AddOp::create(e.builder, e.loc, address, wide);
-  }
-
-  /// The batch coordinate of register `i` of `regs` (0 when unbatched).
-  Value batchOf(RegisterEmitter &e, const OperandRegs &regs, size_t i) const {
-    return shape.batched ? regs.coords[0][i] : e.i32(0);
-  }
-};
-
 /// Rows of D one cta_group::1 tcgen05.mma covers, and its largest N.
 constexpr int64_t kRows = 128, kMaxN = 256;
 /// Tensor-memory lanes one warp may access, and the columns there are.
 constexpr int64_t kLanesPerWarp = 32, kTmemColumns = 512;
 /// The smallest tensor-memory allocation (columns).
 constexpr int64_t kMinAllocColumns = 32;
-/// Columns one tcgen05.ld.32x32b reads (.x32): its registers are defined
-/// only after tcgen05.wait::ld, so each load waits before its sum is taken,
-/// and 32 at a time keep the loaded registers beside the accumulator few.
-constexpr int64_t kLoadColumns = 32;
+/// Columns one tcgen05.ld/st.32x32b moves (.x32): a load's registers are
+/// defined only after tcgen05.wait::ld, so each waits before its values
+/// are used, and 32 at a time keep the registers in flight few.
+constexpr int64_t kAccessColumns = 32;
+/// The shared memory the staging may take: static shared memory less 1 KiB
+/// for the tensor-memory address word and the mbarriers, which ptxas places
+/// before the 1024-byte aligned scratch (the kernel stays within the 48 KiB
+/// of static shared memory).
+constexpr uint64_t kStagingLimit = kMaxStaticSharedBytes - kSwizzleAlignment;
 /// The suspend-time hint of the mbarrier wait (ns), as CUTLASS uses.
 constexpr int32_t kWaitTicks = 10000000;
-constexpr int64_t kStepK = CanonicalKMajor::kStepK;
-constexpr int64_t kCoreRows = CanonicalKMajor::kCoreRows;
-constexpr int64_t kCoreBytes = CanonicalKMajor::kCoreBytes;
 
 /// The shared word tcgen05.alloc writes the tensor-memory address to, and
 /// the attribute on it that records the columns the kernels need.
 constexpr llvm::StringLiteral kTmemAddressName = "__tile_tmem_address";
 constexpr llvm::StringLiteral kTmemColumnsAttr = "tilepipe.tmem_columns";
-/// The mbarrier tcgen05.commit signals.
+/// The two mbarriers tcgen05.commit signals, one per staging buffer.
 constexpr llvm::StringLiteral kMBarrierName = "__tile_tmem_mbarrier";
-
-/// Bits 46-48 of a tcgen05 shared-memory descriptor: the fixed 0b001.
-constexpr uint64_t kDescriptorVersion = uint64_t(1) << 46;
+constexpr int64_t kMBarriers = 2;
 
 /// The columns allocated for `columns`: a power of two, at least 32.
 int64_t allocationColumns(int64_t columns) {
   return std::max<int64_t>(kMinAllocColumns, llvm::PowerOf2Ceil(columns));
 }
 
-/// The instruction descriptor of a kind::f16 tcgen05.mma ("Instruction
-/// descriptor"): f32 D (bits 4-5 = 1), A and B types (bits 7-9, 10-12:
-/// 0 f16, 1 bf16), both K-major (bits 15, 16 = 0), N >> 3 (bits 17-22),
-/// M >> 4 (bits 24-28); dense, no negation or saturation.
-uint32_t instructionDescriptor(bool bf16, int64_t n) {
-  uint32_t type = bf16 ? 1 : 0;
-  return 1u << 4 | type << 7 | type << 10 | uint32_t(n >> 3) << 17 |
-         uint32_t(kRows >> 4) << 24;
-}
+/// The tcgen05.mma kind of `a` times `b` (tile element types) and the
+/// bytes of their elements: kind::f16 for f16/bf16, kind::tf32,
+/// kind::f8f6f4 for e4m3/e5m2 (either mixed with the other); nullopt for
+/// others.
+struct Tcgen05Kind {
+  NVVM::Tcgen05MMAKind kind;
+  unsigned elementBytes;
+
+  static std::optional<Tcgen05Kind> of(Type a, Type b) {
+    auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+    if (a == b && (a.isF16() || a.isBF16()))
+      return Tcgen05Kind{NVVM::Tcgen05MMAKind::F16, 2};
+    if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b))
+      return Tcgen05Kind{NVVM::Tcgen05MMAKind::TF32, 4};
+    if (isFloat8(a) && isFloat8(b))
+      return Tcgen05Kind{NVVM::Tcgen05MMAKind::F8F6F4, 1};
+    return std::nullopt;
+  }
+
+  /// The atype/btype code of `type` in this kind: f16 0, bf16 1; tf32 2;
+  /// e4m3 0, e5m2 1.
+  static uint32_t typeCode(Type type) {
+    if (isa<FloatTF32Type>(type))
+      return 2;
+    return type.isBF16() || isa<Float8E5M2Type>(type) ? 1 : 0;
+  }
+
+  /// The instruction descriptor ("Instruction descriptor") of a multiply of
+  /// `a` by `b` with N = `n`: f32 D (bits 4-5 = 1), A and B types (bits 7-9,
+  /// 10-12), A K-major (bit 15 = 0), B MN-major (bit 16 = 1, as
+  /// SwizzledStaging stages it), N >> 3 (bits 17-22), M >> 4 (bits 24-28);
+  /// dense, no negation or saturation.
+  static uint32_t instructionDescriptor(Type a, Type b, int64_t n) {
+    return 1u << 4 | typeCode(a) << 7 | typeCode(b) << 10 | 1u << 16 | uint32_t(n >> 3) << 17 |
+           uint32_t(kRows >> 4) << 24;
+  }
+};
 
 /// A !llvm.ptr<3> to the shared global `name` of `type`, created on first use.
 Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
@@ -240,69 +175,122 @@ void emitTensorMemoryBarrier(OpBuilder &builder, Location loc) {
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 }
 
-FailureOr<CanonicalMma> CanonicalMma::prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
-                                              const TypeConverter &converter,
-                                              RegisterEmitter &e) {
-  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
-  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
-  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
-  FailureOr<MmaShape> shape = getMmaShape(op);
-  if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
-    return failure();
-  CanonicalMma mma;
-  mma.shape = *shape;
-  mma.accLaid = *accLaid;
-  mma.element = getElementTypeOrSelf(op.getLhs().getType());
-  mma.accElement = getElementTypeOrSelf(op.getAcc().getType());
-  mma.accType = converter.convertType(mma.accElement);
-  if (!mma.accType)
-    return op.emitOpError("accumulator element type has no LLVM form");
-  mma.staging = CanonicalStaging(mma.shape, CanonicalStaging::chooseChunk(mma.shape));
-  mma.a = unpackOperand(e, lhs, *lhsLaid);
-  mma.b = unpackOperand(e, rhs, *rhsLaid);
-  mma.c = unpackOperand(e, acc, *accLaid);
-  mma.arith.computeType = e.builder.getF32Type();
-  mma.sums = widenAccumulator(e, mma.c, mma.accElement, mma.arith);
-  FailureOr<OperandStaging> staged = getOperandStaging(
-      e.builder, e.loc, op, mma.staging.bytes, mma.staging.bOffset);
-  if (failed(staged))
-    return failure();
-  mma.aBase = staged->aBase;
-  mma.bBase = staged->bBase;
-  return mma;
+/// The shared address (i64) `bytes` (i32) after `address` (i64).
+Value addBytes(RegisterEmitter &e, Value address, Value bytes) {
+  Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
+  return LLVM::AddOp::create(e.builder, e.loc, address, wide);
 }
 
-void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
-                              llvm::function_ref<Value(size_t)> aRowOf) const {
+/// mbarrier `index` of the kernel's pair (kMBarrierName).
+Value getMBarrier(RegisterEmitter &e, Operation *anchor, int64_t index) {
+  Type i64 = e.builder.getI64Type();
+  Value pair = getSharedGlobal(e.builder, e.loc, getTopModule(anchor), kMBarrierName,
+                               LLVM::LLVMArrayType::get(i64, kMBarriers), 8);
+  return LLVM::GEPOp::create(e.builder, e.loc, pair.getType(), i64, pair,
+                             ArrayRef<LLVM::GEPArg>{int32_t(index)});
+}
+
+/// Waits (every thread) until phase `phase` of `barrier` completed.
+LogicalResult waitForPhase(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                           Value barrier, int64_t phase) {
+  auto wait = NVVM::MBarrierTryWaitParityOp::create(rewriter, e.loc, barrier,
+                                                    e.i32(phase % 2), e.i32(kWaitTicks));
+  return emitAsInlinePtx(rewriter, wait.getOperation());
+}
+
+/// The pieces in which a thread moves its accumulator registers between
+/// registers and tensor memory with tcgen05.ld/st.32x32b: `fn(address,
+/// regs)` per piece, `regs` the registers of consecutive columns (at most
+/// kAccessColumns, a power of two) at tensor-memory address `address`.
+void forEachAccumulatorPiece(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s,
+                             Value tmem, Value tid,
+                             llvm::function_ref<void(Value, ArrayRef<int64_t>)> fn) {
   IndexMath m{e};
-  unsigned rank = accLaid.shape.size();
-  bool needsCheck = shape.k > staging.chunk();
-  emitCTABarrier(e.builder, e.loc); // earlier readers of the scratch are done
-  stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(shape),
-               [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); });
-  stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(shape),
-               [&](size_t i, Value kLocal) {
-                 Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
-                 return staging.layout.slot(m, column, kLocal);
-               });
-  // Staged by the generic proxy, read by the async proxy ("Memory
-  // Consistency Model: Proxies").
-  MLIRContext *context = e.builder.getContext();
-  NVVM::FenceProxyOp::create(e.builder, e.loc,
-                             NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-                             NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-  emitCTABarrier(e.builder, e.loc); // the chunk is complete
+  BlockedAttr layout = accLaid.layout;
+  unsigned nDim = accLaid.shape.size() - 1;
+  int64_t columnsPerThread = layout.getSizePerThread()[nDim];
+  int64_t rowBlocks = s.m / kRows;
+  // Warp w reads lanes 32 * (w % 4) on, from column (w / 4) *
+  // columnsPerThread of each region.
+  Value warp = m.div(tid, kLanesPerWarp);
+  Value laneBase = LLVM::ShlOp::create(e.builder, e.loc, m.mul(m.rem(warp, 4), kLanesPerWarp),
+                                       e.i32(16));
+  Value warpBase = m.add(m.add(tmem, laneBase), m.mul(m.div(warp, 4), columnsPerThread));
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid.shape);
+  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
+  for (int64_t batch = 0; batch < batchRegs; ++batch)
+    for (int64_t block = 0; block < rowBlocks; ++block)
+      for (int64_t col = 0; col < columnsPerThread;) {
+        int64_t width =
+            std::min<int64_t>(kAccessColumns, llvm::bit_floor(uint64_t(columnsPerThread - col)));
+        SmallVector<int64_t> regs;
+        for (int64_t j = 0; j < width; ++j) {
+          SmallVector<int64_t> perDim{block, col + j};
+          if (s.batched)
+            perDim.insert(perDim.begin(), batch);
+          regs.push_back(linearizeRegister(layout, accLaid.shape, perDim));
+        }
+        int64_t region = (batch * rowBlocks + block) * s.n;
+        fn(tensorPointer(e, m.add(warpBase, region + col)), regs);
+        col += width;
+      }
+}
+
+/// The type tcgen05.ld/st.32x32b moves `width` columns as.
+Type accessType(RegisterEmitter &e, int64_t width) {
+  Type i32 = e.builder.getI32Type();
+  return width == 1 ? i32 : Type(VectorType::get({width}, i32));
+}
+
+/// Whether a multiply of `lhs` (tensor type, elements `a`) by elements `b`
+/// into `acc` fits the tcgen05 path: it has a kind and the staging fits
+/// shared memory (the tensor-memory limit is a diagnostic of the lowering).
+bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
+  std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(a, b);
+  FailureOr<MmaShape> shape = getMmaShape(cast<RankedTensorType>(lhs).getShape(),
+                                          cast<RankedTensorType>(acc).getShape());
+  return kind && succeeded(shape) &&
+         SwizzledStaging::chooseChunk(*shape, kind->elementBytes, /*stageA=*/true,
+                                      kStagingLimit) > 0;
 }
 
 } // namespace
 
-bool canLowerToTcgen05(MmaFOp op) { return hasTcgen05Form(op) && CanonicalMma::fits(op); }
+bool canLowerToTcgen05(MmaFOp op) {
+  return hasTcgen05Form(op) && fitsTcgen05(getElementTypeOrSelf(op.getLhs().getType()),
+                                           getElementTypeOrSelf(op.getRhs().getType()),
+                                           op.getLhs().getType(), op.getAcc().getType());
+}
+
+bool canLowerToTcgen05(MmaFGlobalOp op, Type a, Type b) {
+  return hasTcgen05Accumulator(op, op.getAcc().getType()) &&
+         fitsTcgen05(a, b, op.getLhs().getType(), op.getAcc().getType());
+}
 
 LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
                            const TypeConverter &converter,
                            ConversionPatternRewriter &rewriter) {
-  Location loc = op.getLoc();
-  FailureOr<MmaShape> shape = getMmaShape(op);
+  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
+  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
+  if (failed(lhsLaid) || failed(rhsLaid))
+    return failure();
+  RegisterEmitter e(rewriter, op.getLoc());
+  StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
+  StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
+  return emitTcgen05(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
+                     getElementTypeOrSelf(op.getRhs().getType()), op.getLhs().getType(), acc,
+                     op.getAcc().getType(), converter, rewriter);
+}
+
+LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOperand &b,
+                          Type aElement, Type bElement, Type lhsType, Value acc, Type accTensorType,
+                          const TypeConverter &converter, ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
+  if (failed(accLaid))
+    return failure();
+  FailureOr<MmaShape> shape =
+      getMmaShape(cast<RankedTensorType>(lhsType).getShape(), accLaid->shape);
   if (failed(shape))
     return failure();
   const MmaShape &s = *shape;
@@ -310,41 +298,70 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   int64_t rowBlocks = s.m / kRows;
   int64_t columns = s.batch * rowBlocks * s.n;
   if (columns > kTmemColumns)
-    return op.emitError("allocated tmem out of resource: ")
+    return op->emitError("allocated tmem out of resource: ")
            << allocationColumns(columns) << " vs " << kTmemColumns << " (the " << s.m
            << "x" << s.n << " f32 accumulator"
            << (s.batched ? " of each of " + std::to_string(s.batch) + " batches" : "")
            << " takes " << columns << " tensor-memory columns)";
+  Type accElement = getElementTypeOrSelf(accTensorType);
+  Type accType = converter.convertType(accElement);
+  if (!accType)
+    return op->emitOpError("accumulator element type has no LLVM form");
+  std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(aElement, bElement);
+  if (!kind)
+    return op->emitOpError("has no tcgen05.mma kind for its operand types");
+  unsigned elementBytes = kind->elementBytes;
+  // What the staging stores and copies: the operands' LLVM type (f32 for
+  // tf32, i8 for fp8). Mixed fp8 types share it.
+  Type element = converter.convertType(aElement);
+  if (!element)
+    return op->emitOpError("operand element type has no LLVM form");
+  unsigned rank = accLaid->shape.size();
+  unsigned mDim = rank - 2;
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
-  FailureOr<CanonicalMma> prepared = CanonicalMma::prepare(op, lhs, rhs, acc, converter, e);
-  if (failed(prepared))
-    return failure();
-  CanonicalMma &mma = *prepared;
-  const CanonicalStaging &staging = mma.staging;
-  const OperandRegs &a = mma.a;
-  SmallVector<Value> &sums = mma.sums;
-  unsigned rank = mma.accLaid.shape.size();
-  unsigned mDim = rank - 2, nDim = rank - 1;
-  BlockedAttr layout = mma.accLaid.layout;
-  int64_t columnsPerThread = layout.getSizePerThread()[nDim];
+  OperandRegs c = unpackOperand(e, acc, *accLaid);
+  Arithmetic arith{/*isFloat=*/true};
+  arith.computeType = rewriter.getF32Type();
+  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
 
+  int64_t chunkLength =
+      SwizzledStaging::chooseChunk(s, elementBytes, /*stageA=*/true, kStagingLimit);
+  SwizzledStaging staging(s, chunkLength, elementBytes);
+  FailureOr<Value> scratch =
+      getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
+  if (failed(scratch))
+    return failure();
   Value tmem = getTensorMemory(rewriter, loc, op, allocationColumns(columns));
-  Value barrier = getSharedGlobal(rewriter, loc, getTopModule(op), kMBarrierName,
-                                  rewriter.getI64Type(), 8);
-  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+  SmallVector<Value> barriers;
+  for (int64_t i = 0; i < kMBarriers; ++i)
+    barriers.push_back(getMBarrier(e, op, i));
+  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
   Value leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
-  // The barrier before the first chunk's staging publishes the init.
-  emitIf(rewriter, loc, leader,
-         [&] { NVVM::MBarrierInitOp::create(rewriter, loc, barrier, e.i32(1), Value()); });
+  // The barrier opening the first chunk's staging publishes the init.
+  emitIf(rewriter, loc, leader, [&] {
+    for (Value barrier : barriers)
+      NVVM::MBarrierInitOp::create(rewriter, loc, barrier, e.i32(1), Value());
+  });
 
-  Value aAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.aBase);
-  Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.bBase);
-  auto addBytes = [&](Value address, Value bytes) {
-    return CanonicalMma::addBytes(e, address, bytes);
-  };
+  // The accumulator into tensor memory, where the MMAs add to it; the
+  // barrier opening the first chunk orders it before them.
+  forEachAccumulatorPiece(e, *accLaid, s, tmem, tid, [&](Value address, ArrayRef<int64_t> regs) {
+    SmallVector<Value> words;
+    for (int64_t reg : regs)
+      words.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, sums[reg]));
+    Value value = regs.size() == 1 ? words.front()
+                                   : e.buildVector(cast<VectorType>(accessType(e, regs.size())),
+                                                   words);
+    NVVM::Tcgen05StOp::create(rewriter, loc, /*unpack=*/false,
+                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, value,
+                              /*offset=*/Value());
+  });
+  NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
+  NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+
   struct Issue {
     int64_t batch, block, n0, width;
   };
@@ -353,43 +370,54 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
     for (int64_t block = 0; block < rowBlocks; ++block)
       for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
         issues.push_back({batch, block, n0, std::min(kMaxN, s.n - n0)});
-  auto regionColumn = [&](int64_t batch, int64_t block) {
-    return (batch * rowBlocks + block) * s.n;
-  };
-  uint64_t descriptorBits = staging.layout.offsetBits() | kDescriptorVersion;
-  int64_t strideBytes = staging.layout.strideBytes();
-  bool bf16 = mma.element.isBF16();
+  const SwizzledArray &aArray = staging.a, &bArray = staging.b;
+  uint64_t aLayoutBits =
+      getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Tcgen05);
+  uint64_t bLayoutBits =
+      getDescriptorLayoutBits(bArray, /*kMajor=*/false, DescriptorFormat::Tcgen05);
+  Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
+  Value accumulate = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                              rewriter.getBoolAttr(true));
+  int64_t stepElements = kMmaStepBytes / elementBytes;
 
-  int64_t phase = 0;
-  for (int64_t k0 = 0; k0 < s.k; k0 += staging.chunk(), ++phase) {
-    int64_t len = std::min(staging.chunk(), s.k - k0);
-    mma.stageChunk(e, k0, len, [&](size_t i) {
-      return m.add(m.mul(mma.batchOf(e, a, i), s.m), a.coords[mDim][i]);
-    });
+  int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+    int64_t k0 = chunk * staging.chunk, len = std::min(staging.chunk, s.k - k0);
+    int64_t buffer = chunk % staging.buffers;
+    // Buffer `buffer` was last read by the MMAs of chunk - 2.
+    if (chunk >= kMBarriers &&
+        failed(waitForPhase(rewriter, e, barriers[buffer], chunk / kMBarriers - 1)))
+      return failure();
+    if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch, &a, b, element, s, k0,
+                                  len, [&](size_t i) {
+                                    Value batch = s.batched ? a.regs.coords[0][i] : e.i32(0);
+                                    return m.add(m.mul(batch, s.m), a.regs.coords[mDim][i]);
+                                  })))
+      return failure();
+    Value aAddress = addBytes(e, scratchAddress, e.i32(staging.aStart(buffer)));
+    Value bAddress = addBytes(e, scratchAddress, e.i32(staging.bStart(buffer)));
     emitIf(rewriter, loc, leader, [&] {
       NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-      emitCountedLoop(rewriter, loc, len / kStepK, {}, [&](Value k, ValueRange) {
-        // 16 elements of K are two core matrices along K.
-        Value kBytes = m.mul(k, 2 * kCoreBytes);
-        // The first k step of the first chunk overwrites D.
-        Value accumulate =
-            k0 ? LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
-                                          rewriter.getBoolAttr(true))
-                     .getResult()
-               : LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, k, e.i32(0))
-                     .getResult();
+      emitCountedLoop(rewriter, loc, len / stepElements, {}, [&](Value k, ValueRange) {
+        // A k step is 32 bytes along A's rows and 16 (tf32: 8, fp8: 32) of
+        // B's rows.
+        Value kBytes = m.mul(k, kMmaStepBytes);
+        Value aStep = aArray.kStepOffset(m, kBytes);
+        Value bStep = m.mul(k, stepElements * bArray.width);
         for (const Issue &issue : issues) {
           int64_t aRow = issue.batch * s.m + issue.block * kRows;
-          int64_t bRow = issue.batch * s.n + issue.n0;
+          int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
+                            issue.batch * staging.chunk * bArray.width;
           Value descA = emitMatrixDescriptor(
-              e, addBytes(aAddress, m.add(kBytes, aRow / kCoreRows * strideBytes)),
-              descriptorBits);
+              e, addBytes(e, aAddress, m.add(aStep, aRow * aArray.width)),
+              aLayoutBits);
           Value descB = emitMatrixDescriptor(
-              e, addBytes(bAddress, m.add(kBytes, bRow / kCoreRows * strideBytes)),
-              descriptorBits);
-          Value d = tensorPointer(e, m.add(tmem, regionColumn(issue.batch, issue.block) + issue.n0));
-          Value idesc = e.i32(int32_t(instructionDescriptor(bf16, issue.width)));
-          NVVM::Tcgen05MMAOp::create(rewriter, loc, NVVM::Tcgen05MMAKind::F16,
+              e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
+          Value d = tensorPointer(
+              e, m.add(tmem, (issue.batch * rowBlocks + issue.block) * s.n + issue.n0));
+          Value idesc = e.i32(
+              int32_t(Tcgen05Kind::instructionDescriptor(aElement, bElement, issue.width)));
+          NVVM::Tcgen05MMAOp::create(rewriter, loc, kind->kind,
                                      NVVM::CTAGroupKind::CTA_1,
                                      NVVM::Tcgen05MMACollectorOp::DISCARD,
                                      /*aShift=*/false, d, descA, descB, idesc, accumulate,
@@ -397,52 +425,37 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
         }
         return SmallVector<Value>{};
       });
-      NVVM::Tcgen05CommitOp::create(rewriter, loc, barrier, /*multicastMask=*/Value());
+      NVVM::Tcgen05CommitOp::create(rewriter, loc, barriers[buffer], /*multicastMask=*/Value());
     });
-    auto wait = NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, barrier,
-                                                      e.i32(phase % 2), e.i32(kWaitTicks));
-    if (failed(emitAsInlinePtx(rewriter, wait.getOperation())))
-      return failure();
   }
+  // The last chunks' commits (each tracks the MMAs before it too, but every
+  // phase is waited for, so that the mbarriers are idle when invalidated).
+  for (int64_t chunk = std::max<int64_t>(0, chunks - kMBarriers); chunk < chunks; ++chunk)
+    if (failed(waitForPhase(rewriter, e, barriers[chunk % kMBarriers], chunk / kMBarriers)))
+      return failure();
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 
-  // Warp w reads lanes 32 * (w % 4) on, from column (w / 4) * columnsPerThread
-  // of each region.
-  Value warp = m.div(tid, kLanesPerWarp);
-  Value laneBase = LLVM::ShlOp::create(rewriter, loc, m.mul(m.rem(warp, 4), kLanesPerWarp),
-                                       e.i32(16));
-  Value warpBase = m.add(m.add(tmem, laneBase), m.mul(m.div(warp, 4), columnsPerThread));
-  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, mma.accLaid.shape);
-  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
-  Type f32 = rewriter.getF32Type();
-  for (int64_t batch = 0; batch < batchRegs; ++batch)
-    for (int64_t block = 0; block < rowBlocks; ++block)
-      for (int64_t col = 0; col < columnsPerThread;) {
-        int64_t width =
-            std::min<int64_t>(kLoadColumns, llvm::bit_floor(uint64_t(columnsPerThread - col)));
-        Type type = width == 1 ? Type(i32) : Type(VectorType::get({width}, i32));
-        Value address = tensorPointer(e, m.add(warpBase, regionColumn(batch, block) + col));
-        Value loaded = NVVM::Tcgen05LdOp::create(rewriter, loc, type, /*pack=*/false,
-                                                 NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
-                                                 /*offset=*/Value());
-        NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
-        for (int64_t j = 0; j < width; ++j) {
-          SmallVector<int64_t> perDim{block, col + j};
-          if (s.batched)
-            perDim.insert(perDim.begin(), batch);
-          int64_t reg = linearizeRegister(layout, mma.accLaid.shape, perDim);
-          Value word = width == 1 ? loaded : e.extract(loaded, j);
-          Value product = LLVM::BitcastOp::create(rewriter, loc, f32, word);
-          sums[reg] = LLVM::FAddOp::create(rewriter, loc, sums[reg], product);
-        }
-        col += width;
-      }
-  // Every thread is past its wait: the mbarrier may go, and later users of
-  // the scratch (and of the tensor memory) may overwrite it.
+  // The sums back into the accumulator registers.
+  forEachAccumulatorPiece(e, *accLaid, s, tmem, tid, [&](Value address, ArrayRef<int64_t> regs) {
+    Value loaded = NVVM::Tcgen05LdOp::create(rewriter, loc, accessType(e, regs.size()),
+                                             /*pack=*/false,
+                                             NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
+                                             /*offset=*/Value());
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
+    for (auto [j, reg] : llvm::enumerate(regs)) {
+      Value word = regs.size() == 1 ? loaded : e.extract(loaded, j);
+      sums[reg] = LLVM::BitcastOp::create(rewriter, loc, f32, word);
+    }
+  });
+  // Every thread is past its waits and loads: the mbarriers may go, and
+  // later users of the scratch and of the tensor memory may overwrite them.
   emitTensorMemoryBarrier(rewriter, loc);
-  emitIf(rewriter, loc, leader, [&] { NVVM::MBarrierInvalOp::create(rewriter, loc, barrier); });
+  emitIf(rewriter, loc, leader, [&] {
+    for (Value barrier : barriers)
+      NVVM::MBarrierInvalOp::create(rewriter, loc, barrier);
+  });
 
-  return replaceWithSums(rewriter, op, e, sums, mma.arith, mma.accType, acc.getType());
+  return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 
 LogicalResult finishTensorMemory(ModuleOp module) {

@@ -112,14 +112,15 @@ struct AssignLayoutsPass
       if (!getMmaSyncForm(op))
         return;
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
-      // For 16-bit operands the tcgen05 layout on Blackwell, the wgmma layout
-      // on Hopper (sm_90a) unless an operand is a gather (WgmmaChoice.h),
-      // where they tile; else the mma.sync one. (A gather-fed mmaf whose
-      // mma.sync grid puts every warp along M, a tall narrow tile, still
-      // ends up on wgmma: the two layouts are then the same.)
+      // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands),
+      // the wgmma layout on Hopper (sm_90a; 16-bit operands) unless an
+      // operand is a gather (WgmmaChoice.h), where they tile; else the
+      // mma.sync one. (A gather-fed mmaf whose mma.sync grid puts every warp
+      // along M, a tall narrow tile, still ends up on wgmma: the two layouts
+      // are then the same.)
       BlockedAttr layout;
       auto mmaf = dyn_cast<MmaFOp>(op);
-      if (mmaf && hasMmaSyncForm(mmaf) && targetsTcgen05(func))
+      if (mmaf && hasTcgen05Kind(mmaf))
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       else if (mmaf && takesWgmma(mmaf))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);

@@ -27,10 +27,14 @@ namespace tilepipe::tile_as {
 using namespace mlir;
 using namespace tilepipe::tile_as;
 
-/// Elements of the longest (16-byte) and shortest (4-byte) cp.async of
-/// 2-byte elements.
-static constexpr int64_t kMaxCopyElements = 8;
-static constexpr int64_t kMinCopyElements = 2;
+/// Bytes of the longest (cp.async.cg) and the shortest cp.async.
+static constexpr int64_t kLongestCopyBytes = 16, kShortestCopyBytes = 4;
+
+/// The bytes an element of a staged operand takes: tf32 (19 bits) is
+/// stored in 4 bytes; the other operand types fill theirs.
+static int64_t getStagedElementBytes(Type element) {
+  return isa<FloatTF32Type>(element) ? 4 : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+}
 static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// Whether `op` (or an op nested in it) may write memory.
@@ -106,10 +110,11 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   auto type = load.getType();
   auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
   unsigned innermost = type.getRank() - 1;
+  int64_t elementBytes = getStagedElementBytes(type.getElementType());
   if (!layout || layout.getOrder().front() != innermost)
     return std::nullopt;
-  int64_t run = std::gcd(layout.getSizePerThread()[innermost], kMaxCopyElements);
-  if (run < kMinCopyElements || load.getContiguity() % run != 0)
+  int64_t run = std::gcd(layout.getSizePerThread()[innermost], kLongestCopyBytes / elementBytes);
+  if (run * elementBytes < kShortestCopyBytes || load.getContiguity() % run != 0)
     return std::nullopt;
   fusible.load = load;
   fusible.layout =
@@ -130,10 +135,12 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // The mmafs of the mma.sync path and (on sm_90a) of the wgmma path,
-      // whose accumulator layout is an mma.sync-shaped one too: both stage
-      // their operands with cp.async from an mmaf_global.
-      if (layout && hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape()))
+      // The mmafs of the mma.sync path, (on sm_90a) of the wgmma path, whose
+      // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
+      // of the tcgen05 path: all stage their operands with cp.async from an
+      // mmaf_global.
+      if (layout && ((hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape())) ||
+                     hasTcgen05Form(op)))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {
@@ -156,7 +163,10 @@ struct AsyncCopyMmaOperandsPass
       // row strides, which shorter proven runs (cp.async.ca) do not give.
       bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType());
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
-        if (wgmma && operand && operand->load.getContiguity() % kMaxCopyElements == 0)
+        if (wgmma && operand && operand->load.getContiguity() %
+                                       (kLongestCopyBytes /
+                                        getStagedElementBytes(operand->load.getType().getElementType())) ==
+                                   0)
           if (std::optional<TiledView> view =
                   matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask()))
             return *view;
