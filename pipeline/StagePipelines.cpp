@@ -38,6 +38,7 @@ static const PipelineRow kLowerPipeline[] = {
 
 // tile-sched: layouts, async pipelines, scheduling, buffer assignment.
 static const PipelineRow kSchedPipeline[] = {
+    {1, "tilepipe-split-mma-accumulators"},
     {0, "tilepipe-assign-layouts"},
     {0, "tilepipe-async-copy-mma-operands"},
     {1, "tilepipe-pipeline-mma-loops"},
