@@ -206,7 +206,9 @@ Value tilepipe::asOneElement(ConversionPatternRewriter &rewriter, Location loc,
 
 std::optional<SmallVector<int32_t>> tilepipe::getUnitStrideInnermostOrder(Value view) {
   FailureOr<TracedView> traced = traceView(/*op=*/nullptr, view);
-  if (failed(traced) || traced->sparseDim || traced->tileShape.size() < 2)
+  if (failed(traced) || traced->sparseDim || traced->tileShape.size() < 2 ||
+      !traced->tensorType.getElementType().isIntOrFloat() ||
+      traced->tensorType.getElementType().getIntOrFloatBitWidth() != 8)
     return std::nullopt;
   ArrayRef<int64_t> strides = traced->tensorType.getStrides();
   unsigned rank = traced->tileShape.size(), last = rank - 1;
