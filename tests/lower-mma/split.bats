@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # tilepipe-split-mma-accumulators: a K loop whose accumulator cannot live in
 # registers (inputs/split_accumulator.mlir: 256x256 f32, 256 per thread on 8
-# warps) runs once per 64x256 sub-tile; the numbers are checked in tile-emu
+# warps) runs once per 32x256 sub-tile (64x256 where asked); the numbers are checked in tile-emu
 # on ragged shapes (masks on every edge, several K tiles), and cuTile's
 # BlockScaledMatMul (split the same way on sm_120) by
 # tests/corpus/blockscaled.bats.
@@ -11,11 +11,19 @@ setup() {
   CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
 }
 
-@test "tile-sched: the 256x256 accumulator's loop and store become four 64x256 ones" {
-  run bash -c "tile-lower --gpu-name sm_80 '$IN' | tile-opt --tilepipe-split-mma-accumulators | tee '$BATS_TEST_TMPDIR/s.mlir' | FileCheck --check-prefix=SPLIT '$IN'"
+@test "tile-sched: with 64 registers per sub-tile, the 256x256 accumulator's loop and store become four 64x256 ones" {
+  run bash -c "tile-lower --gpu-name sm_80 '$IN' | tile-opt --tilepipe-split-mma-accumulators=sub-tile-registers=64 | tee '$BATS_TEST_TMPDIR/s.mlir' | FileCheck --check-prefix=SPLIT '$IN'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run FileCheck --check-prefix=ROWS "$IN" --input-file "$BATS_TEST_TMPDIR/s.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-sched: by default (32 registers) eight 32x256 loops, down to the 32-row floor" {
+  run bash -c "tile-lower --gpu-name sm_80 '$IN' | tile-sched"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c 'scf.for .*-> (tensor<32x256xf32' <<< "$output")" -eq 8 ] || { echo "$output" | grep scf.for; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$IN' | tile-opt --tilepipe-split-mma-accumulators=sub-tile-registers=1"
+  [ "$(grep -c 'scf.for .*-> (tensor<32x32xf32' <<< "$output")" -eq 64 ] || { echo "$output" | grep scf.for; false; }
 }
 
 @test "tile-sched: an accumulator within max-acc-registers, or in tcgen05 tensor memory, keeps its loop" {
@@ -37,7 +45,7 @@ mm() {
     --expect "c = 2 * (a.astype(np.float32) @ b.astype(np.float32)) + $extra" --rtol 1e-3 --atol 1e-3
 }
 
-@test "tile-emu: the split loops compute 2 A x B on a ragged 300x270x80 (sm_80)" {
+@test "tile-emu: the eight split loops compute 2 A x B on a ragged 300x270x80 (sm_80)" {
   run mm 300 270 80
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

@@ -7,7 +7,8 @@
 // lives across the loop. This pass re-tiles the work instead: the loop and
 // the store of its result become one loop and one store per output
 // sub-tile, one after the other, each loop reading only the rows of A and
-// the columns of B (and of their scales) its sub-tile needs:
+// the columns of B (and of their scales) its sub-tile needs (M is split
+// first, so each loop reads all of B):
 //
 //   acc = for k { mmaf(load A[:, k], load B[k, :], acc) }; store C, acc
 // ->
@@ -16,16 +17,21 @@
 //   acc01 = for k { ... }; store C[0:m, n:2n], acc01 ...
 //
 // Only one sub-accumulator is live at a time; A and B tiles are read once
-// per sub-tile column and row respectively instead of once.
+// per sub-tile column and row respectively instead of once. On sm_120a
+// BlockScaledMatMul's 256x256 tile spilled 9748 bytes unsplit, 312 in
+// 64x256 sub-tiles and none in 32x256 ones (the default).
 //
 // The values a loop needs are rebuilt for the sub-tile ("sliced") from
 // their definitions: an iota gets the sub-tile's offset added, a splat or
 // a constant splat gets the smaller type, elementwise ops, loads and
 // stores take sliced operands (elementwise, so slicing commutes with
-// them), a permute slices its source along the permuted dimensions, a
-// broadcast along its non-broadcast ones, and a reshape where the sub-tile
-// is one contiguous row-major run that is also a sub-tile of its source
-// (the swizzled scale tiles' reshapes). Anything else leaves the loop as it
+// them; an access keeps the contiguity its innermost range allows), a
+// permute slices its source along the permuted dimensions, a broadcast
+// along its non-broadcast ones, and a reshape where, within each group of
+// dimensions it splits or merges, the sub-tile is one contiguous row-major
+// run that is also a sub-tile of the source group (the swizzled scale
+// tiles' reshapes). A value none of these fits is computed whole and the
+// sub-tile extracted; a loop where even that fails stays as it
 // is. Scalars computed in the loop body are cloned into each new loop.
 //
 // Reordering is sound because the body only reads memory (loads carry no
@@ -57,9 +63,9 @@ namespace tilepipe::tile_as {
 using namespace mlir;
 using namespace tilepipe::tile_as;
 
-/// Smallest sub-tile extent along M or N: one m16n8 fragment per warp and
-/// more, so that every accumulator layout still tiles it.
-static constexpr int64_t kMinSubTile = 64;
+/// Smallest sub-tile extent along M or N: two m16 fragments, so that the
+/// accumulator layouts (warps along M and N) still tile it.
+static constexpr int64_t kMinSubTile = 32;
 
 namespace {
 /// A rectangular part of a tensor: `offsets` and `sizes` per dimension.
@@ -112,7 +118,7 @@ static SmallVector<Slice> getMmaOperandSlices(Operation *mma, const Slice &acc) 
 /// The slice of a reshape's source holding the slice `slice` of its result,
 /// where the result slice is one contiguous row-major run that is a slice
 /// of the source too; nullopt otherwise.
-static std::optional<Slice> getReshapeSourceSlice(ArrayRef<int64_t> result,
+static std::optional<Slice> getRunSourceSlice(ArrayRef<int64_t> result,
                                                   ArrayRef<int64_t> source,
                                                   const Slice &slice) {
   // The run: dimensions before the first partial one take one index, the
@@ -150,6 +156,56 @@ static std::optional<Slice> getReshapeSourceSlice(ArrayRef<int64_t> result,
     return result;
   }
   return std::nullopt;
+}
+
+/// The slice of a reshape's source holding the slice `slice` of its result.
+/// The shapes split into groups of dimensions with equal products (a
+/// reshape only splits or merges dimensions within each: 2x1x32x16 to
+/// 2x1x32x4x4 splits the 16); within each group the slice must be one
+/// contiguous run that is a slice of the source group (getRunSourceSlice).
+/// Nullopt otherwise.
+static std::optional<Slice> getReshapeSourceSlice(ArrayRef<int64_t> result,
+                                                  ArrayRef<int64_t> source,
+                                                  const Slice &slice) {
+  Slice sourceSlice = wholeOf(source);
+  size_t r = 0, s = 0;
+  while (r < result.size() || s < source.size()) {
+    // One group: take dimensions from the side with the smaller product
+    // until both products agree (size-1 dimensions join the current group).
+    size_t r0 = r, s0 = s;
+    if (r == result.size() || s == source.size()) {
+      // What is left of the other side is size-1 dimensions: index 0.
+      for (; s < source.size(); ++s)
+        sourceSlice.sizes[s] = 1;
+      break;
+    }
+    int64_t resultProduct = 1, sourceProduct = 1;
+    do {
+      if (s >= source.size() || (r < result.size() && resultProduct <= sourceProduct))
+        resultProduct *= result[r++];
+      else
+        sourceProduct *= source[s++];
+    } while (resultProduct != sourceProduct || (r < result.size() && result[r] == 1) ||
+             (s < source.size() && source[s] == 1) || r == r0 || s == s0);
+    Slice part{SmallVector<int64_t>(slice.offsets.begin() + r0, slice.offsets.begin() + r),
+               SmallVector<int64_t>(slice.sizes.begin() + r0, slice.sizes.begin() + r)};
+    std::optional<Slice> from =
+        getRunSourceSlice(result.slice(r0, r - r0), source.slice(s0, s - s0), part);
+    if (!from)
+      return std::nullopt;
+    llvm::copy(from->offsets, sourceSlice.offsets.begin() + s0);
+    llvm::copy(from->sizes, sourceSlice.sizes.begin() + s0);
+  }
+  return sourceSlice;
+}
+
+/// The contiguity (a power of two) an access of contiguity `contiguity`
+/// keeps on the innermost range [offset, offset + size): runs of it stay
+/// adjacent and aligned where they divide the offset and the size.
+static int64_t getSlicedContiguity(int64_t contiguity, int64_t offset, int64_t size) {
+  while (contiguity > 1 && (offset % contiguity || size % contiguity))
+    contiguity /= 2;
+  return contiguity;
 }
 
 namespace {
@@ -339,19 +395,13 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
     Value src = source ? slice(reshape.getSrc(), *source) : nullptr;
     return src ? ReshapeOp::create(builder, loc, type, src).getResult() : nullptr;
   }
-  // Elementwise ops and loads: the same op on sliced operands. A load's
-  // contiguity holds for a slice whose innermost extent and offset are
-  // multiples of it.
+  // Elementwise ops and loads: the same op on sliced operands (a load with
+  // the contiguity its innermost range keeps).
   auto load = dyn_cast<LoadOp>(op);
-  if (load) {
-    int64_t contiguity = load.getContiguity();
-    if (load->hasAttr("memory_order") || at.offsets.back() % contiguity ||
-        at.sizes.back() % contiguity)
-      return nullptr;
-  } else if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
-             !isRebuildable(op)) {
+  if (load ? !isRebuildable(op)
+           : !op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+                 !isRebuildable(op))
     return nullptr;
-  }
   SmallVector<Value> operands;
   for (Value operand : op->getOperands()) {
     Value sliced = isa<RankedTensorType>(operand.getType()) ? slice(operand, at) : scalar(operand);
@@ -360,7 +410,11 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
     operands.push_back(sliced);
   }
   OperationState state(loc, op->getName(), operands, TypeRange{type}, op->getAttrs());
-  return builder.create(state)->getResult(0);
+  Operation *sliced = builder.create(state);
+  if (load)
+    cast<LoadOp>(sliced).setContiguity(
+        getSlicedContiguity(load.getContiguity(), at.offsets.back(), at.sizes.back()));
+  return sliced->getResult(0);
 }
 
 /// The accumulator registers one thread holds: a tensor's elements spread
@@ -373,7 +427,7 @@ static int64_t getRegistersPerThread(RankedTensorType acc, int64_t threads) {
 /// The sub-tile size: M halved, then N, until one thread's share is at
 /// most `maxRegisters` (never below kMinSubTile). M first keeps B's tile
 /// whole (each loop reads all of it, and only its rows of A), and keeps
-/// the accumulator's shape apart from A's and B's where M reaches 64:
+/// the accumulator's shape apart from A's and B's below 128 rows:
 /// AssignLayouts gives every tensor of the accumulator's shape the fragment
 /// layout, which would cost the operand loads their vector width.
 static SmallVector<int64_t> getSubTileShape(RankedTensorType acc, int64_t threads,
@@ -472,11 +526,11 @@ static LogicalResult splitLoop(Candidate c, ArrayRef<int64_t> sub) {
         Value ptrs = slicer.slice(c.store.getPtrs(), acc);
         Value value = slicer.slice(c.store.getValue(), acc);
         Value mask = c.store.getMask() ? slicer.slice(c.store.getMask(), acc) : Value();
-        if (!ptrs || !value || (c.store.getMask() && !mask) ||
-            acc.offsets.back() % c.store.getContiguity() ||
-            acc.sizes.back() % c.store.getContiguity())
+        if (!ptrs || !value || (c.store.getMask() && !mask))
           return false;
-        StoreOp::create(builder, c.store.getLoc(), ptrs, value, mask, c.store.getContiguity());
+        StoreOp::create(builder, c.store.getLoc(), ptrs, value, mask,
+                        getSlicedContiguity(c.store.getContiguity(), acc.offsets.back(),
+                                            acc.sizes.back()));
       }
     }
     return true;
