@@ -9,6 +9,7 @@
 setup() {
   IN="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/split_accumulator.mlir"
   CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
+  SWIZZLED="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3.sm_120.13.3.tileirbc"
 }
 
 @test "tile-sched: with 64 registers per sub-tile, the 256x256 accumulator's loop and store become four 64x256 ones" {
@@ -54,4 +55,17 @@ mm() {
   run mm 300 270 80 1
   [ "$status" -eq 1 ]
   [[ "$output" == *"c differs"* ]]
+}
+
+@test "tile-sched: BlockScaledMatMul's swizzled scales on sm_120: each 32-row loop loads its 1x1x32x4 block of A's scales, reshaped once" {
+  # The 2x1x32x16 tile's reshape / permute / reshape chain sliced per group
+  # of split dimensions; the permute that then only moves unit dimensions
+  # is a reshape, folded into the others.
+  run bash -c "tileiras '$SWIZZLED' --gpu-name sm_120 --emit=lowered -o - | tile-opt --tilepipe-split-mma-accumulators"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c 'scf.for .*-> (tensor<32x256xf32>)' <<< "$output")" -eq 8 ] || { echo "$output" | grep scf.for; false; }
+  [ "$(grep -c 'contiguity = 4 : i64} : tensor<1x1x32x4x!tile_as.ptr<f8E8M0FNU' <<< "$output")" -eq 8 ] ||
+    { echo "$output" | grep 'tile_as.load'; false; }
+  [ "$(grep -c 'tile_as.reshape %[0-9]* : tensor<1x1x32x4xf8E8M0FNU> -> tensor<32x4xf8E8M0FNU>' <<< "$output")" -eq 8 ] ||
+    { echo "$output" | grep 'reshape\|permute'; false; }
 }

@@ -19,14 +19,17 @@
 // Only one sub-accumulator is live at a time; A and B tiles are read once
 // per sub-tile column and row respectively instead of once. On sm_120a
 // BlockScaledMatMul's 256x256 tile spilled 9748 bytes unsplit, 312 in
-// 64x256 sub-tiles and none in 32x256 ones (the default).
+// 64x256 sub-tiles and none in 32x256 ones (the default; 36 with the
+// swizzled scales).
 //
 // The values a loop needs are rebuilt for the sub-tile ("sliced") from
 // their definitions: an iota gets the sub-tile's offset added, a splat or
 // a constant splat gets the smaller type, elementwise ops, loads and
 // stores take sliced operands (elementwise, so slicing commutes with
 // them; an access keeps the contiguity its innermost range allows), a
-// permute slices its source along the permuted dimensions, a broadcast
+// permute slices its source along the permuted dimensions (and becomes a
+// reshape where it then only moves size-1 ones; reshapes of reshapes
+// fold), a broadcast
 // along its non-broadcast ones, and a reshape where, within each group of
 // dimensions it splits or merges, the sub-tile is one contiguous row-major
 // run that is also a sub-tile of the source group (the swizzled scale
@@ -241,6 +244,15 @@ public:
 
 private:
   Value build(Operation *op, const Slice &slice, RankedTensorType type);
+  /// `value` reshaped to `type`; a reshape of a reshape reads the first
+  /// one's source (the sliced swizzled scales are chains of them).
+  Value reshape(Value value, RankedTensorType type) {
+    if (auto inner = value.getDefiningOp<ReshapeOp>())
+      value = inner.getSrc();
+    if (value.getType() == type)
+      return value;
+    return ReshapeOp::create(builder, value.getLoc(), type, value);
+  }
   /// `value` whole, then the block `slice` of it (an extract): for what
   /// cannot be sliced itself.
   Value extractFromWhole(Value value, const Slice &slice);
@@ -377,8 +389,17 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
     for (auto [i, d] : llvm::enumerate(permute.getPermutation()))
       source.offsets[d] = at.offsets[i], source.sizes[d] = at.sizes[i];
     Value src = slice(permute.getSrc(), source);
-    return src ? PermuteOp::create(builder, loc, type, src, permute.getPermutation()).getResult()
-               : nullptr;
+    if (!src)
+      return nullptr;
+    // A permute that only moves size-1 dimensions keeps the row-major order:
+    // a reshape.
+    SmallVector<int32_t> moved;
+    for (int32_t d : permute.getPermutation())
+      if (source.sizes[d] != 1)
+        moved.push_back(d);
+    if (llvm::is_sorted(moved))
+      return reshape(src, type);
+    return PermuteOp::create(builder, loc, type, src, permute.getPermutation()).getResult();
   }
   if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
     Slice source = at;
@@ -393,7 +414,7 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
     std::optional<Slice> source = getReshapeSourceSlice(
         reshape.getType().getShape(), reshape.getSrc().getType().getShape(), at);
     Value src = source ? slice(reshape.getSrc(), *source) : nullptr;
-    return src ? ReshapeOp::create(builder, loc, type, src).getResult() : nullptr;
+    return src ? this->reshape(src, type) : nullptr;
   }
   // Elementwise ops and loads: the same op on sliced operands (a load with
   // the contiguity its innermost range keeps).
