@@ -40,6 +40,7 @@ static const PipelineRow kLowerPipeline[] = {
 static const PipelineRow kSchedPipeline[] = {
     // sm_90 becomes sm_90a where a multiply gains from wgmma.
     {0, "tilepipe-select-wgmma-target"},
+    {1, "tilepipe-split-mma-accumulators"},
     {0, "tilepipe-assign-layouts"},
     {0, "tilepipe-async-copy-mma-operands"},
     {1, "tilepipe-pipeline-mma-loops"},

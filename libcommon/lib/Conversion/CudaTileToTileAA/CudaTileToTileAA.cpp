@@ -153,15 +153,32 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
   LogicalResult matchAndRewrite(ct::LoadViewTkoOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     waitForTokenWrites(rewriter, op);
-    FailureOr<TileAccess> access =
-        buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex());
-    if (failed(access))
-      return failure();
     // A rank-0 view's tile (a scalar here) is loaded as a tensor<1xT>.
     Type resultType = convert(op.getTile().getType());
     auto type = dyn_cast<RankedTensorType>(resultType);
     if (!type)
       type = RankedTensorType::get({1}, resultType);
+    // A tile whose unit-stride dimension is not the innermost one is read
+    // transposed, in runs along that dimension, and permuted back.
+    std::optional<SmallVector<int32_t>> order;
+    if (!isSubByteElement(type.getElementType()))
+      order = getUnitStrideInnermostOrder(op.getView());
+    RankedTensorType viewType = type;
+    SmallVector<int32_t> back; // the permute from the access tile to the view's
+    if (order) {
+      SmallVector<int64_t> shape;
+      back.resize(order->size());
+      for (auto [d, from] : llvm::enumerate(*order)) {
+        shape.push_back(viewType.getDimSize(from));
+        back[from] = d;
+      }
+      type = RankedTensorType::get(shape, viewType.getElementType());
+    }
+    FailureOr<TileAccess> access =
+        buildTileAccess(rewriter, op, op.getView(), op.getIndex(), adaptor.getIndex(),
+                        order ? ArrayRef<int32_t>(*order) : ArrayRef<int32_t>());
+    if (failed(access))
+      return failure();
     // An access with no mask (a rank-0 view's, always in bounds) reads no
     // padding.
     Value other;
@@ -184,9 +201,11 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
       recordMemoryOrder(op, load);
       tile = load.getResult();
       token = load.getResultToken();
+      if (order)
+        tile = tile_aa::PermuteOp::create(rewriter, op.getLoc(), viewType, tile, back);
     }
     orderAccess(rewriter, op);
-    if (type != resultType)
+    if (viewType != resultType)
       tile = scalarOfSingleElement(rewriter, op.getLoc(), tile);
     rewriter.replaceOp(op, {tile, token});
     return success();

@@ -143,8 +143,13 @@ static TracedView readTiledViewType(ViewType type) {
 
 /// The make_{partition,strided,gather_scatter}_view / make_tensor_view pair
 /// behind `view`; the lowering reads sizes, strides and the base pointer from
-/// them.
+/// them. Fails with a diagnostic at `op`, or quietly where `op` is null.
 static FailureOr<TracedView> traceView(Operation *op, Value view) {
+  auto fail = [&](const char *message) -> FailureOr<TracedView> {
+    if (op)
+      op->emitOpError(message);
+    return failure();
+  };
   TracedView traced;
   Value tensorView;
   if (auto partition = view.getDefiningOp<ct::MakePartitionViewOp>()) {
@@ -163,15 +168,15 @@ static FailureOr<TracedView> traceView(Operation *op, Value view) {
     traced.sparseDim = gather.getType().getSparseDim();
     tensorView = gather.getTensorView();
   } else {
-    return op->emitOpError("only views made by make_partition_view, "
+    return fail("only views made by make_partition_view, "
                            "make_strided_view or make_gather_scatter_view are lowered");
   }
   traced.tensorView = tensorView.getDefiningOp<ct::MakeTensorViewOp>();
   if (!traced.tensorView)
-    return op->emitOpError("only tensor_views made by make_tensor_view are lowered");
+    return fail("only tensor_views made by make_tensor_view are lowered");
   if (traced.dimMap.size() != traced.tileShape.size() ||
       int64_t(traced.tileShape.size()) != traced.tensorType.getRank())
-    return op->emitOpError("view rank and tensor_view rank differ");
+    return fail("view rank and tensor_view rank differ");
   return traced;
 }
 
@@ -199,13 +204,53 @@ Value tilepipe::asOneElement(ConversionPatternRewriter &rewriter, Location loc,
       rewriter, loc, RankedTensorType::get({1}, value.getType()), value);
 }
 
+std::optional<SmallVector<int32_t>> tilepipe::getUnitStrideInnermostOrder(Value view) {
+  FailureOr<TracedView> traced = traceView(/*op=*/nullptr, view);
+  if (failed(traced) || traced->sparseDim || traced->tileShape.size() < 2 ||
+      !traced->tensorType.getElementType().isIntOrFloat() ||
+      traced->tensorType.getElementType().getIntOrFloatBitWidth() != 8)
+    return std::nullopt;
+  ArrayRef<int64_t> strides = traced->tensorType.getStrides();
+  unsigned rank = traced->tileShape.size(), last = rank - 1;
+  if (strides[traced->dimMap[last]] == 1)
+    return std::nullopt;
+  for (unsigned dim = 0; dim < last; ++dim) {
+    if (strides[traced->dimMap[dim]] != 1 || traced->tileShape[dim] == 1)
+      continue;
+    SmallVector<int32_t> order = llvm::to_vector(llvm::seq<int32_t>(0, rank));
+    std::swap(order[dim], order[last]);
+    return order;
+  }
+  return std::nullopt;
+}
+
 FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewriter,
                                                 Operation *op, Value view,
-                                                ValueRange originalIndices,
-                                                ValueRange indices) {
+                                                ValueRange originalIndicesInViewOrder,
+                                                ValueRange indicesInViewOrder,
+                                                ArrayRef<int32_t> order) {
   FailureOr<TracedView> traced = traceView(op, view);
   if (failed(traced))
     return failure();
+  // The access tile's dimension d is the view tile's dimension order[d].
+  SmallVector<int32_t> orderedShape;
+  SmallVector<Value> originalIndices(originalIndicesInViewOrder),
+      indices(indicesInViewOrder);
+  if (!order.empty()) {
+    TracedView viewOrder = *traced;
+    for (auto [d, from] : llvm::enumerate(order)) {
+      orderedShape.push_back(viewOrder.tileShape[from]);
+      traced->dimMap[d] = viewOrder.dimMap[from];
+      traced->step[d] = viewOrder.step[from];
+      if (viewOrder.sparseDim == unsigned(from))
+        traced->sparseDim = d;
+      if (from < int32_t(indices.size()))
+        indices[d] = indicesInViewOrder[from];
+      if (from < int32_t(originalIndices.size()))
+        originalIndices[d] = originalIndicesInViewOrder[from];
+    }
+    traced->tileShape = orderedShape;
+  }
   ArrayRef<int32_t> dimMap = traced->dimMap;
   SmallVector<int64_t> tileShape(traced->tileShape.begin(), traced->tileShape.end());
   unsigned rank = tileShape.size();

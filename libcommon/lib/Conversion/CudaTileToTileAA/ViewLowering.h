@@ -41,10 +41,24 @@ mlir::Value asOneElement(mlir::ConversionPatternRewriter &rewriter,
 /// make_strided_view or make_gather_scatter_view of make_tensor_view). The
 /// mask is false exactly for the elements outside the tensor. Fails with a
 /// diagnostic on views this slice does not lower.
+/// With `order` (a permutation, dimension d of the access tile being
+/// dimension order[d] of the view's tile), builds the access of the tile so
+/// transposed.
 mlir::FailureOr<TileAccess>
 buildTileAccess(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
                 mlir::Value view, mlir::ValueRange originalIndices,
-                mlir::ValueRange indices);
+                mlir::ValueRange indices, llvm::ArrayRef<int32_t> order = {});
+
+/// For a view of 1-byte elements whose tile's innermost dimension is not
+/// the tensor's unit stride one but another tile dimension (longer than
+/// one) is (BlockScaledMatMul's column-major fp8 B and its scales, cuTile's
+/// `strides=[1, ?]`): the order that swaps that dimension innermost, so
+/// that a load of the transposed tile reads runs of adjacent elements (with
+/// a contiguity) rather than one byte at a time. Nullopt otherwise. (On
+/// 2-byte elements the transposed read measured mixed: MoE's dim_map'd
+/// weights spilled less, FMHA's K spilled more, so they keep the plain
+/// access.)
+std::optional<llvm::SmallVector<int32_t>> getUnitStrideInnermostOrder(mlir::Value view);
 
 /// What a load of `view` reads outside the tensor: its padding_value splat
 /// to `type` (zero when it has none). Null, after a diagnostic, when the

@@ -37,6 +37,39 @@ def SelectWgmmaTarget : Pass<"tilepipe-select-wgmma-target", "::mlir::ModuleOp">
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
+def SplitMmaAccumulators : Pass<"tilepipe-split-mma-accumulators", "::mlir::ModuleOp"> {
+  let summary = "Run a K loop whose accumulator cannot fit in registers once per output sub-tile";
+  let description = [{
+    Where an scf.for carries (as its one iteration argument) the accumulator
+    of the one tile_as.mmaf / mmai / mmaf_scaled its body yields, the body
+    writes no memory, the loop's result only reaches one tile_as.store
+    (through single-use elementwise ops), and the accumulator would take
+    more than max-acc-registers registers per thread on the module's
+    tile_as.num_warps (cuTile's 256x256 f32 BlockScaledMatMul tile: 256 on
+    8 warps, the whole register file; the 128x256 MatMul tiles, 128 on 8
+    warps, stay), replaces the loop and the store by one loop and one store
+    per sub-tile of the accumulator: M halved, then N, until the sub-tile
+    takes at most sub-tile-registers (never below 32 rows or columns).
+    Each loop reads only its rows of A and columns of B (and of their
+    scales); the values it needs are rebuilt for the sub-tile from iota,
+    splat, constant, elementwise, load, permute, broadcast and reshape ops
+    (a part that cannot be is computed whole and extracted), and a loop
+    with anything else stays as it is. Targets with tcgen05 (accumulator in
+    tensor memory) are left alone. Runs before tilepipe-assign-layouts.
+    See SplitMmaAccumulators.cpp.
+  }];
+  let options = [
+    Option<"maxAccRegisters", "max-acc-registers", "int64_t", /*default=*/"128",
+           "Split accumulators taking more than this many registers per thread">,
+    Option<"subTileRegisters", "sub-tile-registers", "int64_t", /*default=*/"32",
+           "Registers per thread a split accumulator's sub-tile may take (32: "
+           "BlockScaledMatMul's 64x256 sub-tiles, 64 per thread, still spilled "
+           "312 bytes on sm_120a, its 32x256 ones none)">
+  ];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give every tensor a blocked register layout";
   let description = [{
