@@ -33,7 +33,7 @@
 // the end, as on the other tensor-core paths.
 //
 //===----------------------------------------------------------------------===//
-#include "MatrixLowering.h"
+#include "Tcgen05Lowering.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
@@ -41,115 +41,28 @@
 using namespace mlir;
 
 namespace tilepipe::tile_as {
+
+Value CanonicalKMajor::slot(const IndexMath &m, Value row, Value k) const {
+  int64_t core = coreElements();
+  Value index = m.add(m.mul(m.div(row, kCoreRows), chunk / core), m.div(k, core));
+  Value inCore = m.add(m.mul(m.rem(row, kCoreRows), core), m.rem(k, core));
+  return m.add(m.mul(index, kCoreRows * core), inCore);
+}
+
+CanonicalStaging::CanonicalStaging(const MmaShape &s, int64_t elementBytes, int64_t chunk)
+    : layout{elementBytes, chunk} {
+  bOffset = llvm::alignTo(aElements(s) * elementBytes + kTrashBytes, CanonicalKMajor::kCoreBytes);
+  bytes = bOffset + bElements(s) * elementBytes + kTrashBytes;
+}
+
+int64_t CanonicalStaging::chooseChunk(const MmaShape &s, int64_t elementBytes) {
+  return chooseKChunk(s.k, CanonicalKMajor{elementBytes, 0}.stepK(), kMaxStaticSharedBytes,
+                      [&](int64_t chunk) { return CanonicalStaging(s, elementBytes, chunk).bytes; });
+}
+
 namespace {
 
-/// The canonical K-major layout without swizzling that tcgen05.mma reads
-/// through shared-memory descriptors (PTX ISA, tcgen05 "Shared Memory
-/// Layout"; wgmma's is the same):
-/// 8x16-byte core matrices of 16-bit elements, the core matrices of one
-/// 8-row group adjacent along K (leading byte offset 128), 8-row groups
-/// `chunk` elements of K (chunk * 2 bytes) apart (stride byte offset).
-struct CanonicalKMajor {
-  static constexpr unsigned kElementBytes = 2;
-  static constexpr int64_t kCoreRows = 8, kCoreElements = 8, kCoreBytes = 128;
-  /// The k of one tcgen05.mma for 16-bit operands: two core
-  /// matrices along K.
-  static constexpr int64_t kStepK = 16;
-  int64_t chunk;
-
-  /// Bytes between 8-row groups.
-  int64_t strideBytes() const { return chunk / kCoreElements * kCoreBytes; }
-  /// Element index of (row, k) in an array of `chunk` columns.
-  Value slot(const IndexMath &m, Value row, Value k) const {
-    Value core = m.add(m.mul(m.div(row, kCoreRows), chunk / kCoreElements),
-                       m.div(k, kCoreElements));
-    Value inCore = m.add(m.mul(m.rem(row, kCoreRows), kCoreElements), m.rem(k, kCoreElements));
-    return m.add(m.mul(core, kCoreRows * kCoreElements), inCore);
-  }
-  /// The leading (bits 16-29) and stride (bits 32-45) byte offsets of a
-  /// descriptor, in 16-byte units.
-  uint64_t offsetBits() const {
-    return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(strideBytes()) >> 4) << 32;
-  }
-};
-
-/// Where one K chunk of A (as [batch * M][chunk]) and B (transposed, as
-/// [batch * N][chunk]) lives in the scratch buffer, both in the canonical
-/// K-major layout, each followed by a few bytes that out-of-chunk registers
-/// are stored to.
-struct CanonicalStaging {
-  static constexpr int64_t kTrashBytes = 16;
-  CanonicalKMajor layout;
-  uint64_t bOffset = 0, bytes = 0;
-
-  CanonicalStaging() : layout{0} {}
-  CanonicalStaging(const MmaShape &s, int64_t chunk) : layout{chunk} {
-    bOffset = llvm::alignTo(aElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes,
-                            CanonicalKMajor::kCoreBytes);
-    bytes = bOffset + bElements(s) * CanonicalKMajor::kElementBytes + kTrashBytes;
-  }
-  int64_t chunk() const { return layout.chunk; }
-  int64_t aElements(const MmaShape &s) const { return s.batch * s.m * layout.chunk; }
-  int64_t bElements(const MmaShape &s) const { return s.batch * s.n * layout.chunk; }
-
-  /// The K chunk staged at a time (chooseKChunk within static shared
-  /// memory); 0 when not even one k step fits.
-  static int64_t chooseChunk(const MmaShape &s) {
-    return chooseKChunk(s.k, CanonicalKMajor::kStepK, kMaxStaticSharedBytes,
-                        [&](int64_t chunk) { return CanonicalStaging(s, chunk).bytes; });
-  }
-};
-
-/// What the tcgen05 lowering of an f16/bf16 mmaf starts from: A's, B's and the accumulator's registers, the
-/// accumulator widened to f32 sums, and the canonical K-major staging of A
-/// and B in the scratch buffer.
-struct CanonicalMma {
-  MmaShape shape;
-  Laid accLaid;
-  Type element, accElement, accType;
-  OperandRegs a, b, c;
-  Arithmetic arith{/*isFloat=*/true};
-  SmallVector<Value> sums;
-  CanonicalStaging staging;
-  Value aBase, bBase;
-
-  /// Whether the staging of `op`'s A and B fits (at least one k step).
-  static bool fits(MmaFOp op) {
-    FailureOr<MmaShape> shape = getMmaShape(op);
-    return succeeded(shape) && CanonicalStaging::chooseChunk(*shape) > 0;
-  }
-
-  /// Unpacks the operands (`lhs`, `rhs`, `acc` converted) of `op`; fails
-  /// (with a diagnostic) where a type has no layout or LLVM form or the
-  /// staging does not fit.
-  static FailureOr<CanonicalMma> prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
-                                               const TypeConverter &converter,
-                                               RegisterEmitter &e);
-
-  /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
-  /// waits for the scratch's earlier readers), fenced for the async proxy
-  /// that reads them: B transposed, its column n of batch b at row
-  /// b * N + n; A's register i at row `aRowOf(i)`.
-  void stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
-                  llvm::function_ref<Value(size_t)> aRowOf) const;
-
-  /// The shared address (i64) `bytes` (i32) after `address` (i64).
-  static Value addBytes(RegisterEmitter &e, Value address, Value bytes) {
-    Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
-    return LLVM::AddOp::create(e.builder, e.loc, address, wide);
-  }
-
-  /// The batch coordinate of register `i` of `regs` (0 when unbatched).
-  Value batchOf(RegisterEmitter &e, const OperandRegs &regs, size_t i) const {
-    return shape.batched ? regs.coords[0][i] : e.i32(0);
-  }
-};
-
-/// Rows of D one cta_group::1 tcgen05.mma covers, and its largest N.
-constexpr int64_t kRows = 128, kMaxN = 256;
-/// Tensor-memory lanes one warp may access, and the columns there are.
-constexpr int64_t kLanesPerWarp = 32, kTmemColumns = 512;
-/// The smallest tensor-memory allocation (columns).
+/// The minimum tensor-memory allocation (columns).
 constexpr int64_t kMinAllocColumns = 32;
 /// Columns one tcgen05.ld.32x32b reads (.x32): its registers are defined
 /// only after tcgen05.wait::ld, so each load waits before its sum is taken,
@@ -157,7 +70,7 @@ constexpr int64_t kMinAllocColumns = 32;
 constexpr int64_t kLoadColumns = 32;
 /// The suspend-time hint of the mbarrier wait (ns), as CUTLASS uses.
 constexpr int32_t kWaitTicks = 10000000;
-constexpr int64_t kStepK = CanonicalKMajor::kStepK;
+constexpr int64_t kRows = kTcgen05Rows, kMaxN = kTcgen05MaxN;
 constexpr int64_t kCoreRows = CanonicalKMajor::kCoreRows;
 constexpr int64_t kCoreBytes = CanonicalKMajor::kCoreBytes;
 
@@ -167,14 +80,6 @@ constexpr llvm::StringLiteral kTmemAddressName = "__tile_tmem_address";
 constexpr llvm::StringLiteral kTmemColumnsAttr = "tilepipe.tmem_columns";
 /// The mbarrier tcgen05.commit signals.
 constexpr llvm::StringLiteral kMBarrierName = "__tile_tmem_mbarrier";
-
-/// Bits 46-48 of a tcgen05 shared-memory descriptor: the fixed 0b001.
-constexpr uint64_t kDescriptorVersion = uint64_t(1) << 46;
-
-/// The columns allocated for `columns`: a power of two, at least 32.
-int64_t allocationColumns(int64_t columns) {
-  return std::max<int64_t>(kMinAllocColumns, llvm::PowerOf2Ceil(columns));
-}
 
 /// The instruction descriptor of a kind::f16 tcgen05.mma ("Instruction
 /// descriptor"): f32 D (bits 4-5 = 1), A and B types (bits 7-9, 10-12:
@@ -202,8 +107,25 @@ Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
                                    name);
 }
 
-/// The tensor-memory address (i32: lane << 16 | column) of the kernel's
-/// allocation, which grows to at least `columns`.
+/// Whether the calling thread is in warp 0 (i1), read at `builder`'s point.
+Value isWarpZero(OpBuilder &builder, Location loc) {
+  Type i32 = builder.getI32Type();
+  Value tid = NVVM::ThreadIdXOp::create(builder, loc, i32);
+  Value limit = LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(32));
+  return LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult, tid, limit);
+}
+
+/// The byte size of a staged A or B element.
+int64_t elementBytesOf(Operation *op) {
+  return getByteSize(getElementTypeOrSelf(op->getOperand(0).getType()));
+}
+
+} // namespace
+
+int64_t getTmemAllocationColumns(int64_t columns) {
+  return std::max<int64_t>(kMinAllocColumns, llvm::PowerOf2Ceil(columns));
+}
+
 Value getTensorMemory(OpBuilder &builder, Location loc, Operation *anchor, int64_t columns) {
   ModuleOp module = getTopModule(anchor);
   Type i32 = builder.getI32Type();
@@ -216,55 +138,57 @@ Value getTensorMemory(OpBuilder &builder, Location loc, Operation *anchor, int64
   return LLVM::LoadOp::create(builder, loc, i32, slot);
 }
 
-/// `address` (i32) as the !llvm.ptr<6> the tcgen05 ops take.
-Value tensorPointer(RegisterEmitter &e, Value address) {
+Value getTensorPointer(RegisterEmitter &e, Value address) {
   return LLVM::IntToPtrOp::create(e.builder, e.loc,
                                   LLVM::LLVMPointerType::get(e.builder.getContext(), 6),
                                   address);
 }
 
-/// Whether the calling thread is in warp 0 (i1), read at `builder`'s point.
-Value isWarpZero(OpBuilder &builder, Location loc) {
-  Type i32 = builder.getI32Type();
-  Value tid = NVVM::ThreadIdXOp::create(builder, loc, i32);
-  Value limit = LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(32));
-  return LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult, tid, limit);
-}
-
-/// A barrier that orders tensor-memory accesses on both sides of it
-/// ("Memory Consistency Model for tcgen05": fence::before_thread_sync,
-/// the thread sync, fence::after_thread_sync).
 void emitTensorMemoryBarrier(OpBuilder &builder, Location loc) {
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   emitCTABarrier(builder, loc);
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 }
 
-FailureOr<CanonicalMma> CanonicalMma::prepare(MmaFOp op, Value lhs, Value rhs, Value acc,
+bool CanonicalMma::fits(Operation *op) {
+  FailureOr<MmaShape> shape =
+      getMmaShape(cast<RankedTensorType>(op->getOperand(0).getType()).getShape(),
+                  cast<RankedTensorType>(op->getOperand(2).getType()).getShape());
+  return succeeded(shape) && CanonicalStaging::chooseChunk(*shape, elementBytesOf(op)) > 0;
+}
+
+FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rhs, Value acc,
                                               const TypeConverter &converter,
-                                              RegisterEmitter &e) {
-  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
-  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
-  FailureOr<Laid> accLaid = Laid::of(op, op.getAcc().getType());
-  FailureOr<MmaShape> shape = getMmaShape(op);
+                                              RegisterEmitter &e, uint64_t extraBytes) {
+  Type lhsType = op->getOperand(0).getType(), rhsType = op->getOperand(1).getType();
+  Type accTensor = op->getOperand(2).getType();
+  FailureOr<Laid> lhsLaid = Laid::of(op, lhsType);
+  FailureOr<Laid> rhsLaid = Laid::of(op, rhsType);
+  FailureOr<Laid> accLaid = Laid::of(op, accTensor);
+  FailureOr<MmaShape> shape = getMmaShape(cast<RankedTensorType>(lhsType).getShape(),
+                                          cast<RankedTensorType>(accTensor).getShape());
   if (failed(lhsLaid) || failed(rhsLaid) || failed(accLaid) || failed(shape))
     return failure();
   CanonicalMma mma;
   mma.shape = *shape;
   mma.accLaid = *accLaid;
-  mma.element = getElementTypeOrSelf(op.getLhs().getType());
-  mma.accElement = getElementTypeOrSelf(op.getAcc().getType());
+  mma.element = getElementTypeOrSelf(lhsType);
+  mma.accElement = getElementTypeOrSelf(accTensor);
   mma.accType = converter.convertType(mma.accElement);
-  if (!mma.accType)
-    return op.emitOpError("accumulator element type has no LLVM form");
-  mma.staging = CanonicalStaging(mma.shape, CanonicalStaging::chooseChunk(mma.shape));
+  mma.storage = converter.convertType(mma.element);
+  if (!mma.accType || !mma.storage)
+    return op->emitOpError("operand or accumulator element type has no LLVM form");
+  int64_t elementBytes = elementBytesOf(op);
+  mma.staging = CanonicalStaging(mma.shape, elementBytes,
+                                 CanonicalStaging::chooseChunk(mma.shape, elementBytes));
   mma.a = unpackOperand(e, lhs, *lhsLaid);
   mma.b = unpackOperand(e, rhs, *rhsLaid);
   mma.c = unpackOperand(e, acc, *accLaid);
   mma.arith.computeType = e.builder.getF32Type();
   mma.sums = widenAccumulator(e, mma.c, mma.accElement, mma.arith);
-  FailureOr<OperandStaging> staged = getOperandStaging(
-      e.builder, e.loc, op, mma.staging.bytes, mma.staging.bOffset);
+  uint64_t bytes = extraBytes ? mma.extraOffset() + extraBytes : mma.staging.bytes;
+  FailureOr<OperandStaging> staged =
+      getOperandStaging(e.builder, e.loc, op, bytes, mma.staging.bOffset);
   if (failed(staged))
     return failure();
   mma.aBase = staged->aBase;
@@ -278,9 +202,9 @@ void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
   unsigned rank = accLaid.shape.size();
   bool needsCheck = shape.k > staging.chunk();
   emitCTABarrier(e.builder, e.loc); // earlier readers of the scratch are done
-  stageOperand(e, a, aBase, element, rank - 1, k0, len, needsCheck, staging.aElements(shape),
+  stageOperand(e, a, aBase, storage, rank - 1, k0, len, needsCheck, staging.aElements(shape),
                [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); });
-  stageOperand(e, b, bBase, element, rank - 2, k0, len, needsCheck, staging.bElements(shape),
+  stageOperand(e, b, bBase, storage, rank - 2, k0, len, needsCheck, staging.bElements(shape),
                [&](size_t i, Value kLocal) {
                  Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
                  return staging.layout.slot(m, column, kLocal);
@@ -294,7 +218,107 @@ void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
   emitCTABarrier(e.builder, e.loc); // the chunk is complete
 }
 
-} // namespace
+Value CanonicalMma::addBytes(RegisterEmitter &e, Value address, Value bytes) {
+  Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
+  return LLVM::AddOp::create(e.builder, e.loc, address, wide);
+}
+
+std::pair<Value, Value> CanonicalMma::descriptors(RegisterEmitter &e, Value k, int64_t aRow,
+                                                  int64_t bRow) const {
+  IndexMath m{e};
+  Type i64 = e.builder.getI64Type();
+  uint64_t bits = staging.layout.offsetBits() | kTcgen05DescriptorVersion;
+  int64_t strideBytes = staging.layout.strideBytes();
+  // A k step is two core matrices along K.
+  Value kBytes = m.mul(k, 2 * kCoreBytes);
+  auto descriptor = [&](Value base, int64_t row) {
+    Value address = LLVM::PtrToIntOp::create(e.builder, e.loc, i64, base);
+    return emitMatrixDescriptor(
+        e, addBytes(e, address, m.add(kBytes, row / kCoreRows * strideBytes)), bits);
+  };
+  return {descriptor(aBase, aRow), descriptor(bBase, bRow)};
+}
+
+void CanonicalMma::addProducts(
+    RegisterEmitter &e, Value tmem,
+    llvm::function_ref<std::optional<int64_t>(int64_t batch, int64_t block)> regionColumn) {
+  OpBuilder &builder = e.builder;
+  Location loc = e.loc;
+  IndexMath m{e};
+  unsigned rank = accLaid.shape.size();
+  BlockedAttr layout = accLaid.layout;
+  int64_t columnsPerThread = layout.getSizePerThread()[rank - 1];
+  Type i32 = builder.getI32Type(), f32 = builder.getF32Type();
+  // Warp w reads lanes 32 * (w % 4) on, from column (w / 4) * columnsPerThread
+  // of each region.
+  Value tid = NVVM::ThreadIdXOp::create(builder, loc, i32);
+  Value warp = m.div(tid, kTmemLanesPerWarp);
+  Value laneBase =
+      LLVM::ShlOp::create(builder, loc, m.mul(m.rem(warp, 4), kTmemLanesPerWarp), e.i32(16));
+  Value warpBase = m.add(m.add(tmem, laneBase), m.mul(m.div(warp, 4), columnsPerThread));
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid.shape);
+  int64_t batchRegs = shape.batched ? regsPerDim[0] : 1;
+  for (int64_t batch = 0; batch < batchRegs; ++batch)
+    for (int64_t block = 0; block < shape.m / kRows; ++block) {
+      std::optional<int64_t> region = regionColumn(batch, block);
+      if (!region)
+        continue;
+      for (int64_t col = 0; col < columnsPerThread;) {
+        int64_t width =
+            std::min<int64_t>(kLoadColumns, llvm::bit_floor(uint64_t(columnsPerThread - col)));
+        Type type = width == 1 ? Type(i32) : Type(VectorType::get({width}, i32));
+        Value address = getTensorPointer(e, m.add(warpBase, *region + col));
+        Value loaded = NVVM::Tcgen05LdOp::create(builder, loc, type, /*pack=*/false,
+                                                 NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
+                                                 /*offset=*/Value());
+        NVVM::Tcgen05WaitOp::create(builder, loc, NVVM::Tcgen05WaitKind::LOAD);
+        for (int64_t j = 0; j < width; ++j) {
+          SmallVector<int64_t> perDim{block, col + j};
+          if (shape.batched)
+            perDim.insert(perDim.begin(), batch);
+          int64_t reg = linearizeRegister(layout, accLaid.shape, perDim);
+          Value word = width == 1 ? loaded : e.extract(loaded, j);
+          Value product = LLVM::BitcastOp::create(builder, loc, f32, word);
+          sums[reg] = LLVM::FAddOp::create(builder, loc, sums[reg], product);
+        }
+        col += width;
+      }
+    }
+}
+
+Tcgen05Issuer Tcgen05Issuer::create(ConversionPatternRewriter &rewriter, Location loc,
+                                    Operation *anchor, RegisterEmitter &e) {
+  Tcgen05Issuer issuer;
+  issuer.barrier = getSharedGlobal(rewriter, loc, getTopModule(anchor), kMBarrierName,
+                                   rewriter.getI64Type(), 8);
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  issuer.leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
+  // The barrier before the first chunk's staging publishes the init.
+  emitIf(rewriter, loc, issuer.leader, [&] {
+    NVVM::MBarrierInitOp::create(rewriter, loc, issuer.barrier, e.i32(1), Value());
+  });
+  return issuer;
+}
+
+LogicalResult Tcgen05Issuer::issueAndWait(ConversionPatternRewriter &rewriter, Location loc,
+                                          int64_t phase, llvm::function_ref<void()> issue) const {
+  emitIf(rewriter, loc, leader, [&] {
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    issue();
+    NVVM::Tcgen05CommitOp::create(rewriter, loc, barrier, /*multicastMask=*/Value());
+  });
+  Type i32 = rewriter.getI32Type();
+  auto constant = [&](int32_t value) {
+    return LLVM::ConstantOp::create(rewriter, loc, i32, rewriter.getI32IntegerAttr(value));
+  };
+  auto wait = NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, barrier, constant(phase % 2),
+                                                    constant(kWaitTicks));
+  return emitAsInlinePtx(rewriter, wait.getOperation());
+}
+
+void Tcgen05Issuer::invalidate(ConversionPatternRewriter &rewriter, Location loc) const {
+  emitIf(rewriter, loc, leader, [&] { NVVM::MBarrierInvalOp::create(rewriter, loc, barrier); });
+}
 
 bool canLowerToTcgen05(MmaFOp op) { return hasTcgen05Form(op) && CanonicalMma::fits(op); }
 
@@ -311,7 +335,7 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   int64_t columns = s.batch * rowBlocks * s.n;
   if (columns > kTmemColumns)
     return op.emitError("allocated tmem out of resource: ")
-           << allocationColumns(columns) << " vs " << kTmemColumns << " (the " << s.m
+           << getTmemAllocationColumns(columns) << " vs " << kTmemColumns << " (the " << s.m
            << "x" << s.n << " f32 accumulator"
            << (s.batched ? " of each of " + std::to_string(s.batch) + " batches" : "")
            << " takes " << columns << " tensor-memory columns)";
@@ -324,27 +348,10 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   CanonicalMma &mma = *prepared;
   const CanonicalStaging &staging = mma.staging;
   const OperandRegs &a = mma.a;
-  SmallVector<Value> &sums = mma.sums;
-  unsigned rank = mma.accLaid.shape.size();
-  unsigned mDim = rank - 2, nDim = rank - 1;
-  BlockedAttr layout = mma.accLaid.layout;
-  int64_t columnsPerThread = layout.getSizePerThread()[nDim];
+  unsigned mDim = mma.accLaid.shape.size() - 2;
 
-  Value tmem = getTensorMemory(rewriter, loc, op, allocationColumns(columns));
-  Value barrier = getSharedGlobal(rewriter, loc, getTopModule(op), kMBarrierName,
-                                  rewriter.getI64Type(), 8);
-  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-  Value leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
-  // The barrier before the first chunk's staging publishes the init.
-  emitIf(rewriter, loc, leader,
-         [&] { NVVM::MBarrierInitOp::create(rewriter, loc, barrier, e.i32(1), Value()); });
-
-  Value aAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.aBase);
-  Value bAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, mma.bBase);
-  auto addBytes = [&](Value address, Value bytes) {
-    return CanonicalMma::addBytes(e, address, bytes);
-  };
+  Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns));
+  Tcgen05Issuer issuer = Tcgen05Issuer::create(rewriter, loc, op, e);
   struct Issue {
     int64_t batch, block, n0, width;
   };
@@ -356,8 +363,6 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   auto regionColumn = [&](int64_t batch, int64_t block) {
     return (batch * rowBlocks + block) * s.n;
   };
-  uint64_t descriptorBits = staging.layout.offsetBits() | kDescriptorVersion;
-  int64_t strideBytes = staging.layout.strideBytes();
   bool bf16 = mma.element.isBF16();
 
   int64_t phase = 0;
@@ -366,11 +371,8 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
     mma.stageChunk(e, k0, len, [&](size_t i) {
       return m.add(m.mul(mma.batchOf(e, a, i), s.m), a.coords[mDim][i]);
     });
-    emitIf(rewriter, loc, leader, [&] {
-      NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-      emitCountedLoop(rewriter, loc, len / kStepK, {}, [&](Value k, ValueRange) {
-        // 16 elements of K are two core matrices along K.
-        Value kBytes = m.mul(k, 2 * kCoreBytes);
+    LogicalResult issued = issuer.issueAndWait(rewriter, loc, phase, [&] {
+      emitCountedLoop(rewriter, loc, len / staging.layout.stepK(), {}, [&](Value k, ValueRange) {
         // The first k step of the first chunk overwrites D.
         Value accumulate =
             k0 ? LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
@@ -379,15 +381,10 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
                : LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, k, e.i32(0))
                      .getResult();
         for (const Issue &issue : issues) {
-          int64_t aRow = issue.batch * s.m + issue.block * kRows;
-          int64_t bRow = issue.batch * s.n + issue.n0;
-          Value descA = emitMatrixDescriptor(
-              e, addBytes(aAddress, m.add(kBytes, aRow / kCoreRows * strideBytes)),
-              descriptorBits);
-          Value descB = emitMatrixDescriptor(
-              e, addBytes(bAddress, m.add(kBytes, bRow / kCoreRows * strideBytes)),
-              descriptorBits);
-          Value d = tensorPointer(e, m.add(tmem, regionColumn(issue.batch, issue.block) + issue.n0));
+          auto [descA, descB] = mma.descriptors(e, k, issue.batch * s.m + issue.block * kRows,
+                                                issue.batch * s.n + issue.n0);
+          Value d = getTensorPointer(
+              e, m.add(tmem, regionColumn(issue.batch, issue.block) + issue.n0));
           Value idesc = e.i32(int32_t(instructionDescriptor(bf16, issue.width)));
           NVVM::Tcgen05MMAOp::create(rewriter, loc, NVVM::Tcgen05MMAKind::F16,
                                      NVVM::CTAGroupKind::CTA_1,
@@ -397,52 +394,20 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
         }
         return SmallVector<Value>{};
       });
-      NVVM::Tcgen05CommitOp::create(rewriter, loc, barrier, /*multicastMask=*/Value());
     });
-    auto wait = NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, barrier,
-                                                      e.i32(phase % 2), e.i32(kWaitTicks));
-    if (failed(emitAsInlinePtx(rewriter, wait.getOperation())))
+    if (failed(issued))
       return failure();
   }
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-
-  // Warp w reads lanes 32 * (w % 4) on, from column (w / 4) * columnsPerThread
-  // of each region.
-  Value warp = m.div(tid, kLanesPerWarp);
-  Value laneBase = LLVM::ShlOp::create(rewriter, loc, m.mul(m.rem(warp, 4), kLanesPerWarp),
-                                       e.i32(16));
-  Value warpBase = m.add(m.add(tmem, laneBase), m.mul(m.div(warp, 4), columnsPerThread));
-  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, mma.accLaid.shape);
-  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
-  Type f32 = rewriter.getF32Type();
-  for (int64_t batch = 0; batch < batchRegs; ++batch)
-    for (int64_t block = 0; block < rowBlocks; ++block)
-      for (int64_t col = 0; col < columnsPerThread;) {
-        int64_t width =
-            std::min<int64_t>(kLoadColumns, llvm::bit_floor(uint64_t(columnsPerThread - col)));
-        Type type = width == 1 ? Type(i32) : Type(VectorType::get({width}, i32));
-        Value address = tensorPointer(e, m.add(warpBase, regionColumn(batch, block) + col));
-        Value loaded = NVVM::Tcgen05LdOp::create(rewriter, loc, type, /*pack=*/false,
-                                                 NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
-                                                 /*offset=*/Value());
-        NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
-        for (int64_t j = 0; j < width; ++j) {
-          SmallVector<int64_t> perDim{block, col + j};
-          if (s.batched)
-            perDim.insert(perDim.begin(), batch);
-          int64_t reg = linearizeRegister(layout, mma.accLaid.shape, perDim);
-          Value word = width == 1 ? loaded : e.extract(loaded, j);
-          Value product = LLVM::BitcastOp::create(rewriter, loc, f32, word);
-          sums[reg] = LLVM::FAddOp::create(rewriter, loc, sums[reg], product);
-        }
-        col += width;
-      }
+  mma.addProducts(e, tmem, [&](int64_t batch, int64_t block) -> std::optional<int64_t> {
+    return regionColumn(batch, block);
+  });
   // Every thread is past its wait: the mbarrier may go, and later users of
   // the scratch (and of the tensor memory) may overwrite it.
   emitTensorMemoryBarrier(rewriter, loc);
-  emitIf(rewriter, loc, leader, [&] { NVVM::MBarrierInvalOp::create(rewriter, loc, barrier); });
+  issuer.invalidate(rewriter, loc);
 
-  return replaceWithSums(rewriter, op, e, sums, mma.arith, mma.accType, acc.getType());
+  return replaceWithSums(rewriter, op, e, mma.sums, mma.arith, mma.accType, acc.getType());
 }
 
 LogicalResult finishTensorMemory(ModuleOp module) {
