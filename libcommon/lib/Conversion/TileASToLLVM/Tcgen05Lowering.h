@@ -88,14 +88,11 @@ struct CanonicalMma {
 
   /// Unpacks the operands (`lhs`, `rhs`, `acc` converted) of `op`; fails
   /// (with a diagnostic) where a type has no layout or LLVM form or the
-  /// staging does not fit. `extraBytes` more bytes of the scratch buffer
-  /// follow the staging (from `extraOffset()` on) for the caller.
+  /// staging does not fit. The scratch buffer (from aBase) grows to at
+  /// least `minBytes` too, for the caller's own staging before the chunks'.
   static mlir::FailureOr<CanonicalMma> prepare(mlir::Operation *op, Value lhs, Value rhs,
                                                Value acc, const mlir::TypeConverter &converter,
-                                               RegisterEmitter &e, uint64_t extraBytes = 0);
-
-  /// Where the caller's `extraBytes` of prepare start in the scratch buffer.
-  uint64_t extraOffset() const { return llvm::alignTo(staging.bytes, 16); }
+                                               RegisterEmitter &e, uint64_t minBytes = 0);
 
   /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
   /// waits for the scratch's earlier readers), fenced for the async proxy

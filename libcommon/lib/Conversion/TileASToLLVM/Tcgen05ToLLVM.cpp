@@ -159,7 +159,7 @@ bool CanonicalMma::fits(Operation *op) {
 
 FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rhs, Value acc,
                                               const TypeConverter &converter,
-                                              RegisterEmitter &e, uint64_t extraBytes) {
+                                              RegisterEmitter &e, uint64_t minBytes) {
   Type lhsType = op->getOperand(0).getType(), rhsType = op->getOperand(1).getType();
   Type accTensor = op->getOperand(2).getType();
   FailureOr<Laid> lhsLaid = Laid::of(op, lhsType);
@@ -186,9 +186,8 @@ FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rh
   mma.c = unpackOperand(e, acc, *accLaid);
   mma.arith.computeType = e.builder.getF32Type();
   mma.sums = widenAccumulator(e, mma.c, mma.accElement, mma.arith);
-  uint64_t bytes = extraBytes ? mma.extraOffset() + extraBytes : mma.staging.bytes;
-  FailureOr<OperandStaging> staged =
-      getOperandStaging(e.builder, e.loc, op, bytes, mma.staging.bOffset);
+  FailureOr<OperandStaging> staged = getOperandStaging(
+      e.builder, e.loc, op, std::max(minBytes, mma.staging.bytes), mma.staging.bOffset);
   if (failed(staged))
     return failure();
   mma.aBase = staged->aBase;
