@@ -537,6 +537,19 @@ TEST(Tcgen05Asm, StatementsAndRefusals) {
                   "r,l,l,r,r,r,r,r,r", mmaType)
                 .find("the .kind"),
             std::string::npos);
+  auto scaledType = llvm::FunctionType::get(voidTy, {i32, i64, i64, i32, i32, i32, i32}, false);
+  EXPECT_TRUE(ok("{ .reg .pred p; setp.ne.b32 p, $6, 0; tcgen05.mma.cta_group::1.kind::mxf8f6f4."
+                 "block_scale.scale_vec::1X [$0], $1, $2, $3, [$4], [$5], p; }",
+                 "r,l,l,r,r,r,r", scaledType));
+  EXPECT_TRUE(ok("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32 [$0], $1, $2, $3, "
+                 "[$4], [$5], 1;",
+                 "r,l,l,r,r,r,r", scaledType));
+  EXPECT_NE(error("tcgen05.mma.cta_group::1.kind::mxf8f6f4 [$0], $1, $2, $3, [$4], [$5], 1;",
+                  "r,l,l,r,r,r,r", scaledType)
+                .find("without .block_scale"),
+            std::string::npos);
+  EXPECT_FALSE(ok("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [$0], $1, $2, $3, [$4], 1;",
+                  "r,l,l,r,r,r", llvm::FunctionType::get(voidTy, {i32, i64, i64, i32, i32, i32}, false)));
   EXPECT_FALSE(ok("mov.u32 $0, 1;", "=r", llvm::FunctionType::get(i32, false)));
 }
 
