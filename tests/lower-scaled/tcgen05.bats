@@ -26,7 +26,7 @@ kernel() {
   "$KERNEL" "${gen[@]}"
 }
 
-@test "sm_100, 103 and 110 (plain or a) keep a 128-row fp8 multiply block-scaled; sm_100f and 32 rows decompose" {
+@test "sm_100, 103 and 110 (plain or a) keep a 128-row fp8 multiply block-scaled; sm_100f, 32 rows and N = 512 decompose" {
   kernel 128 32 128 f8E4M3FN f8E4M3FN > "$TMP/k.mlir"
   for gpu in sm_100 sm_100a sm_103 sm_103a sm_110 sm_110a; do
     run bash -c "tile-opt --tilepipe-convert-cuda-tile-to-tile-aa='gpu-name=$gpu' '$TMP/k.mlir' | grep -c 'tile_aa.mmaf_scaled'"
@@ -36,6 +36,10 @@ kernel() {
   [ "$output" = 0 ] || { echo "sm_100f: $output"; false; }
   run bash -c "tile-opt --tilepipe-convert-cuda-tile-to-tile-aa='gpu-name=sm_100' '$IN' | grep -c 'tile_aa.mmaf_scaled'"
   [ "$output" = 0 ] || { echo "32 rows: $output"; false; }
+  # N = 512: one 128-row block of D and the scales exceed 512 tensor-memory columns.
+  kernel 128 512 64 f8E4M3FN f8E4M3FN > "$TMP/wide.mlir"
+  run bash -c "tile-opt --tilepipe-convert-cuda-tile-to-tile-aa='gpu-name=sm_100' '$TMP/wide.mlir' | grep -c 'tile_aa.mmaf_scaled'"
+  [ "$output" = 0 ] || { echo "N = 512: $output"; false; }
 }
 
 @test "sm_100 PTX: scales into tensor memory, tcgen05.mma kind::mxf8f6f4.block_scale on sm_100a; ptxas takes the cubins" {
