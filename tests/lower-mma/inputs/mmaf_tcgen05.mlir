@@ -40,25 +40,33 @@ cuda_tile.module @kernels {
 }
 
 // tile-sched (sm_100): the accumulator takes the layout tcgen05.ld.32x32b
-// gives: lane l of warp w holds row 32 * (w % 4) + l, all 64 columns.
-// SCHED: tile_as.mmaf {{.*}} : tensor<128x32xf16, {{.*}}>, tensor<32x64xf16, {{.*}}>, tensor<128x64xf32, #tile_as.blocked<sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]>>
+// gives: lane l of warp w holds row 32 * (w % 4) + l, all 64 columns; the
+// loads of A and B fuse into a tile_as.mmaf_global (cp.async operands).
+// SCHED: tile_as.mmaf_global {{.*}} : tensor<128x32x!tile_as.ptr<f16, 1>, {{.*}}>, tensor<32x64x!tile_as.ptr<f16, 1>, {{.*}}>, tensor<128x64xf32, #tile_as.blocked<sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]>>
 
-// tile-llvm (sm_100): the instruction descriptor 0x08100010 (f32 D, f16 A
-// and B, both K-major, N = 64, M = 128) and the descriptors' fixed bits
-// 0x402000080000 (version 1 at bit 46, stride 512 bytes, leading 128, no
-// swizzle); warp 0 allocates 64 columns on entry and gives up the permit;
-// the chunk is staged, fenced for the async proxy and published; thread 0
-// issues a tcgen05.mma per k step (the first overwriting D) and commits to
-// the mbarrier; every thread waits for phase 0, reads its 64 columns with
-// two tcgen05.ld 32x32b.x32, each waited for before its sums, and the
-// mbarrier is invalidated; warp 0 frees the tensor memory before the
-// return. No mma.sync, ldmatrix or wgmma.
-// LLVM-DAG: llvm.mlir.global internal @__tile_tmem_mbarrier() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+// tile-llvm (sm_100): A and B are fused global loads (mmaf_global), copied
+// by cp.async into the swizzled staging. The instruction descriptor
+// 0x08110010 (f32 D, f16 A and B, A K-major, B MN-major, N = 64, M = 128);
+// A's descriptor bits 0x8000402000010000 (64-byte swizzle 4 at bits 61-63,
+// version 1 at bit 46, stride 512 bytes, leading 16 by convention), B's
+// 0x4000404001000000 (128-byte swizzle 2, stride 1024, leading 4096: the
+// step between 64-element N blocks); warp 0 allocates 64 columns on entry and
+// gives up the permit; the two mbarriers are initialised; every warp
+// stores its accumulator rows to tensor memory (two tcgen05.st 32x32b.x32)
+// and waits for them; the chunk is copied, fenced for the async proxy and
+// published; thread 0 issues a tcgen05.mma per k step, all accumulating,
+// and commits to mbarrier 0; every thread waits for its phase 0, loads its
+// 64 columns back with two tcgen05.ld 32x32b.x32 (no adds: the sums are
+// complete), and the mbarriers are invalidated; warp 0 frees the tensor
+// memory before the return. No mma.sync, ldmatrix or wgmma.
+// LLVM-DAG: llvm.mlir.global internal @__tile_tmem_mbarrier() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
 // LLVM-DAG: llvm.mlir.global internal @__tile_tmem_address() {addr_space = 3 : i32, alignment = 4 : i64} : i32
 // LLVM-LABEL: llvm.func @k
-// LLVM-DAG: %[[IDESC:.*]] = llvm.mlir.constant(135266320 : i32) : i32
-// LLVM-DAG: %[[FIXED:.*]] = llvm.mlir.constant(70506183655424 : i64) : i64
+// LLVM-DAG: %[[IDESC:.*]] = llvm.mlir.constant(135331856 : i32) : i32
+// LLVM-DAG: %[[FIXEDA:.*]] = llvm.mlir.constant(-9223301530671579136 : i64) : i64
+// LLVM-DAG: %[[FIXEDB:.*]] = llvm.mlir.constant(4611756662066249728 : i64) : i64
 // LLVM-DAG: %[[COLUMNS:.*]] = llvm.mlir.constant(64 : i32) : i32
+// LLVM-DAG: %[[TRUE:.*]] = llvm.mlir.constant(true) : i1
 // LLVM: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // LLVM-NEXT: %[[WARP0:.*]] = llvm.icmp "ult" %[[TID]], %{{.*}} : i32
 // LLVM-NEXT: llvm.cond_br %[[WARP0]], ^[[ALLOC:bb[0-9]+]], ^[[BODY:bb[0-9]+]]
@@ -70,18 +78,28 @@ cuda_tile.module @kernels {
 // LLVM-NEXT: nvvm.barrier0
 // LLVM-NEXT: nvvm.tcgen05.fence <after>
 // LLVM: nvvm.mbarrier.init
-// LLVM: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LLVM-NEXT: nvvm.mbarrier.init
+// LLVM: nvvm.tcgen05.st %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
+// LLVM: nvvm.tcgen05.st %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
+// LLVM-NEXT: nvvm.tcgen05.wait <store>
+// LLVM-NEXT: nvvm.tcgen05.fence <before>
+// LLVM: nvvm.barrier0
+// LLVM: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg
+// LLVM: nvvm.cp.async.commit.group
+// LLVM-NEXT: nvvm.cp.async.wait.group 0
+// LLVM-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // LLVM-NEXT: nvvm.barrier0
 // LLVM: nvvm.tcgen05.fence <after>
-// LLVM: llvm.or %{{.*}}, %[[FIXED]] : i64
-// LLVM: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]], %{{.*}} {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// LLVM: llvm.or %{{.*}}, %[[FIXEDA]] : i64
+// LLVM: llvm.or %{{.*}}, %[[FIXEDB]] : i64
+// LLVM: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %[[IDESC]], %[[TRUE]] {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
 // LLVM-NOT: nvvm.tcgen05.mma
 // LLVM: nvvm.tcgen05.commit
 // LLVM: mbarrier.try_wait.parity.shared.b64
 // LLVM-NEXT: nvvm.tcgen05.fence <after>
-// LLVM: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
+// LLVM-NEXT: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
 // LLVM-NEXT: nvvm.tcgen05.wait <load>
-// LLVM: llvm.fadd
+// LLVM-NOT: llvm.fadd
 // LLVM: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
 // LLVM-NEXT: nvvm.tcgen05.wait <load>
 // LLVM-NOT: nvvm.tcgen05.ld
@@ -98,6 +116,9 @@ cuda_tile.module @kernels {
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
 // PTX: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 // PTX: mbarrier.init.shared.b64
+// PTX: tcgen05.st.sync.aligned.32x32b.x32.b32
+// PTX: tcgen05.wait::st.sync.aligned;
+// PTX: cp.async.cg.shared.global
 // PTX: fence.proxy.async.shared::cta;
 // PTX: tcgen05.mma.cta_group::1.kind::f16
 // PTX: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64

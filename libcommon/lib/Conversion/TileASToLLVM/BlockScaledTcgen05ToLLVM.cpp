@@ -50,13 +50,7 @@ constexpr int64_t kMaxStoreColumns = 128;
 
 /// Whether `op` takes this path: a tcgen05 target and the tcgen05
 /// accumulator layout (AssignLayouts gives it to mmaf_scaled there).
-bool hasTcgen05Form(MmaFScaledOp op) {
-  if (!targetsTcgen05(op))
-    return false;
-  auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-  return layout && isTcgen05AccumulatorLayout(layout, acc.getShape());
-}
+bool hasTcgen05Form(MmaFScaledOp op) { return hasTcgen05Accumulator(op, op.getAcc().getType()); }
 
 /// Where the scales and D live in tensor memory (columns from the
 /// allocation's start): A's scales, 4 columns per scale word, per (batch,

@@ -406,6 +406,20 @@ mlir::LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
                                  const mlir::TypeConverter &converter,
                                  mlir::ConversionPatternRewriter &rewriter);
 
+/// Whether a tile_as.mmaf_global of `element` operands takes the tcgen05
+/// path: the module targets sm_100/103/110, its accumulator got the tcgen05
+/// layout and the staging fits.
+bool canLowerToTcgen05(MmaFGlobalOp op, Type element);
+
+/// Lowers the multiply of the staged operands `a` and `b` (element type
+/// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
+/// (converted; tensor type `accTensorType`) with tcgen05.mma, for an op
+/// for which canLowerToTcgen05 holds.
+mlir::LogicalResult emitTcgen05(mlir::Operation *op, const StagedOperand &a,
+                                const StagedOperand &b, Type element, Type lhsType, Value acc,
+                                Type accTensorType, const mlir::TypeConverter &converter,
+                                mlir::ConversionPatternRewriter &rewriter);
+
 /// Allocates the tensor memory the tcgen05 lowerings of each kernel asked for
 /// (allocateTensorMemory): warp 0 allocates it on entry and frees it before
 /// each return. Fails with the autotuners' `allocated tmem out of resource`

@@ -323,8 +323,8 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     if (auto ptr = dyn_cast<PtrType>(element))
       element = ptr.getPointeeType();
     MmaSyncForm form{16, 2};
-    bool wgmma = canLowerToWgmma(op);
-    if (!wgmma && (!(element.isF16() || element.isBF16()) ||
+    bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element);
+    if (!wgmma && !tcgen05 && (!(element.isF16() || element.isBF16()) ||
                    !hasMmaSyncStaging(lhsType, op.getAcc().getType(), form)))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
@@ -337,6 +337,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     if (wgmma)
       return emitWgmma(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
                        *getTypeConverter(), rewriter);
+    if (tcgen05)
+      return emitTcgen05(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
+                         *getTypeConverter(), rewriter);
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);

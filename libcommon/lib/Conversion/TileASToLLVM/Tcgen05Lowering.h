@@ -2,10 +2,11 @@
 //
 // The tcgen05 lowerings of mmaf (Tcgen05ToLLVM.cpp, kind::f16) and of
 // mmaf_scaled (BlockScaledTcgen05ToLLVM.cpp, kind::mxf8f6f4.block_scale)
-// stage A and B the same way (the canonical K-major layout, a K chunk at a
-// time), keep D in the kernel's one tensor-memory allocation, track the
-// multiplies with one mbarrier and read D back with tcgen05.ld; these are
-// the pieces they share.
+// share the kernel's one tensor-memory allocation, its mbarrier pair and
+// the tensor-memory barrier (defined in Tcgen05ToLLVM.cpp); the block-scaled
+// one stages A and B in the canonical K-major layout, a K chunk at a time,
+// issues through Tcgen05Issuer and reads D back with tcgen05.ld
+// (Tcgen05Canonical.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TCGEN05LOWERING_H
@@ -135,6 +136,10 @@ Value getTensorMemory(mlir::OpBuilder &builder, mlir::Location loc, mlir::Operat
 /// `address` (i32) as the !llvm.ptr<6> the tcgen05 ops take.
 Value getTensorPointer(RegisterEmitter &e, Value address);
 
+/// mbarrier `index` (0 or 1) of the kernel's pair that tcgen05.commit
+/// signals (a shared [2 x i64]).
+Value getTcgen05MBarrier(RegisterEmitter &e, mlir::Operation *anchor, int64_t index);
+
 /// A barrier that orders tensor-memory accesses on both sides of it
 /// ("Memory Consistency Model for tcgen05": fence::before_thread_sync,
 /// the thread sync, fence::after_thread_sync).
@@ -142,8 +147,8 @@ void emitTensorMemoryBarrier(mlir::OpBuilder &builder, mlir::Location loc);
 
 /// The multiplies of one K chunk as thread 0 (`leader`) issues them:
 /// `issue` runs in thread 0 after the fence that orders it after the
-/// chunk's staging, then tcgen05.commit makes the kernel's mbarrier track
-/// them and every thread waits for its phase `phase` % 2. The mbarrier is
+/// chunk's staging, then tcgen05.commit makes mbarrier 0 of the kernel's
+/// pair track them and every thread waits for its phase `phase` % 2. The mbarrier is
 /// initialized on first use (`init`: before the first chunk's staging,
 /// whose barrier publishes it) and invalidated by emitTcgen05MBarrierInval.
 struct Tcgen05Issuer {

@@ -64,6 +64,7 @@
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
+#include "SwizzledStaging.h"
 
 #include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -81,72 +82,9 @@ constexpr int64_t kWarpsPerWarpgroup = 4;
 constexpr unsigned kElementBytes = 2;
 /// Rows of one half of an m16n8 fragment.
 constexpr int64_t kCoreRows = 8;
-/// Rows of a swizzle atom, and the alignment of the 128-byte pattern (the
-/// narrower ones need less).
-constexpr int64_t kAtomRows = 8, kSwizzleAlignment = 1024;
-
-/// One operand's chunk in a canonical swizzled layout (see the header):
-/// `rows` rows of `extent` elements along the contiguous dimension.
-struct SwizzledArray {
-  int64_t rows = 0, width = 0, blocks = 0;
-
-  SwizzledArray(int64_t rows, int64_t extent) : rows(rows) {
-    int64_t extentBytes = extent * kElementBytes;
-    width = extentBytes > 64 ? 128 : extentBytes > 32 ? 64 : 32;
-    blocks = llvm::divideCeil(extentBytes, width);
-  }
-  /// Elements of the contiguous dimension per block.
-  int64_t perBlock() const { return width / kElementBytes; }
-  int64_t blockBytes() const { return llvm::alignTo(rows, kAtomRows) * width; }
-  int64_t bytes() const { return blocks * blockBytes(); }
-  /// The 8-row step: the descriptor's stride byte offset.
-  int64_t atomBytes() const { return kAtomRows * width; }
-  /// The descriptor's swizzle mode (bits 62-63): 1, 2, 3 for 128, 64, 32.
-  uint64_t modeBits() const {
-    return uint64_t(width == 128 ? 1 : width == 64 ? 2 : 3) << 62;
-  }
-  /// The unswizzled byte offset of (row, c) (c along the contiguous
-  /// dimension); i32 values.
-  Value plainOffset(const IndexMath &m, Value row, Value c) const {
-    return m.add(m.add(m.mul(m.div(c, perBlock()), blockBytes()), m.mul(row, width)),
-                 m.mul(m.rem(c, perBlock()), kElementBytes));
-  }
-  /// Where byte `offset` of the unswizzled array is stored: its 16-byte
-  /// piece XOR the row within the pattern (the buffer is aligned to it).
-  Value swizzle(const IndexMath &m, Value offset) const {
-    return m.bitXor(offset, m.shl(m.bits(offset, 7, width / 16 - 1), 4));
-  }
-  /// The element slot of (row, c).
-  Value slot(const IndexMath &m, Value row, Value c) const {
-    return m.div(swizzle(m, plainOffset(m, row, c)), kElementBytes);
-  }
-};
-
-/// Where the chunks of A and B live in the scratch buffer: one or (when K
-/// takes several chunks) two buffers of A then B, each 1024-byte aligned.
-/// Registers outside a chunk are not stored (no trash slot: the buffers of
-/// typical tiles fill the 48 KiB exactly).
-struct Staging {
-  int64_t chunk = 0, buffers = 1;
-  SwizzledArray a, b;
-  uint64_t bOffset = 0, bufferBytes = 0, bytes = 0;
-
-  /// `stageA` false: A comes from registers and takes no space.
-  Staging(const MmaShape &s, int64_t chunk, bool stageA = true)
-      : chunk(chunk), buffers(chunk < s.k ? 2 : 1), a(stageA ? s.batch * s.m : 0, chunk),
-        b(s.batch * chunk, s.n) {
-    bOffset = llvm::alignTo(a.bytes(), kSwizzleAlignment);
-    bufferBytes = llvm::alignTo(bOffset + b.bytes(), kSwizzleAlignment);
-    bytes = buffers * bufferBytes;
-  }
-  /// Byte offsets of buffer `buffer`'s A and B.
-  uint64_t aStart(int64_t buffer) const { return buffer * bufferBytes; }
-  uint64_t bStart(int64_t buffer) const { return aStart(buffer) + bOffset; }
-};
-
+/// The wgmma staging (SwizzledStaging.h) of 16-bit operands.
 int64_t chooseChunk(const MmaShape &s, bool stageA = true) {
-  return chooseKChunk(s.k, kStepK, kMaxStaticSharedBytes,
-                      [&](int64_t chunk) { return Staging(s, chunk, stageA).bytes; });
+  return SwizzledStaging::chooseChunk(s, kElementBytes, stageA);
 }
 
 /// wgmma.mma_async with A in registers (`aRegs`, four i32 of f16/bf16
@@ -186,16 +124,6 @@ Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRe
                                    LLVM::tailcallkind::TailCallKind::None,
                                    LLVM::AsmDialectAttr(), ArrayAttr())
       .getResult(0);
-}
-
-/// The layout bits of a descriptor ("Matrix Descriptor Format"): leading
-/// byte offset (bits 16-29) and stride byte offset (bits 32-45), both in
-/// 16-byte units, and the swizzle mode; the start address (bits 0-13) is
-/// or-ed in per use. A K-major swizzled operand has no leading offset (1 by
-/// convention).
-uint64_t descriptorLayoutBits(const SwizzledArray &array, bool kMajor) {
-  uint64_t leading = kMajor ? 1 : uint64_t(array.blockBytes()) >> 4;
-  return leading << 16 | (uint64_t(array.atomBytes()) >> 4) << 32 | array.modeBits();
 }
 
 } // namespace
@@ -243,7 +171,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     return failure();
   const MmaShape &s = *shape;
   unsigned rank = accLaid->shape.size();
-  unsigned mDim = rank - 2, nDim = rank - 1;
+  unsigned mDim = rank - 2;
   Type accElement = getElementTypeOrSelf(accTensorType);
   Type accType = converter.convertType(accElement);
   if (!accType)
@@ -263,7 +191,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // A straight from registers (see the header) when it has the
   // accumulator's layout: its registers then are the A fragments.
   bool aInRegisters = !a.global && a.laid.layout == layout;
-  Staging staging(s, chooseChunk(s, !aInRegisters), !aInRegisters);
+  SwizzledStaging staging(s, chooseChunk(s, !aInRegisters), kElementBytes, !aInRegisters);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -306,10 +234,6 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
     return LLVM::AddOp::create(rewriter, loc, address, wide);
   };
-  auto bytesAt = [&](uint64_t offset) -> Value {
-    return LLVM::GEPOp::create(rewriter, loc, scratch->getType(), rewriter.getI8Type(), *scratch,
-                               ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-  };
   struct Issue {
     int64_t batch, pair, n0, width;
   };
@@ -324,44 +248,23 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   NVVM::WGMMATypes operandType = element.isBF16() ? NVVM::WGMMATypes::bf16
                                                   : NVVM::WGMMATypes::f16;
   const SwizzledArray &aArray = staging.a, &bArray = staging.b;
-  uint64_t aLayoutBits = descriptorLayoutBits(aArray, /*kMajor=*/true);
-  uint64_t bLayoutBits = descriptorLayoutBits(bArray, /*kMajor=*/false);
+  uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Wgmma);
+  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, /*kMajor=*/false, DescriptorFormat::Wgmma);
 
-  bool needsCheck = s.k > staging.chunk;
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     int64_t k0 = chunk * staging.chunk, len = std::min(staging.chunk, s.k - k0);
     int64_t buffer = chunk % staging.buffers;
     uint64_t aStart = staging.aStart(buffer), bStart = staging.bStart(buffer);
-    // Earlier readers of the scratch, and of this buffer the wgmmas of
-    // chunk - 2, are done (see the header).
-    emitCTABarrier(rewriter, loc);
-    if ((!aInRegisters &&
-         failed(stageRuns(
-             e, a, bytesAt(aStart), element, /*transposed=*/false, rank - 1, k0, len, needsCheck, /*trash=*/0,
-             [&](size_t i, Value kLocal) {
-               return aArray.slot(m, stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]),
-                                  kLocal);
-             },
-             &rewriter))) ||
-        failed(stageRuns(
-            e, b, bytesAt(bStart), element, /*transposed=*/false, rank - 2, k0, len, needsCheck, /*trash=*/0,
-            [&](size_t i, Value kLocal) {
-              Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
-              return bArray.slot(m, row, b.regs.coords[nDim][i]);
-            },
-            &rewriter)))
+    // Buffer `buffer` is rewritten only after the wgmmas of chunk - 2 are
+    // done (see the header).
+    if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
+                                  aInRegisters ? nullptr : &a, b, element, s, k0, len,
+                                  [&](size_t i) {
+                                    return stagedRowOfA(batchOf(a.regs, i),
+                                                        a.regs.coords[mDim][i]);
+                                  })))
       return failure();
-    if (a.global || b.global) {
-      // This thread's copies have landed (in the generic proxy, which the
-      // fence below orders before the wgmmas' async-proxy reads).
-      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
-      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
-    }
-    NVVM::FenceProxyOp::create(
-        rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-    emitCTABarrier(rewriter, loc); // the chunk is complete
     Value aAddress = addBytes(scratchAddress, e.i32(aStart));
     Value bAddress = addBytes(scratchAddress, e.i32(bStart));
     bool emitted = true;

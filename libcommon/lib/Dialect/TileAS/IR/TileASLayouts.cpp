@@ -316,12 +316,16 @@ bool tilepipe::tile_as::isTcgen05AccumulatorLayout(BlockedAttr layout,
   return layout == getTcgen05AccumulatorLayout(layout.getContext(), shape, numWarps);
 }
 
-bool tilepipe::tile_as::hasTcgen05Form(MmaFOp op) {
-  if (!hasMmaSyncForm(op) || !targetsTcgen05(op))
+bool tilepipe::tile_as::hasTcgen05Accumulator(Operation *op, Type acc) {
+  if (!targetsTcgen05(op))
     return false;
-  auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-  return layout && isTcgen05AccumulatorLayout(layout, acc.getShape());
+  auto tensor = cast<RankedTensorType>(acc);
+  auto layout = dyn_cast_or_null<BlockedAttr>(tensor.getEncoding());
+  return layout && isTcgen05AccumulatorLayout(layout, tensor.getShape());
+}
+
+bool tilepipe::tile_as::hasTcgen05Form(MmaFOp op) {
+  return hasMmaSyncForm(op) && hasTcgen05Accumulator(op, op.getAcc().getType());
 }
 
 BlockedAttr tilepipe::tile_as::dropLeadingUnitDims(BlockedAttr layout, unsigned count) {

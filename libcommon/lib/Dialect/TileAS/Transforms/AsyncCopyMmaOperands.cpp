@@ -112,10 +112,12 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // The mmafs of the mma.sync path and (on sm_90a) of the wgmma path,
-      // whose accumulator layout is an mma.sync-shaped one too: both stage
-      // their operands with cp.async from an mmaf_global.
-      if (layout && hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape()))
+      // The mmafs of the mma.sync path, (on sm_90a) of the wgmma path, whose
+      // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
+      // of the tcgen05 path: all stage their operands with cp.async from an
+      // mmaf_global.
+      if (layout && hasMmaSyncForm(op) &&
+          (isMmaAccumulatorLayout(layout, acc.getShape()) || hasTcgen05Form(op)))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {

@@ -181,8 +181,9 @@ static std::optional<Candidate> analyze(scf::ForOp loop, int64_t maxStages,
       getElemsPerThread(accLayout, accType.getShape()) > maxAccRegisters)
     return std::nullopt;
   // The ring feeds mma.sync; an mmaf_global that takes the wgmma path (sm_90a,
-  // the wgmma accumulator layout) stages its operands itself.
-  if (hasWgmmaAccumulator(c.mma, accType))
+  // the wgmma accumulator layout) or the tcgen05 path (sm_100, the tcgen05
+  // layout) stages its operands itself.
+  if (hasWgmmaAccumulator(c.mma, accType) || hasTcgen05Accumulator(c.mma, accType))
     return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> ring =
       chooseRing(rank == 3 ? accType.getShape()[0] : 1, accType.getShape()[rank - 2],

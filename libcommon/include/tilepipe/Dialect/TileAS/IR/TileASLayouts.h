@@ -126,6 +126,11 @@ BlockedAttr getTcgen05AccumulatorLayout(mlir::MLIRContext *context,
 /// Whether `layout` has the form getTcgen05AccumulatorLayout builds for `shape`.
 bool isTcgen05AccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
 
+/// Whether `op` (an mmaf or mmaf_global) targets tcgen05 and its
+/// accumulator, of type `acc`, got the tcgen05 layout: the mmaf_global's
+/// test for the tcgen05 path, and half of hasTcgen05Form.
+bool hasTcgen05Accumulator(mlir::Operation *op, mlir::Type acc);
+
 /// Whether an mmaf belongs to the tcgen05 path: it has an mma.sync form
 /// (the f16/bf16 kind::f16 inputs), targets tcgen05 and its accumulator got
 /// the tcgen05 layout.

@@ -1,0 +1,129 @@
+//===- SwizzledStaging.h - A and B in the swizzled shared-memory layouts --===//
+//
+// The staging that wgmma (WgmmaToLLVM.cpp) and tcgen05.mma
+// (Tcgen05ToLLVM.cpp) read through shared-memory descriptors: A (as
+// [batch * M][chunk], K-major) and B (as [batch * chunk][N], N-major) in
+// the canonical swizzled layouts of "Shared Memory Matrix Layout" (the same
+// for both families; only the descriptor's swizzle field differs).
+//
+// An operand's contiguous dimension (K for A, N for B) is cut into blocks
+// of W bytes, W the 128-, 64- or 32-byte swizzle mode that covers it; a
+// block holds every row W bytes apart, and the 16-byte pieces of each row
+// are permuted by the swizzle: piece p of row r lands at piece
+// p ^ (r % (W / 16)) (address bits 4-6 XOR bits 7-9, as TMA writes them).
+// Eight rows (an 8 x W atom) repeat the pattern, so every block starts at a
+// multiple of 1024 bytes. A descriptor's stride byte offset is the 8-row
+// step (8 W); for N-major B its leading byte offset is the step between N
+// blocks (for K-major A it is unused). Each thread's registers (or cp.async
+// copies) go to shared memory in runs of up to 16 bytes, which stay whole
+// under the swizzle.
+//
+// When K takes several chunks, two buffers alternate, so that one chunk is
+// staged while the tensor cores read the other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_SWIZZLEDSTAGING_H
+#define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_SWIZZLEDSTAGING_H
+
+#include "MatrixLowering.h"
+
+namespace tilepipe::tile_as {
+
+/// Rows of a swizzle atom, and the alignment of the 128-byte pattern (the
+/// narrower ones need less).
+constexpr int64_t kAtomRows = 8, kSwizzleAlignment = 1024;
+/// Bytes of K one wgmma or tcgen05.mma reads per row (16 f16, 8 tf32 or 32
+/// fp8 elements).
+constexpr int64_t kMmaStepBytes = 32;
+
+/// One operand's chunk in a canonical swizzled layout (see the header):
+/// `rows` rows of `extent` elements of `elementBytes` bytes along the
+/// contiguous dimension.
+struct SwizzledArray {
+  int64_t rows = 0, width = 0, blocks = 0;
+  unsigned elementBytes = 2;
+
+  SwizzledArray(int64_t rows, int64_t extent, unsigned elementBytes)
+      : rows(rows), elementBytes(elementBytes) {
+    int64_t extentBytes = extent * elementBytes;
+    width = extentBytes > 64 ? 128 : extentBytes > 32 ? 64 : 32;
+    blocks = llvm::divideCeil(extentBytes, width);
+  }
+  /// Elements of the contiguous dimension per block.
+  int64_t perBlock() const { return width / elementBytes; }
+  int64_t blockBytes() const { return llvm::alignTo(rows, kAtomRows) * width; }
+  int64_t bytes() const { return blocks * blockBytes(); }
+  /// The 8-row step: the descriptor's stride byte offset.
+  int64_t atomBytes() const { return kAtomRows * width; }
+  /// The unswizzled byte offset of (row, c) (c along the contiguous
+  /// dimension); i32 values.
+  Value plainOffset(const IndexMath &m, Value row, Value c) const {
+    return m.add(m.add(m.mul(m.div(c, perBlock()), blockBytes()), m.mul(row, width)),
+                 m.mul(m.rem(c, perBlock()), elementBytes));
+  }
+  /// Where byte `offset` of the unswizzled array is stored: its 16-byte
+  /// piece XOR the row within the pattern (the buffer is aligned to it).
+  Value swizzle(const IndexMath &m, Value offset) const {
+    return m.bitXor(offset, m.shl(m.bits(offset, 7, width / 16 - 1), 4));
+  }
+  /// The element slot of (row, c).
+  Value slot(const IndexMath &m, Value row, Value c) const {
+    return m.div(swizzle(m, plainOffset(m, row, c)), elementBytes);
+  }
+  /// The byte offset (i32) of the k step of `kBytes` bytes (a multiple of
+  /// 32) along a K-major array's rows, which continue from block to block.
+  Value kStepOffset(const IndexMath &m, Value kBytes) const {
+    return m.add(m.mul(m.div(kBytes, width), blockBytes()), m.rem(kBytes, width));
+  }
+};
+
+/// The two descriptor formats: wgmma's ("Matrix Descriptor Format": the
+/// swizzle mode at bits 62-63, 1, 2, 3 for 128, 64, 32 bytes) and
+/// tcgen05's ("Shared Memory Descriptor": bits 61-63, 2, 4, 6 for 128, 64,
+/// 32 bytes, and the fixed version 0b001 at bits 46-48).
+enum class DescriptorFormat { Wgmma, Tcgen05 };
+
+/// The layout bits of a descriptor of `array`: leading byte offset (bits
+/// 16-29) and stride byte offset (bits 32-45), both in 16-byte units, the
+/// swizzle mode and (tcgen05) the version; the start address (bits 0-13)
+/// is or-ed in per use (emitMatrixDescriptor). A K-major swizzled operand
+/// has no leading offset (1 by convention).
+uint64_t getDescriptorLayoutBits(const SwizzledArray &array, bool kMajor,
+                                 DescriptorFormat format);
+
+/// Where the chunks of A and B live in the scratch buffer: one or (when K
+/// takes several chunks) two buffers of A then B, each 1024-byte aligned.
+/// Registers outside a chunk are not stored (no trash slot: the buffers of
+/// typical tiles fill the 48 KiB exactly).
+struct SwizzledStaging {
+  int64_t chunk = 0, buffers = 1;
+  SwizzledArray a, b;
+  uint64_t bOffset = 0, bufferBytes = 0, bytes = 0;
+
+  /// `stageA` false: A comes from elsewhere (registers) and takes no space.
+  SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes, bool stageA = true);
+  /// Byte offsets of buffer `buffer`'s A and B.
+  uint64_t aStart(int64_t buffer) const { return buffer * bufferBytes; }
+  uint64_t bStart(int64_t buffer) const { return aStart(buffer) + bOffset; }
+
+  /// The K chunk staged at a time (chooseKChunk within static shared memory,
+  /// a multiple of the 32-byte k step); 0 when not even one k step fits.
+  static int64_t chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA = true);
+};
+
+/// Stages the chunk k in [k0, k0 + len) of A (unless `a` is null) and B
+/// into buffer `buffer` of `staging` at the start of `scratch`, between CTA
+/// barriers (the first waits for earlier readers of the buffer), fenced
+/// for the async proxy the tensor cores read through; cp.async copies have
+/// landed before. A's register (or copy) i goes to row `aRowOf(i)`; B's
+/// row of batch b and k is b * chunk + k.
+mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter,
+                                       const SwizzledStaging &staging, int64_t buffer,
+                                       Value scratch, const StagedOperand *a,
+                                       const StagedOperand &b, Type element, const MmaShape &s,
+                                       int64_t k0, int64_t len,
+                                       llvm::function_ref<Value(size_t)> aRowOf);
+
+} // namespace tilepipe::tile_as
+
+#endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_SWIZZLEDSTAGING_H
