@@ -71,7 +71,7 @@ compile_all() {
   done
 }
 
-@test "sm_100 (tcgen05): MatMul f16/bf16, persistent matmul, BatchMatMul, FMHA and MoE match numpy in tile-emu" {
+@test "sm_100 (tcgen05): MatMul f16/bf16, persistent matmul, BatchMatMul f16 and fp8, FMHA and MoE match numpy in tile-emu" {
   # The f16/bf16 mmafs take tcgen05.mma with the accumulator in tensor
   # memory; the reduced shapes are the sm_80/sm_90 tests' own.
   local case
@@ -88,6 +88,14 @@ compile_all() {
   run check samples-MoE-fused_moe_kernel-w1.bf16 sm_100 13.4 \
     --shape A=48,128 --shape B=64,256,128 --shape C=384,256 --grid 128,1,1
   [ "$status" -eq 0 ] || { echo "w1: $output"; false; }
+  # fp8 e4m3 takes tcgen05.mma.kind::f8f6f4; ragged along M, N and K.
+  run check samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm_100 13.4 \
+    --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2
+  [ "$status" -eq 0 ] || { echo "BatchMatMul fp8: $output"; false; }
+  # (the intrinsic's kind operand: 2 is kind::f8f6f4)
+  grep -qE 'call void @llvm.nvvm.tcgen05.mma.shared\(.*, i1 [%a-z0-9]+, i32 2, ' \
+    "$TMP/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_100.13.4/kernel.ll" ||
+    { echo "BatchMatMul fp8: no kind::f8f6f4 tcgen05.mma"; false; }
 }
 
 @test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {
@@ -142,6 +150,24 @@ compile_all() {
     tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90a --emit=ptx -o "$TMP/k.ptx"
     run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
+  done
+}
+
+# On sm_100 the operands reach the tcgen05 staging by cp.async and the
+# accumulator waits in tensor memory during the MMAs: no spills, and the
+# staging leaves room for the tensor-memory address and mbarriers within the
+# 48 KiB of static shared memory.
+@test "sm_100: the corpus f16 matmuls assemble for sm_100a without spills in at most 48 KiB of shared memory" {
+  local case smem
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    BatchMatMul-batch_matmul_kernel.f16; do
+    tileiras "$BYTECODE/samples-$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
+    grep -q "cp.async.cg.shared.global" "$TMP/k.ptx" && grep -q "tcgen05.st.sync.aligned" "$TMP/k.ptx" ||
+      { echo "$case: no cp.async operands or tcgen05.st accumulator"; false; }
+    run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
+    smem=$(echo "$output" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')
+    [ -n "$smem" ] && [ "$smem" -le 49152 ] || { echo "$case: $smem bytes of shared memory: $output"; false; }
   done
 }
 

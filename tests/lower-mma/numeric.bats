@@ -293,6 +293,29 @@ tcgen05_case() {
   MMA_VALID=100,40,24 tcgen05_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
 }
 
+# tcgen05_kind_case KIND tcgen05_case-args: tcgen05_case, whose PTX must
+# use tcgen05.mma.kind::KIND.
+tcgen05_kind_case() {
+  local kind=$1
+  shift
+  tcgen05_case "$@"
+  run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir' | grep -c 'tcgen05.mma.cta_group::1.kind::$kind'"
+  [ "$status" -eq 0 ] && [ "$output" -ge 1 ] || { echo "$*: no kind::$kind tcgen05.mma in the sm_100 PTX"; false; }
+}
+
+@test "tcgen05 path (sm_100): kind::tf32 and kind::f8f6f4 (e4m3, e5m2), K in several chunks, batched 3-D, ragged edges" {
+  # Exact tf32 and fp8 values: the products are exact, only the f32 sums
+  # round (1e-5 fails if an operand is read in another format).
+  tcgen05_kind_case tf32 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  tcgen05_kind_case tf32 128 128 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4   # K in chunks
+  tcgen05_kind_case f8f6f4 128 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-5
+  tcgen05_kind_case f8f6f4 128 32 128 f8E5M2 f32 2 -- --rtol 1e-5 --atol 1e-5
+  tcgen05_kind_case f8f6f4 128 256 256 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  tcgen05_kind_case f8f6f4 128 64 64 f8E4M3FN f16 0 -- --rtol 2e-3 --atol 2e-2
+  MMA_VALID=100,40,48 tcgen05_kind_case f8f6f4 128 64 64 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_VALID=100,40,24 tcgen05_kind_case tf32 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+}
+
 @test "sm_100 keeps the mma.sync path where tcgen05 does not tile the accumulator (64 rows; N = 8)" {
   local shape
   for shape in "64 64 32" "128 8 16"; do

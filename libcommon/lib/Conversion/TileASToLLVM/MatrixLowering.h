@@ -406,17 +406,19 @@ mlir::LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
                                  const mlir::TypeConverter &converter,
                                  mlir::ConversionPatternRewriter &rewriter);
 
-/// Whether a tile_as.mmaf_global of `element` operands takes the tcgen05
-/// path: the module targets sm_100/103/110, its accumulator got the tcgen05
-/// layout and the staging fits.
-bool canLowerToTcgen05(MmaFGlobalOp op, Type element);
+/// Whether a tile_as.mmaf_global of A and B elements `a` and `b` (tile
+/// types) takes the tcgen05 path: the module targets sm_100/103/110, its
+/// accumulator got the tcgen05 layout, the types have a tcgen05.mma kind
+/// (f16/bf16, tf32, e4m3/e5m2) and the staging fits.
+bool canLowerToTcgen05(MmaFGlobalOp op, Type a, Type b);
 
-/// Lowers the multiply of the staged operands `a` and `b` (element type
-/// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
-/// (converted; tensor type `accTensorType`) with tcgen05.mma, for an op
-/// for which canLowerToTcgen05 holds.
+/// Lowers the multiply of the staged operands `a` and `b` (tile element
+/// types `aElement` and `bElement`, `a` typed like `lhsType`) onto the
+/// accumulator `acc` (converted; tensor type `accTensorType`) with
+/// tcgen05.mma, for an op for which canLowerToTcgen05 holds.
 mlir::LogicalResult emitTcgen05(mlir::Operation *op, const StagedOperand &a,
-                                const StagedOperand &b, Type element, Type lhsType, Value acc,
+                                const StagedOperand &b, Type aElement, Type bElement,
+                                Type lhsType, Value acc,
                                 Type accTensorType, const mlir::TypeConverter &converter,
                                 mlir::ConversionPatternRewriter &rewriter);
 

@@ -317,13 +317,18 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Type lhsType = op.getLhs().getType();
-    // AsyncCopyMmaOperands fuses the operands of f16/bf16 mmafs only. A and
-    // B have one element type, read from whichever is global.
-    Type element = getElementTypeOrSelf(lhsType);
-    if (auto ptr = dyn_cast<PtrType>(element))
-      element = ptr.getPointeeType();
+    // AsyncCopyMmaOperands fuses the operands of f16/bf16 mmafs, and on the
+    // tcgen05 path of tf32 and fp8 ones too. The elements of a global
+    // operand are its pointers' pointee type.
+    auto elementOf = [](Value operand) {
+      Type element = getElementTypeOrSelf(operand.getType());
+      if (auto ptr = dyn_cast<PtrType>(element))
+        return ptr.getPointeeType();
+      return element;
+    };
+    Type element = elementOf(op.getLhs()), rhsElement = elementOf(op.getRhs());
     MmaSyncForm form{16, 2};
-    bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element);
+    bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element, rhsElement);
     if (!wgmma && !tcgen05 && (!(element.isF16() || element.isBF16()) ||
                    !hasMmaSyncStaging(lhsType, op.getAcc().getType(), form)))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
@@ -338,7 +343,7 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
       return emitWgmma(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
                        *getTypeConverter(), rewriter);
     if (tcgen05)
-      return emitTcgen05(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
+      return emitTcgen05(op, *a, *b, element, rhsElement, lhsType, adaptor.getAcc(), op.getAcc().getType(),
                          *getTypeConverter(), rewriter);
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {

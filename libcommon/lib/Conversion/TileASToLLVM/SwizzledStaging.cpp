@@ -28,8 +28,9 @@ SwizzledStaging::SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elem
   bytes = buffers * bufferBytes;
 }
 
-int64_t SwizzledStaging::chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA) {
-  return chooseKChunk(s.k, kMmaStepBytes / elementBytes, kMaxStaticSharedBytes,
+int64_t SwizzledStaging::chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA,
+                                     uint64_t limit) {
+  return chooseKChunk(s.k, kMmaStepBytes / elementBytes, limit,
                       [&](int64_t chunk) {
                         return SwizzledStaging(s, chunk, elementBytes, stageA).bytes;
                       });

@@ -106,9 +106,11 @@ struct SwizzledStaging {
   uint64_t aStart(int64_t buffer) const { return buffer * bufferBytes; }
   uint64_t bStart(int64_t buffer) const { return aStart(buffer) + bOffset; }
 
-  /// The K chunk staged at a time (chooseKChunk within static shared memory,
-  /// a multiple of the 32-byte k step); 0 when not even one k step fits.
-  static int64_t chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA = true);
+  /// The K chunk staged at a time (chooseKChunk within `limit` bytes, by
+  /// default all of static shared memory, a multiple of the 32-byte k
+  /// step); 0 when not even one k step fits.
+  static int64_t chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA = true,
+                             uint64_t limit = kMaxStaticSharedBytes);
 };
 
 /// Stages the chunk k in [k0, k0 + len) of A (unless `a` is null) and B
@@ -117,7 +119,8 @@ struct SwizzledStaging {
 /// for the async proxy the tensor cores read through; cp.async copies have
 /// landed before. A's register (or copy) i goes to row `aRowOf(i)`; B's
 /// row of batch b and k is b * chunk + k.
-mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter,
+mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
+                                       mlir::ConversionPatternRewriter &rewriter,
                                        const SwizzledStaging &staging, int64_t buffer,
                                        Value scratch, const StagedOperand *a,
                                        const StagedOperand &b, Type element, const MmaShape &s,

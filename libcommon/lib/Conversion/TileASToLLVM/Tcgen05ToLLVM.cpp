@@ -1,8 +1,10 @@
 //===- Tcgen05ToLLVM.cpp - mmaf on Blackwell tensor cores: tcgen05.mma ----===//
 //
-// The tcgen05 path of mmaf and mmaf_global for f16/bf16 operands on
-// sm_100/103/110 (PTX ISA, "TensorCore 5th Generation Family Instructions";
-// tile-ptx turns the target into sm_100a etc., which tcgen05 needs).
+// The tcgen05 path of mmaf and mmaf_global on sm_100/103/110 (PTX ISA,
+// "TensorCore 5th Generation Family Instructions"; tile-ptx turns the
+// target into sm_100a etc., which tcgen05 needs): f16/bf16 operands as
+// kind::f16, tf32 ones as kind::tf32 and e4m3/e5m2 ones (mixed too) as
+// kind::f8f6f4, all accumulating in f32.
 //
 // The accumulator D of a cta_group::1 tcgen05.mma with M = 128 lives in
 // tensor memory: row i in lane i, column j (f32) in column j. Each kernel
@@ -28,14 +30,14 @@
 // by st.shared from registers (tile_as.mmaf) or by cp.async straight from
 // global memory (tile_as.mmaf_global), and published with
 // fence.proxy.async and a CTA barrier. Thread 0 issues one tcgen05.mma per
-// (k step of 16, batch, row block, at most 256 columns) from shared-memory
-// descriptors and a 32-bit instruction descriptor (kind::f16, f32 D, A
-// K-major, B MN-major), then tcgen05.commit makes the chunk's buffer's
-// mbarrier track their completion. When K takes several chunks two buffers
-// alternate: chunk i + 1 is staged while the MMAs of chunk i run, and every
-// thread waits for chunk i - 2's phase (mbarrier.try_wait.parity) before
-// buffer i % 2 is rewritten, so no mbarrier is ever two phases ahead of its
-// waiters. f16 accumulators accumulate in f32 and are rounded once at the
+// (k step of 32 bytes, batch, row block, at most 256 columns) from
+// shared-memory descriptors and a 32-bit instruction descriptor (the kind's
+// types, f32 D, A K-major, B MN-major), then tcgen05.commit makes the
+// chunk's buffer's mbarrier track their completion. When K takes several
+// chunks two buffers alternate: chunk i + 1 is staged while the MMAs of
+// chunk i run, and every thread waits for chunk i - 2's phase
+// (mbarrier.try_wait.parity) before buffer i % 2 is rewritten, so no
+// mbarrier is ever two phases ahead of its waiters. f16 accumulators accumulate in f32 and are rounded once at the
 // end, as on the other tensor-core paths.
 //
 //===----------------------------------------------------------------------===//
@@ -57,6 +59,11 @@ constexpr int64_t kMinAllocColumns = 32;
 /// defined only after tcgen05.wait::ld, so each waits before its values
 /// are used, and 32 at a time keep the registers in flight few.
 constexpr int64_t kAccessColumns = 32;
+/// The shared memory the staging may take: static shared memory less 1 KiB
+/// for the tensor-memory address word and the mbarriers, which ptxas places
+/// before the 1024-byte aligned scratch (the kernel stays within the 48 KiB
+/// of static shared memory).
+constexpr uint64_t kStagingLimit = kMaxStaticSharedBytes - kSwizzleAlignment;
 /// The suspend-time hint of the mbarrier wait (ns), as CUTLASS uses.
 constexpr int32_t kWaitTicks = 10000000;
 
@@ -69,16 +76,43 @@ constexpr llvm::StringLiteral kMBarrierName = "__tile_tmem_mbarrier";
 constexpr int64_t kMBarriers = 2;
 
 
-/// The instruction descriptor ("Instruction descriptor") of a kind::f16
-/// tcgen05.mma with `element` operands: f32 D (bits 4-5 = 1), A and B
-/// types (bits 7-9, 10-12: 0 f16, 1 bf16), A K-major (bit 15 = 0), B
-/// MN-major (bit 16 = 1, as SwizzledStaging stages it), N >> 3 (bits
-/// 17-22), M >> 4 (bits 24-28); dense, no negation or saturation.
-uint32_t instructionDescriptor(Type element, int64_t n) {
-  uint32_t type = element.isBF16() ? 1 : 0;
-  return 1u << 4 | type << 7 | type << 10 | 1u << 16 | uint32_t(n >> 3) << 17 |
-         uint32_t(kRows >> 4) << 24;
-}
+/// The tcgen05.mma kind of `a` times `b` (tile element types) and the
+/// bytes of their elements: kind::f16 for f16/bf16, kind::tf32,
+/// kind::f8f6f4 for e4m3/e5m2 (either mixed with the other); nullopt for
+/// others.
+struct Tcgen05Kind {
+  NVVM::Tcgen05MMAKind kind;
+  unsigned elementBytes;
+
+  static std::optional<Tcgen05Kind> of(Type a, Type b) {
+    auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+    if (a == b && (a.isF16() || a.isBF16()))
+      return Tcgen05Kind{NVVM::Tcgen05MMAKind::F16, 2};
+    if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b))
+      return Tcgen05Kind{NVVM::Tcgen05MMAKind::TF32, 4};
+    if (isFloat8(a) && isFloat8(b))
+      return Tcgen05Kind{NVVM::Tcgen05MMAKind::F8F6F4, 1};
+    return std::nullopt;
+  }
+
+  /// The atype/btype code of `type` in this kind: f16 0, bf16 1; tf32 2;
+  /// e4m3 0, e5m2 1.
+  static uint32_t typeCode(Type type) {
+    if (isa<FloatTF32Type>(type))
+      return 2;
+    return type.isBF16() || isa<Float8E5M2Type>(type) ? 1 : 0;
+  }
+
+  /// The instruction descriptor ("Instruction descriptor") of a multiply of
+  /// `a` by `b` with N = `n`: f32 D (bits 4-5 = 1), A and B types (bits 7-9,
+  /// 10-12), A K-major (bit 15 = 0), B MN-major (bit 16 = 1, as
+  /// SwizzledStaging stages it), N >> 3 (bits 17-22), M >> 4 (bits 24-28);
+  /// dense, no negation or saturation.
+  static uint32_t instructionDescriptor(Type a, Type b, int64_t n) {
+    return 1u << 4 | typeCode(a) << 7 | typeCode(b) << 10 | 1u << 16 | uint32_t(n >> 3) << 17 |
+           uint32_t(kRows >> 4) << 24;
+  }
+};
 
 /// A !llvm.ptr<3> to the shared global `name` of `type`, created on first use.
 Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
@@ -203,33 +237,29 @@ Type accessType(RegisterEmitter &e, int64_t width) {
   return width == 1 ? i32 : Type(VectorType::get({width}, i32));
 }
 
-/// The element size of a multiply of `element` operands the tcgen05 path
-/// takes, 0 for others (the kind::f16 types).
-unsigned getTcgen05ElementBytes(Type element) {
-  return element.isF16() || element.isBF16() ? 2 : 0;
-}
-
-/// Whether a multiply of `lhs` (tensor type) into `acc` fits the tcgen05
-/// path: its element type is one it takes and the staging fits shared
-/// memory (the tensor-memory limit is a diagnostic of the lowering).
-bool fitsTcgen05(Type element, Type lhs, Type acc) {
-  unsigned elementBytes = getTcgen05ElementBytes(element);
+/// Whether a multiply of `lhs` (tensor type, elements `a`) by elements `b`
+/// into `acc` fits the tcgen05 path: it has a kind and the staging fits
+/// shared memory (the tensor-memory limit is a diagnostic of the lowering).
+bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
+  std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(a, b);
   FailureOr<MmaShape> shape = getMmaShape(cast<RankedTensorType>(lhs).getShape(),
                                           cast<RankedTensorType>(acc).getShape());
-  return elementBytes && succeeded(shape) &&
-         SwizzledStaging::chooseChunk(*shape, elementBytes) > 0;
+  return kind && succeeded(shape) &&
+         SwizzledStaging::chooseChunk(*shape, kind->elementBytes, /*stageA=*/true,
+                                      kStagingLimit) > 0;
 }
 
 } // namespace
 
 bool canLowerToTcgen05(MmaFOp op) {
   return hasTcgen05Form(op) && fitsTcgen05(getElementTypeOrSelf(op.getLhs().getType()),
+                                           getElementTypeOrSelf(op.getRhs().getType()),
                                            op.getLhs().getType(), op.getAcc().getType());
 }
 
-bool canLowerToTcgen05(MmaFGlobalOp op, Type element) {
+bool canLowerToTcgen05(MmaFGlobalOp op, Type a, Type b) {
   return hasTcgen05Accumulator(op, op.getAcc().getType()) &&
-         fitsTcgen05(element, op.getLhs().getType(), op.getAcc().getType());
+         fitsTcgen05(a, b, op.getLhs().getType(), op.getAcc().getType());
 }
 
 LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
@@ -243,11 +273,12 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
   StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
   StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
   return emitTcgen05(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
-                     op.getLhs().getType(), acc, op.getAcc().getType(), converter, rewriter);
+                     getElementTypeOrSelf(op.getRhs().getType()), op.getLhs().getType(), acc,
+                     op.getAcc().getType(), converter, rewriter);
 }
 
 LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOperand &b,
-                          Type element, Type lhsType, Value acc, Type accTensorType,
+                          Type aElement, Type bElement, Type lhsType, Value acc, Type accTensorType,
                           const TypeConverter &converter, ConversionPatternRewriter &rewriter) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
@@ -271,9 +302,15 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   Type accType = converter.convertType(accElement);
   if (!accType)
     return op->emitOpError("accumulator element type has no LLVM form");
-  unsigned elementBytes = getTcgen05ElementBytes(element);
-  if (!elementBytes)
-    return op->emitOpError("has no tcgen05.mma kind for its operand type");
+  std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(aElement, bElement);
+  if (!kind)
+    return op->emitOpError("has no tcgen05.mma kind for its operand types");
+  unsigned elementBytes = kind->elementBytes;
+  // What the staging stores and copies: the operands' LLVM type (f32 for
+  // tf32, i8 for fp8). Mixed fp8 types share it.
+  Type element = converter.convertType(aElement);
+  if (!element)
+    return op->emitOpError("operand element type has no LLVM form");
   unsigned rank = accLaid->shape.size();
   unsigned mDim = rank - 2;
 
@@ -284,7 +321,9 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   arith.computeType = rewriter.getF32Type();
   SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
 
-  SwizzledStaging staging(s, SwizzledStaging::chooseChunk(s, elementBytes), elementBytes);
+  int64_t chunkLength =
+      SwizzledStaging::chooseChunk(s, elementBytes, /*stageA=*/true, kStagingLimit);
+  SwizzledStaging staging(s, chunkLength, elementBytes);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -327,7 +366,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
         issues.push_back({batch, block, n0, std::min(kMaxN, s.n - n0)});
   const SwizzledArray &aArray = staging.a, &bArray = staging.b;
-  uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Tcgen05);
+  uint64_t aLayoutBits =
+      getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Tcgen05);
   uint64_t bLayoutBits =
       getDescriptorLayoutBits(bArray, /*kMajor=*/false, DescriptorFormat::Tcgen05);
   Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
@@ -354,7 +394,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
     emitIf(rewriter, loc, leader, [&] {
       NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
       emitCountedLoop(rewriter, loc, len / stepElements, {}, [&](Value k, ValueRange) {
-        // A k step is 32 bytes along A's rows and 16 (or 8, 32) of B's rows.
+        // A k step is 32 bytes along A's rows and 16 (tf32: 8, fp8: 32) of
+        // B's rows.
         Value kBytes = m.mul(k, kMmaStepBytes);
         Value aStep = aArray.kStepOffset(m, kBytes);
         Value bStep = m.mul(k, stepElements * bArray.width);
@@ -369,8 +410,9 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
               e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
           Value d = getTensorPointer(
               e, m.add(tmem, (issue.batch * rowBlocks + issue.block) * s.n + issue.n0));
-          Value idesc = e.i32(int32_t(instructionDescriptor(element, issue.width)));
-          NVVM::Tcgen05MMAOp::create(rewriter, loc, NVVM::Tcgen05MMAKind::F16,
+          Value idesc = e.i32(
+              int32_t(Tcgen05Kind::instructionDescriptor(aElement, bElement, issue.width)));
+          NVVM::Tcgen05MMAOp::create(rewriter, loc, kind->kind,
                                      NVVM::CTAGroupKind::CTA_1,
                                      NVVM::Tcgen05MMACollectorOp::DISCARD,
                                      /*aShift=*/false, d, descA, descB, idesc, accumulate,

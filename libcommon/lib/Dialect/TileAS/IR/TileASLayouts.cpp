@@ -324,8 +324,14 @@ bool tilepipe::tile_as::hasTcgen05Accumulator(Operation *op, Type acc) {
   return layout && isTcgen05AccumulatorLayout(layout, tensor.getShape());
 }
 
+bool tilepipe::tile_as::hasTcgen05Kind(MmaFOp op) {
+  // The mma.sync forms of mmaf are kind::f16 (f16/bf16), kind::tf32 and
+  // kind::f8f6f4 (e4m3/e5m2) multiplies, with an f32 (or f16) accumulator.
+  return getMmaSyncForm(op) && targetsTcgen05(op);
+}
+
 bool tilepipe::tile_as::hasTcgen05Form(MmaFOp op) {
-  return hasMmaSyncForm(op) && hasTcgen05Accumulator(op, op.getAcc().getType());
+  return hasTcgen05Kind(op) && hasTcgen05Accumulator(op, op.getAcc().getType());
 }
 
 BlockedAttr tilepipe::tile_as::dropLeadingUnitDims(BlockedAttr layout, unsigned count) {

@@ -111,13 +111,13 @@ struct AssignLayoutsPass
       if (!getMmaSyncForm(op))
         return;
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
-      // For 16-bit operands the tcgen05 layout on Blackwell, the wgmma layout
-      // on Hopper (sm_90a), where they tile; else the mma.sync one. A
-      // block-scaled mmaf_scaled on Blackwell takes tcgen05 too
-      // (kind::mxf8f6f4.block_scale).
+      // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands,
+      // and block-scaled mmaf_scaled: kind::mxf8f6f4.block_scale), the
+      // wgmma layout on Hopper (sm_90a; 16-bit operands), where they tile;
+      // else the mma.sync one.
       BlockedAttr layout;
       auto mmaf = dyn_cast<MmaFOp>(op);
-      if (((mmaf && hasMmaSyncForm(mmaf)) || isa<MmaFScaledOp>(op)) && targetsTcgen05(func))
+      if ((mmaf && hasTcgen05Kind(mmaf)) || (isa<MmaFScaledOp>(op) && targetsTcgen05(func)))
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       else if (mmaf && hasMmaSyncForm(mmaf) && targetsWgmma(func))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);

@@ -23,8 +23,8 @@ namespace tilepipe::tile_as {
 using namespace mlir;
 using namespace tilepipe::tile_as;
 
-/// Elements of one 16-byte cp.async of 2-byte elements.
-static constexpr int64_t kCopyElements = 8;
+/// Bytes of one cp.async.cg.
+static constexpr int64_t kCopyBytes = 16;
 static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// Whether `op` (or an op nested in it) may write memory.
@@ -89,9 +89,14 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   auto type = load.getType();
   auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
   unsigned innermost = type.getRank() - 1;
+  // tf32 (19 bits) is stored in 4 bytes; the other operand types fill theirs.
+  Type element = type.getElementType();
+  int64_t elementBytes =
+      isa<FloatTF32Type>(element) ? 4 : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  int64_t copyElements = kCopyBytes / elementBytes;
   if (!layout || layout.getOrder().front() != innermost ||
-      layout.getSizePerThread()[innermost] % kCopyElements != 0 ||
-      load.getContiguity() % kCopyElements != 0)
+      layout.getSizePerThread()[innermost] % copyElements != 0 ||
+      load.getContiguity() % copyElements != 0)
     return std::nullopt;
   fusible.load = load;
   fusible.layout =
@@ -116,8 +121,8 @@ struct AsyncCopyMmaOperandsPass
       // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
       // of the tcgen05 path: all stage their operands with cp.async from an
       // mmaf_global.
-      if (layout && hasMmaSyncForm(op) &&
-          (isMmaAccumulatorLayout(layout, acc.getShape()) || hasTcgen05Form(op)))
+      if (layout && ((hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape())) ||
+                     hasTcgen05Form(op)))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {

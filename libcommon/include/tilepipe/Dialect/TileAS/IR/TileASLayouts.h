@@ -131,9 +131,13 @@ bool isTcgen05AccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shap
 /// test for the tcgen05 path, and half of hasTcgen05Form.
 bool hasTcgen05Accumulator(mlir::Operation *op, mlir::Type acc);
 
-/// Whether an mmaf belongs to the tcgen05 path: it has an mma.sync form
-/// (the f16/bf16 kind::f16 inputs), targets tcgen05 and its accumulator got
-/// the tcgen05 layout.
+/// Whether an mmaf targets tcgen05 and has one of its kinds: f16/bf16
+/// (kind::f16), tf32 (kind::tf32) or e4m3/e5m2 (kind::f8f6f4) operands, the
+/// types that have an mma.sync form (getMmaSyncForm).
+bool hasTcgen05Kind(MmaFOp op);
+
+/// Whether an mmaf belongs to the tcgen05 path: hasTcgen05Kind, and its
+/// accumulator got the tcgen05 layout.
 bool hasTcgen05Form(MmaFOp op);
 
 /// The mma.sync instruction (m16n8k<k>.row.col) an mmaf or mmai maps to.
