@@ -4,9 +4,9 @@
 # ones (reshape + permute back to 2-D in the kernel), through mmaf_scaled.
 # Its bytecode exists for sm_100 and sm_120 (13.3, 13.4); the numeric checks
 # run the sm_100 bytecode in tile-emu as sm_90 (the decomposition into f32
-# operands and mmaf) and the sm_120 bytecode as sm_120 (block-scaled
-# mma.sync), at the corpus shape (its numpy_prep fixes M, N, K, so no
-# reduced shape).
+# operands and mmaf) and as sm_100 (tcgen05.mma kind::mxf8f6f4.block_scale)
+# and the sm_120 bytecode as sm_120 (block-scaled mma.sync), at the corpus
+# shape (its numpy_prep fixes M, N, K, so no reduced shape).
 
 load corpus-common
 
@@ -39,5 +39,14 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
   for case in $CASES; do
     run check "$case" sm_120 13.3
     [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+}
+
+@test "block-scaled matmul on sm_100 (tcgen05.mma block_scale) matches numpy in tile-emu" {
+  for case in $CASES; do
+    run check "$case" sm_100 13.4
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+    grep -q 'llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale' "$TMP/$case.sm_100.13.4/kernel.ll" ||
+      { echo "$case: no block-scaled tcgen05.mma in the sm_100 kernel"; false; }
   done
 }

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 using namespace tilepipe::emu;
@@ -323,6 +324,90 @@ TEST(Tcgen05Mma, F8f6f4WithPaddedFp4AndFp6Operands) {
   }
 }
 
+/// Writes the e8m0 scale factor `scale(row)` of rows 0..rows-1 into byte
+/// `id` of the scale_vec::1X layout at `column`: lane row % 32 of every
+/// 32-lane partition, column + row / 32.
+void placeScales(TensorMemory &tmem, unsigned column, unsigned rows, unsigned id,
+                 const std::function<uint8_t(unsigned)> &scale) {
+  for (unsigned row = 0; row < rows; ++row)
+    for (unsigned partition = 0; partition < 4; ++partition) {
+      uint32_t &cell = tmem.cell(partition * 32 + row % 32, column + row / 32);
+      cell = (cell & ~(0xffu << 8 * id)) | uint32_t(scale(row)) << 8 * id;
+    }
+}
+
+TEST(Tcgen05Mma, BlockScaledMxf8f6f4ScalesRowsOfAAndColumnsOfB) {
+  // kind::mxf8f6f4, e4m3 A and B, M = 128, N = 32, K = 32; scale_A in
+  // column 40 (byte 2 = SFA_ID), scale_B in column 48 (byte 1 = SFB_ID),
+  // the other bytes holding decoys.
+  const unsigned m = 128, n = 32, k = 32;
+  Shared shared;
+  OperandLayout la = compactLayout(false, 0, m, 1);
+  OperandLayout lb = compactLayout(false, 0, n, 1);
+  shared.place(0, la, 1, m, k, [&](unsigned r, unsigned kk) {
+    return uint32_t(floatToE4m3(float(aValue(r, kk))));
+  });
+  shared.place(16384, lb, 1, n, k, [&](unsigned c, unsigned kk) {
+    return uint32_t(floatToE4m3(float(bValue(kk, c))));
+  });
+  TensorMemory tmem;
+  ASSERT_TRUE(tmem.allocate(64));
+  auto aScale = [](unsigned r) { return int(r % 5) - 2; };
+  auto bScale = [](unsigned c) { return int(c % 3) - 1; };
+  for (unsigned id = 0; id < 4; ++id) {
+    placeScales(tmem, 40, m, id, [&](unsigned r) { return uint8_t(127 + aScale(r) + 3 * (id != 2)); });
+    placeScales(tmem, 48, n, id, [&](unsigned c) { return uint8_t(127 + bScale(c) - 2 * (id != 1)); });
+  }
+  Tcgen05MmaOp op;
+  op.kind = Tcgen05Kind::MXF8F6F4;
+  op.aDesc = smemDescriptor(0, la);
+  op.bDesc = smemDescriptor(16384, lb);
+  op.scaleA = TmemAddress{0, 40}.encode();
+  op.scaleB = TmemAddress{0, 48}.encode();
+  op.idesc = 1u << 4 | (n >> 3) << 17 | 1u << 23 | (m >> 7) << 27 | 2u << 29;
+  op.enableInputD = false;
+  llvm::Error e = computeTcgen05Mma(op, tmem, shared.window());
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  for (unsigned r = 0; r < m; ++r)
+    for (unsigned c = 0; c < n; ++c) {
+      int sum = 0;
+      for (unsigned kk = 0; kk < k; ++kk)
+        sum += aValue(r, kk) * bValue(kk, c);
+      ASSERT_EQ(bitsFloat(tmem.cell(r, c)), std::ldexp(float(sum), aScale(r) + bScale(c)))
+          << r << ", " << c;
+    }
+  // A scale that differs in one 32-lane partition is refused.
+  tmem.cell(64 + 3, 41) ^= 0x10000;
+  e = computeTcgen05Mma(op, tmem, shared.window());
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("block scale factor 35 at 0x28 (byte 2 of lane 3, "
+                                              "column 41) differs between the 32-lane partitions"),
+            std::string::npos);
+}
+
+TEST(Tcgen05Descriptors, BlockScaledInstructionDescriptor) {
+  // e5m2 A, e2m1 B, N = 256, M = 128, SFA_ID 3, SFB_ID 1.
+  uint32_t bits = 1u << 4 | 1u << 7 | 5u << 10 | 32u << 17 | 1u << 23 | 1u << 27 | 3u << 29;
+  llvm::Expected<Tcgen05InstrDesc> d = Tcgen05InstrDesc::decode(bits, Tcgen05Kind::MXF8F6F4);
+  ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+  EXPECT_TRUE(d->blockScaled);
+  EXPECT_EQ(d->m, 128u);
+  EXPECT_EQ(d->n, 256u);
+  EXPECT_EQ(d->a, ElemType::E5M2);
+  EXPECT_EQ(d->narrowB, NarrowFloat::E2m1);
+  EXPECT_EQ(d->d, ElemType::F32);
+  EXPECT_EQ(d->scaleIdA, 3u);
+  EXPECT_EQ(d->scaleIdB, 1u);
+  EXPECT_EQ(d->k(), 32u);
+  auto error = [](uint32_t bits) {
+    llvm::Expected<Tcgen05InstrDesc> d = Tcgen05InstrDesc::decode(bits, Tcgen05Kind::MXF8F6F4);
+    return d ? std::string() : llvm::toString(d.takeError());
+  };
+  EXPECT_NE(error(bits & ~(1u << 23)).find("ue8m0"), std::string::npos);
+  EXPECT_NE(error(bits | 1u << 25).find("reserved bits"), std::string::npos);
+  EXPECT_NE(error((bits & ~(3u << 27)) | 2u << 27).find("M = 256"), std::string::npos);
+}
+
 /// Byte b of source row r of a tcgen05.cp test.
 uint8_t copyByte(unsigned r, unsigned b) { return uint8_t(r * 7 + b * 3 + 1); }
 
@@ -404,6 +489,8 @@ TEST(Tcgen05Intrinsics, NamesOfLlvm22) {
         "llvm.nvvm.tcgen05.relinq.alloc.permit.cg1", "llvm.nvvm.tcgen05.ld.16x32bx2.x128",
         "llvm.nvvm.tcgen05.st.16x256b.x32", "llvm.nvvm.tcgen05.mma.tensor.scale_d",
         "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1",
+        "llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale",
+        "llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale.block32",
         "llvm.nvvm.tcgen05.commit.mc.shared.cg1", "llvm.nvvm.tcgen05.cp.32x128b_warpx4.cg1",
         "llvm.nvvm.tcgen05.shift.down.cg1"})
     EXPECT_TRUE(lookupIntrinsic(name)) << name;
@@ -412,7 +499,8 @@ TEST(Tcgen05Intrinsics, NamesOfLlvm22) {
        {"llvm.nvvm.tcgen05.ld.16x256b.x64", "llvm.nvvm.tcgen05.alloc.cg2",
         "llvm.nvvm.tcgen05.mma.ws.shared", "llvm.nvvm.tcgen05.mma.sp.shared",
         "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2",
-        "llvm.nvvm.tcgen05.cp.128x256b.b6x16_p32.cg1"})
+        "llvm.nvvm.tcgen05.cp.128x256b.b6x16_p32.cg1",
+        "llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block16"})
     EXPECT_FALSE(lookupIntrinsic(name)) << name;
   EXPECT_TRUE(isNoOpIntrinsic("llvm.nvvm.tcgen05.wait.ld"));
   EXPECT_TRUE(isNoOpIntrinsic("llvm.nvvm.tcgen05.fence.after.thread.sync"));
@@ -449,6 +537,19 @@ TEST(Tcgen05Asm, StatementsAndRefusals) {
                   "r,l,l,r,r,r,r,r,r", mmaType)
                 .find("the .kind"),
             std::string::npos);
+  auto scaledType = llvm::FunctionType::get(voidTy, {i32, i64, i64, i32, i32, i32, i32}, false);
+  EXPECT_TRUE(ok("{ .reg .pred p; setp.ne.b32 p, $6, 0; tcgen05.mma.cta_group::1.kind::mxf8f6f4."
+                 "block_scale.scale_vec::1X [$0], $1, $2, $3, [$4], [$5], p; }",
+                 "r,l,l,r,r,r,r", scaledType));
+  EXPECT_TRUE(ok("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32 [$0], $1, $2, $3, "
+                 "[$4], [$5], 1;",
+                 "r,l,l,r,r,r,r", scaledType));
+  EXPECT_NE(error("tcgen05.mma.cta_group::1.kind::mxf8f6f4 [$0], $1, $2, $3, [$4], [$5], 1;",
+                  "r,l,l,r,r,r,r", scaledType)
+                .find("without .block_scale"),
+            std::string::npos);
+  EXPECT_FALSE(ok("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [$0], $1, $2, $3, [$4], 1;",
+                  "r,l,l,r,r,r", llvm::FunctionType::get(voidTy, {i32, i64, i64, i32, i32, i32}, false)));
   EXPECT_FALSE(ok("mov.u32 $0, 1;", "=r", llvm::FunctionType::get(i32, false)));
 }
 

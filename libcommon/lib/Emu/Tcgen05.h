@@ -90,11 +90,16 @@ llvm::Error tmemShiftDown(TensorMemory &tmem, uint32_t address);
 // tcgen05.mma
 //===----------------------------------------------------------------------===//
 
-/// .kind of tcgen05.mma (the values of LLVM's Tcgen05MMAKind immediate).
-enum class Tcgen05Kind : uint8_t { F16 = 0, TF32 = 1, F8F6F4 = 2, I8 = 3 };
+/// .kind of tcgen05.mma (F16 ... I8 are the values of LLVM's Tcgen05MMAKind
+/// immediate; the block-scaled kinds are named by their intrinsics instead).
+enum class Tcgen05Kind : uint8_t { F16 = 0, TF32 = 1, F8F6F4 = 2, I8 = 3, MXF8F6F4 = 4 };
 
 /// The instruction descriptor of the kinds f16, tf32, f8f6f4 and i8
-/// ("Instruction descriptor", Table "Instruction descriptor format").
+/// ("Instruction descriptor", Table "Instruction descriptor format") and
+/// of the block-scaled kind::mxf8f6f4 (Table "Instruction descriptor format
+/// for .kind::mxf8f6f4": the same types, negations, transposes and N, the
+/// scale factor ids in bits 4-5 (B) and 29-30 (A), the ue8m0 scale type in
+/// bit 23 and M >> 7 in bits 27-28; D is always f32).
 struct Tcgen05InstrDesc {
   unsigned m = 128, n = 8;
   ElemType a = ElemType::F16, b = ElemType::F16, d = ElemType::F32;
@@ -105,6 +110,10 @@ struct Tcgen05InstrDesc {
   /// sizes): 16 elements packed at the start of each 16-byte chunk of shared
   /// memory, the rest padding (the ISA's padded fp6/fp4 formats).
   std::optional<NarrowFloat> narrowA, narrowB;
+  /// Block-scaled kinds: the byte of each scale factor tensor-memory word
+  /// (SFA_ID / SFB_ID) that holds this instruction's scales.
+  bool blockScaled = false;
+  unsigned scaleIdA = 0, scaleIdB = 0;
 
   /// Decodes and validates `bits` for `kind` (cta_group::1, dense).
   static llvm::Expected<Tcgen05InstrDesc> decode(uint32_t bits, Tcgen05Kind kind);
@@ -129,11 +138,21 @@ struct Tcgen05MmaOp {
   unsigned scaleInputD = 0; // .scale_d: D = A*B + D * 2^-scaleInputD
   /// disable-output-lane: bit l (of word l / 32) keeps D's lane l as it is.
   std::array<uint32_t, 4> disabledLanes = {};
+  /// Block-scaled kinds: the tensor memory addresses of scale_A and scale_B.
+  uint32_t scaleA = 0, scaleB = 0;
 };
 
 /// Runs `op` on `tmem` with shared operands from `shared`; fails with a
 /// message on bad descriptors or unallocated tensor memory.
 llvm::Error computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemory &tmem, SharedWindow shared);
+
+/// The e8m0 scale factor of row `row` of A (or column `row` of B) of a
+/// block-scaled tcgen05.mma with scale_vec::1X ("Block Scaling", "Layout of
+/// the Scale Factor A/B Matrix for scale_vec::1X"): byte `scaleId` of the
+/// word in lane row % 32, column row / 32 from `address`, which the ISA
+/// requires in all four 32-lane partitions; a copy that differs fails.
+llvm::Expected<uint8_t> tcgen05ScaleFactor(TensorMemory &tmem, uint32_t address,
+                                           unsigned row, unsigned scaleId);
 
 /// The lane of D row `row` for an M of `m` (cta_group::1, "Data path layout
 /// organization": M = 128 uses lane i for row i, M = 64 lanes 0..15 of each

@@ -15,6 +15,8 @@
 //   { .reg .pred p; setp.ne.b32 p, $e, 0;
 //     tcgen05.mma.cta_group::1.kind::<k> [$d], $a | [$a], $b, $idesc,
 //       [{$m0, $m1, $m2, $m3},] p[, scale]; }
+//   tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale[.scale_vec::1X | .block32]
+//     [$d], $a | [$a], $b, $idesc, [$scaleA], [$scaleB], p;
 // This file reads them into the operand positions of the call and runs the
 // same thread-level operations as the intrinsics (Tcgen05Ops.cpp).
 //
@@ -52,6 +54,7 @@ struct Tcgen05AsmOperands {
   Tcgen05Kind kind = Tcgen05Kind::F16;
   bool aInTmem = false;
   ScalarSource d, a, b, idesc, enableInputD, scaleInputD{-1, 0};
+  ScalarSource scaleA, scaleB; // kind::mxf8f6f4.block_scale
   std::array<ScalarSource, 4> disabledLanes = {ScalarSource{-1, 0}, ScalarSource{-1, 0},
                                                ScalarSource{-1, 0}, ScalarSource{-1, 0}};
 };
@@ -107,6 +110,10 @@ void tcgen05AsmHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
     op.scaleInputD = u32(o.scaleInputD);
     for (unsigned i = 0; i < 4; ++i)
       op.disabledLanes[i] = u32(o.disabledLanes[i]);
+    if (o.kind == Tcgen05Kind::MXF8F6F4) {
+      op.scaleA = u32(o.scaleA);
+      op.scaleB = u32(o.scaleB);
+    }
     return tcgen05::mma(op);
   }
   case AsmOp::Commit:
@@ -350,11 +357,14 @@ private:
                     .Case("tf32", Tcgen05Kind::TF32)
                     .Case("f8f6f4", Tcgen05Kind::F8F6F4)
                     .Case("i8", Tcgen05Kind::I8)
+                    .Case("mxf8f6f4", Tcgen05Kind::MXF8F6F4)
                     .Default(std::nullopt);
     if (!kind)
-      return bad("the .kind (f16, tf32, f8f6f4 or i8)");
+      return bad("the .kind (f16, tf32, f8f6f4, i8 or mxf8f6f4)");
     o.kind = *kind;
     q.takePrefixed("collector::"); // operand reuse hints
+    if (o.kind == Tcgen05Kind::MXF8F6F4)
+      return parseBlockScaledMma(q, ops);
     // [d], a, b, idesc[, {disable-output-lane x4}], enable-input-d[, scale-input-d]
     if (llvm::Error e = expectOperands(ops, 5, 7))
       return e;
@@ -384,6 +394,34 @@ private:
     if (ops.size() == next + 2)
       return scalarInto(o.scaleInputD, ops[next + 1], "scale-input-d");
     return llvm::Error::success();
+  }
+
+  /// kind::mxf8f6f4.block_scale: scale_vec::1X, the only one of the kind,
+  /// spelled or not (.block32 is its other name).
+  llvm::Error parseBlockScaledMma(Qualifiers &q, llvm::ArrayRef<StringRef> ops) {
+    Tcgen05AsmOperands &o = operands;
+    if (!q.take("block_scale"))
+      return bad("kind::mxf8f6f4 without .block_scale");
+    if (!q.take("scale_vec::1X"))
+      q.take("block32");
+    // [d], a, b, idesc, [scale-A], [scale-B], enable-input-d
+    if (llvm::Error e = expectOperands(ops, 7, 7))
+      return e;
+    if (llvm::Error e = addressInto(o.d, ops[0], "D"))
+      return e;
+    o.aInTmem = ops[1].starts_with("[");
+    llvm::Error e = o.aInTmem ? addressInto(o.a, ops[1], "A") : scalarInto(o.a, ops[1], "A");
+    if (e)
+      return e;
+    if (llvm::Error e = scalarInto(o.b, ops[2], "B descriptor"))
+      return e;
+    if (llvm::Error e = scalarInto(o.idesc, ops[3], "instruction descriptor"))
+      return e;
+    if (llvm::Error e = addressInto(o.scaleA, ops[4], "scale-A"))
+      return e;
+    if (llvm::Error e = addressInto(o.scaleB, ops[5], "scale-B"))
+      return e;
+    return scalarInto(o.enableInputD, ops[6], "enable-input-d");
   }
 
   const AsmSignature &sig_;

@@ -37,13 +37,14 @@ const char *kindName(Tcgen05Kind kind) {
   case Tcgen05Kind::TF32: return "tf32";
   case Tcgen05Kind::F8F6F4: return "f8f6f4";
   case Tcgen05Kind::I8: return "i8";
+  case Tcgen05Kind::MXF8F6F4: return "mxf8f6f4";
   }
   return "?";
 }
 
 /// The padded fp6/fp4 formats of kind::f8f6f4's atype / btype codes 3-5.
 std::optional<NarrowFloat> narrowType(Tcgen05Kind kind, unsigned code) {
-  if (kind != Tcgen05Kind::F8F6F4)
+  if (kind != Tcgen05Kind::F8F6F4 && kind != Tcgen05Kind::MXF8F6F4)
     return std::nullopt;
   return code == 3 ? std::optional(NarrowFloat::E2m3)
          : code == 4 ? std::optional(NarrowFloat::E3m2)
@@ -61,6 +62,7 @@ std::optional<ElemType> inputType(Tcgen05Kind kind, unsigned code) {
            : code == 1 ? std::optional(ElemType::BF16) : std::nullopt;
   case Tcgen05Kind::TF32: return code == 2 ? std::optional(ElemType::TF32) : std::nullopt;
   case Tcgen05Kind::F8F6F4:
+  case Tcgen05Kind::MXF8F6F4:
     return code == 0 ? std::optional(ElemType::E4M3)
            : code == 1 ? std::optional(ElemType::E5M2) : std::nullopt;
   case Tcgen05Kind::I8:
@@ -80,14 +82,24 @@ llvm::Expected<Tcgen05InstrDesc> Tcgen05InstrDesc::decode(uint32_t bits, Tcgen05
   Tcgen05InstrDesc desc;
   if (bits & 0x4)
     return bad("sparse matrices (bit 2) are not supported");
-  if (bits & 0x3)
-    return bad("a sparsity selector (bits 0-1) without sparsity");
-  if (bits >> 30)
-    return bad("the maximum shift (bits 30-31) is for tcgen05.mma.ws only");
-  if (bits & (1u << 6 | 1u << 23 | 1u << 29))
-    return bad("reserved bits 6, 23 and 29 must be 0");
-  desc.saturate = bits >> 3 & 1;
-  unsigned dtype = bits >> 4 & 3;
+  desc.blockScaled = kind == Tcgen05Kind::MXF8F6F4;
+  if (desc.blockScaled) {
+    if (bits & (0x3 | 1u << 3 | 1u << 6 | 7u << 24 | 1u << 31))
+      return bad("reserved bits 0-1, 3, 6, 24-26 and 31 must be 0");
+    if (!(bits >> 23 & 1))
+      return bad("the scale type (bit 23) must be ue8m0 (1)");
+    desc.scaleIdB = bits >> 4 & 3;
+    desc.scaleIdA = bits >> 29 & 3;
+  } else {
+    if (bits & 0x3)
+      return bad("a sparsity selector (bits 0-1) without sparsity");
+    if (bits >> 30)
+      return bad("the maximum shift (bits 30-31) is for tcgen05.mma.ws only");
+    if (bits & (1u << 6 | 1u << 23 | 1u << 29))
+      return bad("reserved bits 6, 23 and 29 must be 0");
+    desc.saturate = bits >> 3 & 1;
+  }
+  unsigned dtype = desc.blockScaled ? 1 : bits >> 4 & 3;
   std::optional<ElemType> a = inputType(kind, bits >> 7 & 7), b = inputType(kind, bits >> 10 & 7);
   if (!a || !b)
     return bad("atype " + llvm::Twine(bits >> 7 & 7) + " / btype " + llvm::Twine(bits >> 10 & 7) +
@@ -97,7 +109,7 @@ llvm::Expected<Tcgen05InstrDesc> Tcgen05InstrDesc::decode(uint32_t bits, Tcgen05
   desc.negateA = bits >> 13 & 1, desc.negateB = bits >> 14 & 1;
   desc.transposeA = bits >> 15 & 1, desc.transposeB = bits >> 16 & 1;
   desc.n = (bits >> 17 & 0x3f) << 3;
-  desc.m = (bits >> 24 & 0x1f) << 4;
+  desc.m = desc.blockScaled ? (bits >> 27 & 3) << 7 : (bits >> 24 & 0x1f) << 4;
   switch (kind) {
   case Tcgen05Kind::F16:
     if (desc.a != desc.b)
@@ -108,6 +120,7 @@ llvm::Expected<Tcgen05InstrDesc> Tcgen05InstrDesc::decode(uint32_t bits, Tcgen05
     break;
   case Tcgen05Kind::TF32:
   case Tcgen05Kind::F8F6F4:
+  case Tcgen05Kind::MXF8F6F4:
     if (dtype > 1 || (kind == Tcgen05Kind::TF32 && dtype != 1))
       return bad("dtype " + llvm::Twine(dtype) + " is no accumulator type of this kind");
     desc.d = dtype == 0 ? ElemType::F16 : ElemType::F32;
@@ -124,6 +137,8 @@ llvm::Expected<Tcgen05InstrDesc> Tcgen05InstrDesc::decode(uint32_t bits, Tcgen05
     return bad("saturate (bit 3) applies to kind::i8 only");
   // cta_group::1, dense: M = 64 with N = 8..256 in steps of 8, M = 128 with
   // N = 16..256 in steps of 16.
+  if (desc.blockScaled && desc.m != 128)
+    return bad("M = " + llvm::Twine(desc.m) + " (a block-scaled cta_group::1 has M = 128)");
   if (desc.m != 64 && desc.m != 128)
     return bad("M = " + llvm::Twine(desc.m) + " (cta_group::1 has M = 64 or 128)");
   unsigned step = desc.m == 64 ? 8 : 16;
@@ -161,6 +176,26 @@ llvm::Expected<MatrixDescriptor> tilepipe::emu::decodeTcgen05SmemDescriptor(uint
 
 unsigned tilepipe::emu::tcgen05DataPathLane(unsigned m, unsigned row) {
   return m == 64 ? 32 * (row / 16) + row % 16 : row;
+}
+
+llvm::Expected<uint8_t> tilepipe::emu::tcgen05ScaleFactor(TensorMemory &tmem, uint32_t address,
+                                                          unsigned row, unsigned scaleId) {
+  TmemAddress base = TmemAddress::decode(address);
+  unsigned column = base.column + row / 32;
+  uint8_t scale = 0;
+  for (unsigned partition = 0; partition < kTmemLanes / 32; ++partition) {
+    uint8_t byte = uint8_t(tmem.cell(partition * 32 + row % 32, column) >> 8 * scaleId);
+    if (partition && byte != scale)
+      return fail("tcgen05.mma block scale factor " + llvm::Twine(row) + " at 0x" +
+                  llvm::utohexstr(address) + " (byte " + llvm::Twine(scaleId) + " of lane " +
+                  llvm::Twine(row % 32) + ", column " + llvm::Twine(column) +
+                  ") differs between the 32-lane partitions (0x" + llvm::utohexstr(scale) +
+                  " in lanes 0-31, 0x" + llvm::utohexstr(byte) + " in lanes " +
+                  llvm::Twine(partition * 32) + "-" + llvm::Twine(partition * 32 + 31) +
+                  "); the ISA needs it duplicated to all four");
+    scale = byte;
+  }
+  return scale;
 }
 
 namespace {
@@ -218,6 +253,36 @@ llvm::Error loadDescriptorOperand(uint64_t bits, bool mnMajor, ElemType type,
   return llvm::Error::success();
 }
 
+/// Multiplies each row of A (m x k) and of B (n x k) by its e8m0 scale
+/// factor (2^(e - 127); 0xff is NaN), read from scale_A / scale_B.
+llvm::Error applyBlockScales(const Tcgen05MmaOp &op, const Tcgen05InstrDesc &desc,
+                             TensorMemory &tmem, std::vector<double> &aValues,
+                             std::vector<double> &bValues) {
+  auto scale = [&](uint32_t address, unsigned rows, unsigned scaleId, std::vector<double> &values,
+                   const char *which) -> llvm::Error {
+    TmemAddress base = TmemAddress::decode(address);
+    if (base.lane != 0)
+      return fail(llvm::Twine("tcgen05.mma scale_") + which + " at 0x" +
+                  llvm::utohexstr(address) + ": scale factors start at lane 0");
+    if (std::string why = tmem.checkAllocated(base, kTmemLanes, (rows + 31) / 32); !why.empty())
+      return fail(llvm::Twine("tcgen05.mma scale_") + which + " at 0x" +
+                  llvm::utohexstr(address) + ": " + why);
+    unsigned k = desc.k();
+    for (unsigned row = 0; row < rows; ++row) {
+      llvm::Expected<uint8_t> e8m0 = tcgen05ScaleFactor(tmem, address, row, scaleId);
+      if (!e8m0)
+        return e8m0.takeError();
+      double factor = *e8m0 == 0xff ? std::nan("") : std::ldexp(1.0, int(*e8m0) - 127);
+      for (unsigned kk = 0; kk < k; ++kk)
+        values[size_t(row) * k + kk] *= factor;
+    }
+    return llvm::Error::success();
+  };
+  if (llvm::Error e = scale(op.scaleA, desc.m, desc.scaleIdA, aValues, "A"))
+    return e;
+  return scale(op.scaleB, desc.n, desc.scaleIdB, bValues, "B");
+}
+
 } // namespace
 
 llvm::Error tilepipe::emu::computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemory &tmem,
@@ -241,6 +306,10 @@ llvm::Error tilepipe::emu::computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemor
   if (llvm::Error e = loadDescriptorOperand(op.bDesc, desc.transposeB, desc.b, desc.narrowB, n, k,
                                             shared, bValues, "B"))
     return e;
+
+  if (desc.blockScaled)
+    if (llvm::Error e = applyBlockScales(op, desc, tmem, aValues, bValues))
+      return e;
 
   double signA = desc.negateA ? -1 : 1, signB = desc.negateB ? -1 : 1;
   double scaleD = std::ldexp(1.0, -int(op.scaleInputD));

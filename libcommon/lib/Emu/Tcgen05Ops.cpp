@@ -10,7 +10,10 @@
 //   mma.{shared,tensor}[.scale_d](d, a, b, idesc, enable_input_d[, scale],
 //     kind, cta_group, collector_usage) and
 //   mma.{shared,tensor}[.scale_d].disable_output_lane.cg1(..., <4 x i32>
-//     mask, kind, collector_usage): issued by one thread;
+//     mask, kind, collector_usage) and
+//   mma.{shared,tensor}.mxf8f6f4.block_scale[.block32](d, a, b, idesc,
+//     enable_input_d, scale_a, scale_b, cta_group, collector_usage) (both
+//     spellings are scale_vec::1X): issued by one thread;
 //   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier;
 //   cp.<shape>.cg1(taddr, sdesc), shift.down.cg1(taddr): issued by one thread.
 // tcgen05.wait::{ld,st} and the tcgen05.fence forms are no-ops
@@ -43,12 +46,13 @@ struct Tcgen05Params {
   bool scaleD = false;        // mma.scale_d
   bool disableOutputLane = false; // mma.disable_output_lane.cg1
   bool multicast = false;         // commit.mc: a CTA mask follows
+  bool blockScaled = false;       // mma.*.mxf8f6f4.block_scale: scale_a, scale_b follow
   TmemCopyShape copyShape = TmemCopyShape::S128x256b;
 
   uint32_t pack() const {
     return uint32_t(shape) | num << 8 | sharedPointer << 16 | halfSplit << 17 | aInTmem << 18 |
            scaleD << 19 | uint32_t(copyShape) << 20 | disableOutputLane << 23 |
-           multicast << 24;
+           multicast << 24 | blockScaled << 25;
   }
   static Tcgen05Params unpack(uint32_t bits) {
     Tcgen05Params p;
@@ -61,6 +65,7 @@ struct Tcgen05Params {
     p.copyShape = TmemCopyShape(bits >> 20 & 7);
     p.disableOutputLane = bits >> 23 & 1;
     p.multicast = bits >> 24 & 1;
+    p.blockScaled = bits >> 25 & 1;
     return p;
   }
 };
@@ -109,6 +114,15 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
       op.scaleInputD = unsigned(h.arg<uint64_t>(args, i++));
     if (p.disableOutputLane) { // <4 x i32>, and cta_group::1 in the name
       std::memcpy(op.disabledLanes.data(), args + h.argOffsets[i++], 16);
+    }
+    if (p.blockScaled) { // the kind is in the name
+      op.scaleA = tmemArg(h, args, i++);
+      op.scaleB = tmemArg(h, args, i++);
+      op.kind = Tcgen05Kind::MXF8F6F4;
+      if (uint32_t ctaGroup = h.arg<uint32_t>(args, i); ctaGroup != 1)
+        Runtime::active().fail("tcgen05.mma.block_scale with cta_group " +
+                               std::to_string(ctaGroup) + " (the emulator runs cta_group::1)");
+      return tcgen05::mma(op);
     }
     uint32_t kind = h.arg<uint32_t>(args, i);
     uint32_t ctaGroup = p.disableOutputLane ? 1 : h.arg<uint32_t>(args, i + 1);
@@ -284,6 +298,13 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
       p.aInTmem = true;
     else
       return std::nullopt; // .sp, .ws
+    // scale_vec::1X, the only one of kind::mxf8f6f4, is spelled with or
+    // without .block32; mxf4 and mxf4nvf4 are not emulated.
+    if (n.consume_front(".mxf8f6f4.block_scale")) {
+      n.consume_front(".block32");
+      p.blockScaled = true;
+      return n.empty() ? std::optional(make(Tcgen05Op::Mma, p)) : std::nullopt;
+    }
     p.scaleD = n.consume_front(".scale_d");
     p.disableOutputLane = n.consume_front(".disable_output_lane.cg1");
     return n.empty() ? std::optional(make(Tcgen05Op::Mma, p)) : std::nullopt;

@@ -8,10 +8,11 @@
 // broadcast, reshape), multiply elementwise and hand the f32 operands to
 // tile_aa.mmaf. Scales are exact powers of two (f8E8M0FNU) or other floats,
 // so the scaled f32 operands are exact whenever the products fit in f32.
-// Targets with block-scaled mma.sync (sm_120/121, plain or `a`) instead get
-// tile_aa.mmaf_scaled, which keeps operands and scales in their own formats,
-// for the forms that instruction runs and the mma.sync accumulator layout
-// tiles (see emitsScaledMma). ConvertCudaTileToTileAAPass registers this
+// Targets with block-scaled tensor-core instructions instead get
+// tile_aa.mmaf_scaled, which keeps operands and scales in their own formats:
+// block-scaled mma.sync on sm_120/121 and tcgen05.mma kind::mxf8f6f4
+// block_scale on sm_100/103/110 (plain or `a`), for the forms the
+// instruction runs and its accumulator layout tiles (see emitsScaledMma). ConvertCudaTileToTileAAPass registers this
 // through populateScaledMatrixLoweringPatterns.
 //
 //===----------------------------------------------------------------------===//
@@ -91,38 +92,68 @@ Value repeatAlong(OpBuilder &b, Location loc, Value scale, unsigned dim, int64_t
                                     broadcast);
 }
 
-/// Whether `gpuName` has block-scaled mma.sync: sm_120a/121a, and plain
-/// sm_120/121, which tile-ptx then assembles as their `a` variant. The
-/// family targets (sm_120f) are left to the decomposition.
-bool hasBlockScaledMmaSync(llvm::StringRef gpuName) {
+/// The block-scaled tensor-core instruction a target has.
+enum class ScaledMma { None, MmaSync, Tcgen05 };
+
+/// The block-scaled instruction of `gpuName`: mma.sync on sm_120a/121a,
+/// tcgen05.mma on sm_100a/103a/110a, and on their plain forms, which
+/// tile-ptx then assembles as the `a` variant. The family targets (sm_120f,
+/// sm_100f) are left to the decomposition.
+ScaledMma getScaledMma(llvm::StringRef gpuName) {
   if (gpuName.empty())
-    return false;
+    return ScaledMma::None;
   llvm::Expected<GpuTarget> target = parseGpuTarget(gpuName);
   if (!target) {
     llvm::consumeError(target.takeError());
-    return false;
+    return ScaledMma::None;
   }
-  return (target->sm == 120 || target->sm == 121) && target->suffix != 'f';
+  if (target->suffix == 'f')
+    return ScaledMma::None;
+  if (target->sm == 120 || target->sm == 121)
+    return ScaledMma::MmaSync;
+  if (target->sm == 100 || target->sm == 103 || target->sm == 110)
+    return ScaledMma::Tcgen05;
+  return ScaledMma::None;
 }
+
+/// Limits of the tcgen05 lowering (BlockScaledTcgen05ToLLVM.cpp): rows of
+/// one cta_group::1 block-scaled tcgen05.mma, the shared memory A and B of
+/// one k step of 32 bytes stage in (48 KiB, less the staging's padding),
+/// tensor-memory columns, and k blocks per scale column word.
+constexpr int64_t kTcgen05Rows = 128, kTcgen05StepBytes = 32;
+constexpr int64_t kTcgen05StagingBytes = 48 * 1024 - 256, kTmemColumns = 512;
+constexpr int64_t kScaleBlocksPerWord = 4;
 
 /// Whether a block-scaled multiply of these types becomes mmaf_scaled: the
 /// form the op takes (fp8 operands, e8m0 scales, block 32, f32 accumulator),
-/// with M a multiple of 16 and N eight times a power of two, so that
-/// getMmaAccumulatorLayout tiles the accumulator for every power-of-two warp
-/// count (one warp row, the warps along N or wrapping around it) and the
-/// lowering never needs another path.
-bool emitsScaledMma(RankedTensorType lhs, RankedTensorType rhs, RankedTensorType acc,
-                    RankedTensorType lhsScale, RankedTensorType rhsScale) {
-  if (!describeScaledMmaMismatch(lhs, rhs, acc, lhsScale, rhsScale).empty())
+/// with a shape the target's lowering tiles. mma.sync: M a multiple of 16
+/// and N eight times a power of two, so that getMmaAccumulatorLayout tiles
+/// the accumulator for every power-of-two warp count (one warp row, the
+/// warps along N or wrapping around it). tcgen05: M a multiple of 128 and N
+/// of 16 (getTcgen05AccumulatorLayout for 4 or 8 warps), one k step of A
+/// and B fitting shared memory, and the scales with one 128-row block of D
+/// fitting tensor memory. The lowerings never need another path.
+bool emitsScaledMma(ScaledMma kind, RankedTensorType lhs, RankedTensorType rhs,
+                    RankedTensorType acc, RankedTensorType lhsScale, RankedTensorType rhsScale) {
+  if (kind == ScaledMma::None ||
+      !describeScaledMmaMismatch(lhs, rhs, acc, lhsScale, rhsScale).empty())
     return false;
-  int64_t m = acc.getShape()[acc.getRank() - 2], n = acc.getShape().back();
-  return m % 16 == 0 && n % 8 == 0 && llvm::isPowerOf2_64(n / 8);
+  unsigned rank = acc.getRank();
+  int64_t m = acc.getShape()[rank - 2], n = acc.getShape().back();
+  if (kind == ScaledMma::MmaSync)
+    return m % 16 == 0 && n % 8 == 0 && llvm::isPowerOf2_64(n / 8);
+  int64_t batch = rank == 3 ? acc.getShape()[0] : 1;
+  int64_t k = lhs.getShape().back();
+  int64_t words = llvm::divideCeil(k / kScaledMmaBlock, kScaleBlocksPerWord);
+  int64_t scaleColumns = batch * (m / 32 + llvm::divideCeil(n, 32)) * words;
+  return m % kTcgen05Rows == 0 && n % 16 == 0 &&
+         batch * (m + n) * kTcgen05StepBytes <= kTcgen05StagingBytes &&
+         scaleColumns + n <= kTmemColumns;
 }
 
 struct MmaFScaledLowering : TilePattern<ct::MmaFScaledOp> {
-  MmaFScaledLowering(TileTypeConverter &converter, MLIRContext *context,
-                     bool blockScaledMma)
-      : TilePattern(converter, context), blockScaledMma(blockScaledMma) {}
+  MmaFScaledLowering(TileTypeConverter &converter, MLIRContext *context, ScaledMma scaledMma)
+      : TilePattern(converter, context), scaledMma(scaledMma) {}
 
   LogicalResult matchAndRewrite(ct::MmaFScaledOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -149,8 +180,7 @@ struct MmaFScaledLowering : TilePattern<ct::MmaFScaledOp> {
              << op.getLhsScale().getType() << " and " << op.getRhsScale().getType();
     int64_t block = k / scaleK;
     auto accType = cast<RankedTensorType>(adaptor.getAcc().getType());
-    if (blockScaledMma &&
-        emitsScaledMma(lhsType, rhsType, accType, lhsScaleType, rhsScaleType)) {
+    if (emitsScaledMma(scaledMma, lhsType, rhsType, accType, lhsScaleType, rhsScaleType)) {
       rewriter.replaceOpWithNewOp<tile_aa::MmaFScaledOp>(
           op, accType, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
           adaptor.getLhsScale(), adaptor.getRhsScale());
@@ -172,7 +202,7 @@ struct MmaFScaledLowering : TilePattern<ct::MmaFScaledOp> {
   }
 
 private:
-  bool blockScaledMma;
+  ScaledMma scaledMma;
 };
 
 } // namespace
@@ -181,7 +211,7 @@ void populateScaledMatrixLoweringPatterns(TileTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           llvm::StringRef gpuName) {
   patterns.add<MmaFScaledLowering>(converter, patterns.getContext(),
-                                   hasBlockScaledMmaSync(gpuName));
+                                   getScaledMma(gpuName));
 }
 
 } // namespace tilepipe

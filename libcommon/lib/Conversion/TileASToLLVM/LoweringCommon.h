@@ -97,6 +97,10 @@ void populateTensorConstantToLLVMPatterns(TileLLVMTypeConverter &converter,
 /// tile_as.mmaf_scaled on block-scaled mma.sync (BlockScaledMmaToLLVM.cpp).
 void populateBlockScaledMmaToLLVMPatterns(TileLLVMTypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
+/// tile_as.mmaf_scaled on tcgen05 targets: tcgen05.mma kind::mxf8f6f4
+/// block_scale (BlockScaledTcgen05ToLLVM.cpp; before the mma.sync one).
+void populateBlockScaledTcgen05ToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                              mlir::RewritePatternSet &patterns);
 void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 

@@ -41,8 +41,8 @@
 // end, as on the other tensor-core paths.
 //
 //===----------------------------------------------------------------------===//
-#include "MatrixLowering.h"
 #include "SwizzledStaging.h"
+#include "Tcgen05Lowering.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
@@ -52,10 +52,7 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// Rows of D one cta_group::1 tcgen05.mma covers, and its largest N.
-constexpr int64_t kRows = 128, kMaxN = 256;
-/// Tensor-memory lanes one warp may access, and the columns there are.
-constexpr int64_t kLanesPerWarp = 32, kTmemColumns = 512;
+constexpr int64_t kRows = kTcgen05Rows, kMaxN = kTcgen05MaxN, kLanesPerWarp = kTmemLanesPerWarp;
 /// The smallest tensor-memory allocation (columns).
 constexpr int64_t kMinAllocColumns = 32;
 /// Columns one tcgen05.ld/st.32x32b moves (.x32): a load's registers are
@@ -78,10 +75,6 @@ constexpr llvm::StringLiteral kTmemColumnsAttr = "tilepipe.tmem_columns";
 constexpr llvm::StringLiteral kMBarrierName = "__tile_tmem_mbarrier";
 constexpr int64_t kMBarriers = 2;
 
-/// The columns allocated for `columns`: a power of two, at least 32.
-int64_t allocationColumns(int64_t columns) {
-  return std::max<int64_t>(kMinAllocColumns, llvm::PowerOf2Ceil(columns));
-}
 
 /// The tcgen05.mma kind of `a` times `b` (tile element types) and the
 /// bytes of their elements: kind::f16 for f16/bf16, kind::tf32,
@@ -137,8 +130,20 @@ Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
                                    name);
 }
 
-/// The tensor-memory address (i32: lane << 16 | column) of the kernel's
-/// allocation, which grows to at least `columns`.
+/// Whether the calling thread is in warp 0 (i1), read at `builder`'s point.
+Value isWarpZero(OpBuilder &builder, Location loc) {
+  Type i32 = builder.getI32Type();
+  Value tid = NVVM::ThreadIdXOp::create(builder, loc, i32);
+  Value limit = LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(32));
+  return LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult, tid, limit);
+}
+
+} // namespace
+
+int64_t getTmemAllocationColumns(int64_t columns) {
+  return std::max<int64_t>(kMinAllocColumns, llvm::PowerOf2Ceil(columns));
+}
+
 Value getTensorMemory(OpBuilder &builder, Location loc, Operation *anchor, int64_t columns) {
   ModuleOp module = getTopModule(anchor);
   Type i32 = builder.getI32Type();
@@ -151,43 +156,33 @@ Value getTensorMemory(OpBuilder &builder, Location loc, Operation *anchor, int64
   return LLVM::LoadOp::create(builder, loc, i32, slot);
 }
 
-/// `address` (i32) as the !llvm.ptr<6> the tcgen05 ops take.
-Value tensorPointer(RegisterEmitter &e, Value address) {
+Value getTensorPointer(RegisterEmitter &e, Value address) {
   return LLVM::IntToPtrOp::create(e.builder, e.loc,
                                   LLVM::LLVMPointerType::get(e.builder.getContext(), 6),
                                   address);
 }
 
-/// Whether the calling thread is in warp 0 (i1), read at `builder`'s point.
-Value isWarpZero(OpBuilder &builder, Location loc) {
-  Type i32 = builder.getI32Type();
-  Value tid = NVVM::ThreadIdXOp::create(builder, loc, i32);
-  Value limit = LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(32));
-  return LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult, tid, limit);
-}
-
-/// A barrier that orders tensor-memory accesses on both sides of it
-/// ("Memory Consistency Model for tcgen05": fence::before_thread_sync,
-/// the thread sync, fence::after_thread_sync).
 void emitTensorMemoryBarrier(OpBuilder &builder, Location loc) {
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
   emitCTABarrier(builder, loc);
   NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 }
 
-/// The shared address (i64) `bytes` (i32) after `address` (i64).
-Value addBytes(RegisterEmitter &e, Value address, Value bytes) {
-  Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
-  return LLVM::AddOp::create(e.builder, e.loc, address, wide);
-}
-
-/// mbarrier `index` of the kernel's pair (kMBarrierName).
-Value getMBarrier(RegisterEmitter &e, Operation *anchor, int64_t index) {
+Value getTcgen05MBarrier(RegisterEmitter &e, Operation *anchor, int64_t index) {
   Type i64 = e.builder.getI64Type();
   Value pair = getSharedGlobal(e.builder, e.loc, getTopModule(anchor), kMBarrierName,
                                LLVM::LLVMArrayType::get(i64, kMBarriers), 8);
   return LLVM::GEPOp::create(e.builder, e.loc, pair.getType(), i64, pair,
                              ArrayRef<LLVM::GEPArg>{int32_t(index)});
+}
+
+namespace {
+
+
+/// The shared address (i64) `bytes` (i32) after `address` (i64).
+Value addBytes(RegisterEmitter &e, Value address, Value bytes) {
+  Value wide = LLVM::ZExtOp::create(e.builder, e.loc, e.builder.getI64Type(), bytes);
+  return LLVM::AddOp::create(e.builder, e.loc, address, wide);
 }
 
 /// Waits (every thread) until phase `phase` of `barrier` completed.
@@ -231,7 +226,7 @@ void forEachAccumulatorPiece(RegisterEmitter &e, const Laid &accLaid, const MmaS
           regs.push_back(linearizeRegister(layout, accLaid.shape, perDim));
         }
         int64_t region = (batch * rowBlocks + block) * s.n;
-        fn(tensorPointer(e, m.add(warpBase, region + col)), regs);
+        fn(getTensorPointer(e, m.add(warpBase, region + col)), regs);
         col += width;
       }
 }
@@ -299,7 +294,7 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   int64_t columns = s.batch * rowBlocks * s.n;
   if (columns > kTmemColumns)
     return op->emitError("allocated tmem out of resource: ")
-           << allocationColumns(columns) << " vs " << kTmemColumns << " (the " << s.m
+           << getTmemAllocationColumns(columns) << " vs " << kTmemColumns << " (the " << s.m
            << "x" << s.n << " f32 accumulator"
            << (s.batched ? " of each of " + std::to_string(s.batch) + " batches" : "")
            << " takes " << columns << " tensor-memory columns)";
@@ -333,10 +328,10 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
   if (failed(scratch))
     return failure();
-  Value tmem = getTensorMemory(rewriter, loc, op, allocationColumns(columns));
+  Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns));
   SmallVector<Value> barriers;
   for (int64_t i = 0; i < kMBarriers; ++i)
-    barriers.push_back(getMBarrier(e, op, i));
+    barriers.push_back(getTcgen05MBarrier(e, op, i));
   Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
   Value leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
@@ -413,7 +408,7 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
               aLayoutBits);
           Value descB = emitMatrixDescriptor(
               e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
-          Value d = tensorPointer(
+          Value d = getTensorPointer(
               e, m.add(tmem, (issue.batch * rowBlocks + issue.block) * s.n + issue.n0));
           Value idesc = e.i32(
               int32_t(Tcgen05Kind::instructionDescriptor(aElement, bElement, issue.width)));

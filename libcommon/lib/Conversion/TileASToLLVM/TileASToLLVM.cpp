@@ -420,6 +420,7 @@ struct ConvertTileASToLLVMPass
     populateReductionToLLVMPatterns(converter, patterns);
     populateMatrixToLLVMPatterns(converter, patterns);
     populateBlockScaledMmaToLLVMPatterns(converter, patterns);
+    populateBlockScaledTcgen05ToLLVMPatterns(converter, patterns);
     populateAtomicToLLVMPatterns(converter, patterns);
     populateControlFlowToLLVMPatterns(converter, patterns);
     populateArithmeticToLLVMPatterns(converter, patterns);

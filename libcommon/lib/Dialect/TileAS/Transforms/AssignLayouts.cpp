@@ -112,15 +112,16 @@ struct AssignLayoutsPass
       if (!getMmaSyncForm(op))
         return;
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
-      // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands),
-      // the wgmma layout on Hopper (sm_90a; 16-bit operands) unless an
-      // operand is a gather (WgmmaChoice.h), where they tile; else the
-      // mma.sync one. (A gather-fed mmaf whose mma.sync grid puts every warp
-      // along M, a tall narrow tile, still ends up on wgmma: the two layouts
-      // are then the same.)
+      // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands,
+      // and block-scaled mmaf_scaled: kind::mxf8f6f4.block_scale), the
+      // wgmma layout on Hopper (sm_90a; 16-bit operands) unless an operand
+      // is a gather (WgmmaChoice.h), where they tile; else the mma.sync one.
+      // (A gather-fed mmaf whose mma.sync grid puts every warp along M, a
+      // tall narrow tile, still ends up on wgmma: the two layouts are then
+      // the same.)
       BlockedAttr layout;
       auto mmaf = dyn_cast<MmaFOp>(op);
-      if (mmaf && hasTcgen05Kind(mmaf))
+      if ((mmaf && hasTcgen05Kind(mmaf)) || (isa<MmaFScaledOp>(op) && targetsTcgen05(func)))
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       else if (mmaf && takesWgmma(mmaf))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);

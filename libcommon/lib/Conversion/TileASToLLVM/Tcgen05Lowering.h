@@ -1,0 +1,168 @@
+//===- Tcgen05Lowering.h - Pieces shared by the tcgen05.mma lowerings -----===//
+//
+// The tcgen05 lowerings of mmaf (Tcgen05ToLLVM.cpp, kind::f16) and of
+// mmaf_scaled (BlockScaledTcgen05ToLLVM.cpp, kind::mxf8f6f4.block_scale)
+// share the kernel's one tensor-memory allocation, its mbarrier pair and
+// the tensor-memory barrier (defined in Tcgen05ToLLVM.cpp); the block-scaled
+// one stages A and B in the canonical K-major layout, a K chunk at a time,
+// issues through Tcgen05Issuer and reads D back with tcgen05.ld
+// (Tcgen05Canonical.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TCGEN05LOWERING_H
+#define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TCGEN05LOWERING_H
+
+#include "MatrixLowering.h"
+
+namespace tilepipe::tile_as {
+
+/// Rows of D one cta_group::1 tcgen05.mma covers, and its largest N.
+constexpr int64_t kTcgen05Rows = 128, kTcgen05MaxN = 256;
+/// Tensor-memory lanes one warp may access, and the columns there are.
+constexpr int64_t kTmemLanesPerWarp = 32, kTmemColumns = 512;
+/// Bits 46-48 of a tcgen05 shared-memory descriptor: the fixed 0b001.
+constexpr uint64_t kTcgen05DescriptorVersion = uint64_t(1) << 46;
+
+/// The canonical K-major layout without swizzling that tcgen05.mma reads
+/// through shared-memory descriptors (PTX ISA, tcgen05 "Shared Memory
+/// Layout"; wgmma's is the same): core matrices of 8 rows of 16 bytes, the
+/// core matrices of one 8-row group adjacent along K (leading byte offset
+/// 128), 8-row groups `chunk` elements of K apart (stride byte offset).
+struct CanonicalKMajor {
+  static constexpr int64_t kCoreRows = 8, kCoreRowBytes = 16, kCoreBytes = 128;
+  int64_t elementBytes = 2;
+  int64_t chunk = 0;
+
+  /// Elements in one 16-byte row of a core matrix.
+  int64_t coreElements() const { return kCoreRowBytes / elementBytes; }
+  /// The k of one tcgen05.mma: 32 bytes of K, two core matrices.
+  int64_t stepK() const { return 2 * coreElements(); }
+  /// Bytes between 8-row groups.
+  int64_t strideBytes() const { return chunk / coreElements() * kCoreBytes; }
+  /// Element index of (row, k) in an array of `chunk` columns.
+  Value slot(const IndexMath &m, Value row, Value k) const;
+  /// The leading (bits 16-29) and stride (bits 32-45) byte offsets of a
+  /// descriptor, in 16-byte units.
+  uint64_t offsetBits() const {
+    return (uint64_t(kCoreBytes) >> 4) << 16 | (uint64_t(strideBytes()) >> 4) << 32;
+  }
+};
+
+/// Where one K chunk of A (as [batch * M][chunk]) and B (transposed, as
+/// [batch * N][chunk]) lives in the scratch buffer, both in the canonical
+/// K-major layout, each followed by a few bytes that out-of-chunk registers
+/// are stored to.
+struct CanonicalStaging {
+  static constexpr int64_t kTrashBytes = 16;
+  CanonicalKMajor layout;
+  uint64_t bOffset = 0, bytes = 0;
+
+  CanonicalStaging() = default;
+  CanonicalStaging(const MmaShape &s, int64_t elementBytes, int64_t chunk);
+  int64_t chunk() const { return layout.chunk; }
+  int64_t aElements(const MmaShape &s) const { return s.batch * s.m * layout.chunk; }
+  int64_t bElements(const MmaShape &s) const { return s.batch * s.n * layout.chunk; }
+
+  /// The K chunk staged at a time (chooseKChunk within static shared
+  /// memory); 0 when not even one k step fits.
+  static int64_t chooseChunk(const MmaShape &s, int64_t elementBytes);
+};
+
+/// What a tcgen05 lowering starts from: A's, B's and the accumulator's
+/// registers (operands 0, 1 and 2 of an mmaf or mmaf_scaled), the
+/// accumulator widened to f32 sums, and the canonical K-major staging of A
+/// and B in the scratch buffer.
+struct CanonicalMma {
+  MmaShape shape;
+  Laid accLaid;
+  Type element, accElement, accType;
+  /// The LLVM type A and B are stored as (i8 for fp8 elements).
+  Type storage;
+  OperandRegs a, b, c;
+  Arithmetic arith{/*isFloat=*/true};
+  SmallVector<Value> sums;
+  CanonicalStaging staging;
+  Value aBase, bBase;
+
+  /// Whether the staging of `op`'s A and B fits (at least one k step).
+  static bool fits(mlir::Operation *op);
+
+  /// Unpacks the operands (`lhs`, `rhs`, `acc` converted) of `op`; fails
+  /// (with a diagnostic) where a type has no layout or LLVM form or the
+  /// staging does not fit. The scratch buffer (from aBase) grows to at
+  /// least `minBytes` too, for the caller's own staging before the chunks'.
+  static mlir::FailureOr<CanonicalMma> prepare(mlir::Operation *op, Value lhs, Value rhs,
+                                               Value acc, const mlir::TypeConverter &converter,
+                                               RegisterEmitter &e, uint64_t minBytes = 0);
+
+  /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
+  /// waits for the scratch's earlier readers), fenced for the async proxy
+  /// that reads them: B transposed, its column n of batch b at row
+  /// b * N + n; A's register i at row `aRowOf(i)`.
+  void stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
+                  llvm::function_ref<Value(size_t)> aRowOf) const;
+
+  /// The shared address (i64) `bytes` (i32) after `address` (i64).
+  static Value addBytes(RegisterEmitter &e, Value address, Value bytes);
+
+  /// The batch coordinate of register `i` of `regs` (0 when unbatched).
+  Value batchOf(RegisterEmitter &e, const OperandRegs &regs, size_t i) const {
+    return shape.batched ? regs.coords[0][i] : e.i32(0);
+  }
+
+  /// The shared-memory descriptors of A's rows from `aRow` and B's rows
+  /// (B's columns) from `bRow` of k step `k` (i32) of the staged chunk.
+  std::pair<Value, Value> descriptors(RegisterEmitter &e, Value k, int64_t aRow,
+                                      int64_t bRow) const;
+
+  /// Adds D as tcgen05.ld reads it from tensor memory to `sums`: each warp
+  /// reads its 32 lanes of the (batch, 128-row block) regions for which
+  /// `regionColumn` gives a column of `tmem` (and skips the others),
+  /// waiting for each load before it uses it.
+  void addProducts(RegisterEmitter &e, Value tmem,
+                   llvm::function_ref<std::optional<int64_t>(int64_t batch, int64_t block)>
+                       regionColumn);
+};
+
+/// The columns allocated for `columns`: a power of two, at least 32.
+int64_t getTmemAllocationColumns(int64_t columns);
+
+/// The tensor-memory address (i32: lane << 16 | column) of the kernel's
+/// allocation, which grows to at least `columns` (finishTensorMemory
+/// allocates it).
+Value getTensorMemory(mlir::OpBuilder &builder, mlir::Location loc, mlir::Operation *anchor,
+                      int64_t columns);
+
+/// `address` (i32) as the !llvm.ptr<6> the tcgen05 ops take.
+Value getTensorPointer(RegisterEmitter &e, Value address);
+
+/// mbarrier `index` (0 or 1) of the kernel's pair that tcgen05.commit
+/// signals (a shared [2 x i64]).
+Value getTcgen05MBarrier(RegisterEmitter &e, mlir::Operation *anchor, int64_t index);
+
+/// A barrier that orders tensor-memory accesses on both sides of it
+/// ("Memory Consistency Model for tcgen05": fence::before_thread_sync,
+/// the thread sync, fence::after_thread_sync).
+void emitTensorMemoryBarrier(mlir::OpBuilder &builder, mlir::Location loc);
+
+/// The multiplies of one K chunk as thread 0 (`leader`) issues them:
+/// `issue` runs in thread 0 after the fence that orders it after the
+/// chunk's staging, then tcgen05.commit makes mbarrier 0 of the kernel's
+/// pair track them and every thread waits for its phase `phase` % 2. The mbarrier is
+/// initialized on first use (`init`: before the first chunk's staging,
+/// whose barrier publishes it) and invalidated by emitTcgen05MBarrierInval.
+struct Tcgen05Issuer {
+  Value barrier, leader;
+
+  static Tcgen05Issuer create(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
+                              mlir::Operation *anchor, RegisterEmitter &e);
+  mlir::LogicalResult issueAndWait(mlir::ConversionPatternRewriter &rewriter,
+                                   mlir::Location loc, int64_t phase,
+                                   llvm::function_ref<void()> issue) const;
+  /// After every thread is past its last wait.
+  void invalidate(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc) const;
+};
+
+} // namespace tilepipe::tile_as
+
+#endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TCGEN05LOWERING_H
