@@ -1,5 +1,6 @@
-// An iota of 512 stored through a pointer tile: 4 warps, 4 registers per
-// thread, 128 apart. tile-llvm builds the coordinates as one splat of the
+// An iota of 512 stored through a pointer tile: 4 warps, 4 consecutive
+// registers per thread (tile-lower proves the store's pointers contiguous,
+// so it becomes one st.global.v4). tile-llvm builds the coordinates as one splat of the
 // thread's base plus a constant vector (RegisterEmitter::coordinateVector),
 // the form in which LLVM folds the constants into their users (stages.bats).
 cuda_tile.module @kernels {
@@ -14,6 +15,6 @@ cuda_tile.module @kernels {
   }
 }
 
-// LLVM: %[[C:.*]] = llvm.mlir.constant(dense<[0, 128, 256, 384]> : vector<4xi32>) : vector<4xi32>
+// LLVM: %[[C:.*]] = llvm.mlir.constant(dense<[0, 1, 2, 3]> : vector<4xi32>) : vector<4xi32>
 // LLVM: %[[B:.*]] = llvm.shufflevector %{{.*}}, %{{.*}} [0, 0, 0, 0] : vector<4xi32>
 // LLVM-NEXT: llvm.add %[[B]], %[[C]] : vector<4xi32>
