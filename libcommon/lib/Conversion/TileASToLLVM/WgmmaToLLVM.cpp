@@ -174,14 +174,12 @@ bool canLowerToWgmma(MmaFGlobalOp op) {
 LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
                          const TypeConverter &converter,
                          ConversionPatternRewriter &rewriter) {
-  FailureOr<Laid> lhsLaid = Laid::of(op, op.getLhs().getType());
-  FailureOr<Laid> rhsLaid = Laid::of(op, op.getRhs().getType());
-  if (failed(lhsLaid) || failed(rhsLaid))
-    return failure();
   RegisterEmitter e(rewriter, op.getLoc());
-  StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
-  StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
-  return emitWgmma(op, a, b, getElementTypeOrSelf(op.getLhs().getType()),
+  FailureOr<StagedOperand> a = getStagedOperand(e, op, op.getLhs(), lhs, /*mask=*/{});
+  FailureOr<StagedOperand> b = getStagedOperand(e, op, op.getRhs(), rhs, /*mask=*/{});
+  if (failed(a) || failed(b))
+    return failure();
+  return emitWgmma(op, *a, *b, getElementTypeOrSelf(op.getLhs().getType()),
                    op.getLhs().getType(), acc, op.getAcc().getType(), converter, rewriter);
 }
 
