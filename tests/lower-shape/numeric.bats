@@ -131,3 +131,9 @@ check_io() {
   run tileiras "$IN/pack_widths.mlir" --gpu-name sm_80 -o "$BATS_TEST_TMPDIR/widths.cubin"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+@test "iota of i8: 0..255 wraps to -128..127" {
+  run check "$IN/iota_narrow.mlir" --entry iota8 --array "b=np.zeros(256, np.int8)" \
+    --expect 'b = np.arange(256).astype(np.int8)'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

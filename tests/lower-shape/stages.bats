@@ -77,3 +77,8 @@ stages() {
   run stages stage_reshape_unit.mlir LLVM "tile-sched | tile-llvm --emit=mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+@test "tile-lower: an i8 iota counts in i32 and truncates" {
+  run bash -c "set -o pipefail; tile-lower --gpu-name sm_80 '$IN/iota_narrow.mlir' | FileCheck --check-prefix=LOWER '$IN/iota_narrow.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

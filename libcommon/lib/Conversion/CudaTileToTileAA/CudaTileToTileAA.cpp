@@ -308,11 +308,20 @@ struct OffsetLowering : TilePattern<ct::OffsetOp> {
   }
 };
 
+/// tile_aa.iota counts in i32 or i64; an iota of a narrower integer type
+/// (i1, i8, i16, which cuda_tile allows) counts in i32 and is truncated,
+/// i.e. it wraps modulo 2^width like the integer arithmetic around it.
 struct IotaLowering : TilePattern<ct::IotaOp> {
   using TilePattern::TilePattern;
   LogicalResult matchAndRewrite(ct::IotaOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<tile_aa::IotaOp>(op, convert(op.getType()), 0);
+    auto type = cast<RankedTensorType>(convert(op.getType()));
+    if (type.getElementTypeBitWidth() >= 32) {
+      rewriter.replaceOpWithNewOp<tile_aa::IotaOp>(op, type, 0);
+      return success();
+    }
+    Value wide = tile_aa::IotaOp::create(rewriter, op.getLoc(), type.clone(rewriter.getI32Type()), 0);
+    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, type, wide);
     return success();
   }
 };
