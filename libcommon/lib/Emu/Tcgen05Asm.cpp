@@ -379,21 +379,28 @@ private:
     }
     if (ops.size() <= next || ops.size() > next + 2)
       return bad(llvm::Twine(ops.size()) + " operands");
-    if (llvm::Error e = addressInto(o.d, ops[0], "D"))
-      return e;
-    o.aInTmem = ops[1].starts_with("[");
-    llvm::Error e = o.aInTmem ? addressInto(o.a, ops[1], "A") : scalarInto(o.a, ops[1], "A");
-    if (e)
-      return e;
-    if (llvm::Error e = scalarInto(o.b, ops[2], "B descriptor"))
-      return e;
-    if (llvm::Error e = scalarInto(o.idesc, ops[3], "instruction descriptor"))
+    if (llvm::Error e = parseMmaOperands(ops))
       return e;
     if (llvm::Error e = scalarInto(o.enableInputD, ops[next], "enable-input-d"))
       return e;
     if (ops.size() == next + 2)
       return scalarInto(o.scaleInputD, ops[next + 1], "scale-input-d");
     return llvm::Error::success();
+  }
+
+  /// The operands every tcgen05.mma starts with: [d], a (a tensor-memory
+  /// address in brackets, else a shared-memory descriptor), b, idesc.
+  llvm::Error parseMmaOperands(llvm::ArrayRef<StringRef> ops) {
+    Tcgen05AsmOperands &o = operands;
+    if (llvm::Error e = addressInto(o.d, ops[0], "D"))
+      return e;
+    o.aInTmem = ops[1].starts_with("[");
+    if (llvm::Error e =
+            o.aInTmem ? addressInto(o.a, ops[1], "A") : scalarInto(o.a, ops[1], "A"))
+      return e;
+    if (llvm::Error e = scalarInto(o.b, ops[2], "B descriptor"))
+      return e;
+    return scalarInto(o.idesc, ops[3], "instruction descriptor");
   }
 
   /// kind::mxf8f6f4.block_scale: scale_vec::1X, the only one of the kind,
@@ -407,15 +414,7 @@ private:
     // [d], a, b, idesc, [scale-A], [scale-B], enable-input-d
     if (llvm::Error e = expectOperands(ops, 7, 7))
       return e;
-    if (llvm::Error e = addressInto(o.d, ops[0], "D"))
-      return e;
-    o.aInTmem = ops[1].starts_with("[");
-    llvm::Error e = o.aInTmem ? addressInto(o.a, ops[1], "A") : scalarInto(o.a, ops[1], "A");
-    if (e)
-      return e;
-    if (llvm::Error e = scalarInto(o.b, ops[2], "B descriptor"))
-      return e;
-    if (llvm::Error e = scalarInto(o.idesc, ops[3], "instruction descriptor"))
+    if (llvm::Error e = parseMmaOperands(ops))
       return e;
     if (llvm::Error e = addressInto(o.scaleA, ops[4], "scale-A"))
       return e;
