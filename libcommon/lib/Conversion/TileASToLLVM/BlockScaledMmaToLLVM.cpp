@@ -113,30 +113,15 @@ struct MmaFScaledLowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
     auto batchOf = [&](const OperandRegs &regs, size_t i) {
       return s.batched ? regs.coords[0][i] : e.i32(0);
     };
-    Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+    Type i32 = rewriter.getI32Type();
     auto at = [&](Value base, Type type, Value index) {
       return LLVM::GEPOp::create(rewriter, loc, base.getType(), type, base,
                                  ArrayRef<LLVM::GEPArg>{index});
     };
 
-    // The scale tiles into the scratch: byte (batch * rows + row) * pitch +
-    // block. Replicated registers store the same byte twice.
-    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    OperandRegs sa = unpackOperand(e, adaptor.getLhsScale(), *saLaid);
-    OperandRegs sb = unpackOperand(e, adaptor.getRhsScale(), *sbLaid);
-    for (auto [i, value] : llvm::enumerate(sa.values)) {
-      Value row = m.add(m.mul(batchOf(sa, i), s.m), sa.coords[mDim][i]);
-      LLVM::StoreOp::create(rewriter, loc, value,
-                            at(scratch->aBase, i8, m.add(m.mul(row, staging.pitch),
-                                                         sa.coords[nDim][i])));
-    }
-    for (auto [i, value] : llvm::enumerate(sb.values)) {
-      Value column = m.add(m.mul(batchOf(sb, i), s.n), sb.coords[nDim][i]);
-      LLVM::StoreOp::create(rewriter, loc, value,
-                            at(scratch->bBase, i8, m.add(m.mul(column, staging.pitch),
-                                                         sb.coords[mDim][i])));
-    }
-    emitCTABarrier(rewriter, loc); // the scales are complete
+    // The scale tiles into the scratch ([batch][rows][pitch] bytes).
+    stageScaleBytes(e, rewriter, s, adaptor.getLhsScale(), *saLaid, adaptor.getRhsScale(),
+                    *sbLaid, scratch->aBase, scratch->bBase, staging.pitch);
 
     // Each fragment's scale words, keyed by its first accumulator register
     // (the site's regs[0]): the registers of even row and column index.

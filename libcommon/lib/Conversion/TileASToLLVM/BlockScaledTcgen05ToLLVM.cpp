@@ -145,33 +145,21 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
     if (failed(prepared))
       return failure();
     CanonicalMma &mma = *prepared;
-    unsigned rank = accTensor.getRank(), mDim = rank - 2, nDim = rank - 1;
+    unsigned mDim = accTensor.getRank() - 2;
     Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(plan.columns(s)));
     Tcgen05Issuer issuer = Tcgen05Issuer::create(rewriter, loc, op, e);
 
-    // The scale tiles into the scratch as bytes; replicated registers store
-    // the same byte twice.
-    Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+    // The scale tiles into the scratch as bytes, A's then B's.
     Value scratch = mma.aBase;
+    Value bScales = LLVM::GEPOp::create(rewriter, loc, scratch.getType(), rewriter.getI8Type(),
+                                        scratch, ArrayRef<LLVM::GEPArg>{int32_t(bScaleOffset)});
+    stageScaleBytes(e, rewriter, s, adaptor.getLhsScale(), *saLaid, adaptor.getRhsScale(),
+                    *sbLaid, scratch, bScales, pitch);
+    Type i32 = rewriter.getI32Type();
     auto at = [&](Type type, Value index) {
       return LLVM::GEPOp::create(rewriter, loc, scratch.getType(), type, scratch,
                                  ArrayRef<LLVM::GEPArg>{index});
     };
-    emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    OperandRegs sa = unpackOperand(e, adaptor.getLhsScale(), *saLaid);
-    OperandRegs sb = unpackOperand(e, adaptor.getRhsScale(), *sbLaid);
-    for (auto [i, value] : llvm::enumerate(sa.values)) {
-      Value row = m.add(m.mul(mma.batchOf(e, sa, i), s.m), sa.coords[mDim][i]);
-      LLVM::StoreOp::create(rewriter, loc, value,
-                            at(i8, m.add(m.mul(row, pitch), sa.coords[nDim][i])));
-    }
-    for (auto [i, value] : llvm::enumerate(sb.values)) {
-      Value column = m.add(m.mul(mma.batchOf(e, sb, i), s.n), sb.coords[nDim][i]);
-      LLVM::StoreOp::create(
-          rewriter, loc, value,
-          at(i8, m.add(m.add(m.mul(column, pitch), sb.coords[mDim][i]), bScaleOffset)));
-    }
-    emitCTABarrier(rewriter, loc); // the scales are complete
 
     // Warps 0-3 copy them to their lane partition of tensor memory: lane l
     // of warp w to lane 32 * w + l.

@@ -92,6 +92,16 @@ struct OperandRegs {
 /// coordinates each holds.
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid);
 
+/// Stores the scale tiles of a block-scaled multiply of shape `s` into
+/// shared memory as bytes, between CTA barriers (the first waits for earlier
+/// readers): A's scale of (batch, row, k block) at byte
+/// (batch * M + row) * pitch + block of `aBase`, B's of (batch, k block,
+/// column) at (batch * N + column) * pitch + block of `bBase`. Replicated
+/// registers store the same byte twice.
+void stageScaleBytes(RegisterEmitter &e, mlir::OpBuilder &builder, const MmaShape &s,
+                     Value lhsScale, const Laid &lhsScaleLaid, Value rhsScale,
+                     const Laid &rhsScaleLaid, Value aBase, Value bBase, int64_t pitch);
+
 /// Elements a thread holds adjacent along dimension `dim` of `laid` and
 /// aligned to the run: its registers come in such runs when `dim` is the
 /// layout's fastest dimension (a blocked layout gives each thread

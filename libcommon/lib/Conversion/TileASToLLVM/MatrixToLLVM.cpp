@@ -105,6 +105,32 @@ FailureOr<StagedOperand> getStagedOperand(RegisterEmitter &e, Operation *op, Val
   return operand;
 }
 
+void stageScaleBytes(RegisterEmitter &e, OpBuilder &builder, const MmaShape &s, Value lhsScale,
+                     const Laid &lhsScaleLaid, Value rhsScale, const Laid &rhsScaleLaid,
+                     Value aBase, Value bBase, int64_t pitch) {
+  Location loc = e.loc;
+  IndexMath m{e};
+  unsigned rank = lhsScaleLaid.shape.size(), mDim = rank - 2, nDim = rank - 1;
+  auto batchOf = [&](const OperandRegs &regs, size_t i) {
+    return s.batched ? regs.coords[0][i] : e.i32(0);
+  };
+  auto storeByte = [&](Value base, Value value, Value line, Value block) {
+    Value address = LLVM::GEPOp::create(builder, loc, base.getType(), builder.getI8Type(), base,
+                                        ArrayRef<LLVM::GEPArg>{m.add(m.mul(line, pitch), block)});
+    LLVM::StoreOp::create(builder, loc, value, address);
+  };
+  emitCTABarrier(builder, loc); // earlier readers of the scratch are done
+  OperandRegs sa = unpackOperand(e, lhsScale, lhsScaleLaid);
+  OperandRegs sb = unpackOperand(e, rhsScale, rhsScaleLaid);
+  for (auto [i, value] : llvm::enumerate(sa.values))
+    storeByte(aBase, value, m.add(m.mul(batchOf(sa, i), s.m), sa.coords[mDim][i]),
+              sa.coords[nDim][i]);
+  for (auto [i, value] : llvm::enumerate(sb.values))
+    storeByte(bBase, value, m.add(m.mul(batchOf(sb, i), s.n), sb.coords[nDim][i]),
+              sb.coords[mDim][i]);
+  emitCTABarrier(builder, loc); // the scales are complete
+}
+
 OperandRegs unpackOperand(RegisterEmitter &e, Value vector, const Laid &laid) {
   OperandRegs regs;
   int64_t count = getElemsPerThread(laid.layout, laid.shape);
