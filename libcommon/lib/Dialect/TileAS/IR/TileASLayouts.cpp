@@ -9,6 +9,14 @@
 using namespace mlir;
 using namespace tilepipe::tile_as;
 
+unsigned tilepipe::tile_as::getElementBytes(Type type) {
+  if (isa<PtrType>(type))
+    return 8;
+  if (isa<FloatTF32Type>(type)) // stored as 32-bit f32
+    return 4;
+  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
 int64_t tilepipe::tile_as::getLayoutExtent(BlockedAttr layout, unsigned dim) {
   return int64_t(layout.getSizePerThread()[dim]) *
          layout.getThreadsPerWarp()[dim] * layout.getWarpsPerCTA()[dim];

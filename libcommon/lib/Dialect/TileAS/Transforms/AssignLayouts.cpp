@@ -27,14 +27,6 @@ using namespace tilepipe::tile_as;
 /// Largest access of one thread, in bytes (ld.global.v4.b32).
 static constexpr unsigned kMaxAccessBytes = 16;
 
-static unsigned getElementBytes(Type type) {
-  if (auto ptr = dyn_cast<PtrType>(type))
-    return 8;
-  if (isa<FloatTF32Type>(type)) // stored as 32-bit f32
-    return 4;
-  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
 namespace {
 using ShapeKey = std::vector<int64_t>;
 

@@ -29,12 +29,6 @@ using namespace tilepipe::tile_as;
 
 /// Bytes of the longest (cp.async.cg) and the shortest cp.async.
 static constexpr int64_t kLongestCopyBytes = 16, kShortestCopyBytes = 4;
-
-/// The bytes an element of a staged operand takes: tf32 (19 bits) is
-/// stored in 4 bytes; the other operand types fill theirs.
-static int64_t getStagedElementBytes(Type element) {
-  return isa<FloatTF32Type>(element) ? 4 : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
-}
 static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// Whether `op` (or an op nested in it) may write memory.
@@ -110,7 +104,7 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   auto type = load.getType();
   auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
   unsigned innermost = type.getRank() - 1;
-  int64_t elementBytes = getStagedElementBytes(type.getElementType());
+  int64_t elementBytes = getElementBytes(type.getElementType());
   if (!layout || layout.getOrder().front() != innermost)
     return std::nullopt;
   int64_t run = std::gcd(layout.getSizePerThread()[innermost], kLongestCopyBytes / elementBytes);
@@ -165,7 +159,7 @@ struct AsyncCopyMmaOperandsPass
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
         if (wgmma && operand && operand->load.getContiguity() %
                                        (kLongestCopyBytes /
-                                        getStagedElementBytes(operand->load.getType().getElementType())) ==
+                                        getElementBytes(operand->load.getType().getElementType())) ==
                                    0)
           if (std::optional<TiledView> view =
                   matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask()))

@@ -17,6 +17,10 @@
 
 namespace tilepipe::tile_as {
 
+/// Bytes one element of type `type` takes in registers and memory: 8 for a
+/// pointer, 4 for tf32 (stored as f32), at least 1 (sub-byte types pack).
+unsigned getElementBytes(mlir::Type type);
+
 /// Registers per thread along each dimension (repetitions x sizePerThread).
 llvm::SmallVector<int64_t> getRegsPerDim(BlockedAttr layout,
                                          llvm::ArrayRef<int64_t> shape);
