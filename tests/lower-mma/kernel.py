@@ -5,6 +5,7 @@
   kernel.py --m 32 --n 16 --k 64 --a i8 --b i8 --acc i32 [--unsigned-lhs]
   kernel.py ... --warps 8      (num_worker_warps hint for sm_80 and sm_90)
   kernel.py ... --valid 50,60,40 [--padding zero]
+  kernel.py ... --a tf32 --from-f32   (A and B f32 in memory, ftof to tf32)
 
 Kernel @k(a, b, c, d) loads A [batch x] M x K, B [batch x] K x N and the
 accumulator C [batch x] M x N (row-major, dense), computes D = A x B + C with
@@ -13,7 +14,9 @@ stores D. With --valid VM,VN,VK the arrays keep their M x K, K x N and
 M x N allocations, but the kernel's views claim only VM x VK, VK x VN and
 VM x VN of them: the tiles overhang the views (ragged edges), A and B read
 as --padding (a cuda_tile padding value, default zero) there, and D is
-stored only inside VM x VN.
+stored only inside VM x VN. With --from-f32 (tf32 operands only), A and B
+are f32 arrays that the kernel loads as f32 and rounds to tf32 with ftof
+(nearest even) before the multiply, as cuTile's tf32 matmuls do.
 """
 import argparse
 import os
@@ -36,22 +39,29 @@ def main():
     p.add_argument("--warps", type=int, default=0, help="num_worker_warps hint (sm_80, sm_90)")
     p.add_argument("--valid", default=None, help="VM,VN,VK: the views' extents")
     p.add_argument("--padding", default="zero")
+    p.add_argument("--from-f32", action="store_true", help="tf32 A and B loaded as f32, ftof")
     o = p.parse_args()
     o.b = o.b or o.a
+    # The element types of A and B in memory.
+    ma, mb = ("f32", "f32") if o.from_f32 else (o.a, o.b)
     lead = [o.batch] if o.batch else []
     sa, sb, sc = lead + [o.m, o.k], lead + [o.k, o.n], lead + [o.m, o.n]
     k = Kernel()
     k.emit("%tok = make_token : token")
     # 16-byte aligned pointers (as cuTile asserts), so i8 tiles load in
     # vectors rather than single bytes.
-    for name, dtype in (("a", o.a), ("b", o.b), ("c", o.acc), ("d_out", o.acc)):
+    for name, dtype in (("a", ma), ("b", mb), ("c", o.acc), ("d_out", o.acc)):
         k.emit("%%%s_p = assume div_by<16>, %%%s : tile<ptr<%s>>" % (name, name, dtype))
     ea = eb = ec = pad = None
     if o.valid:
         vm, vn, vk = map(int, o.valid.split(","))
         ea, eb, ec, pad = lead + [vm, vk], lead + [vk, vn], lead + [vm, vn], o.padding
-    a = k.load("%a_p", sa, o.a, extent=ea, padding=pad)
-    b = k.load("%b_p", sb, o.b, extent=eb, padding=pad)
+    a = k.load("%a_p", sa, ma, extent=ea, padding=pad)
+    b = k.load("%b_p", sb, mb, extent=eb, padding=pad)
+    if o.from_f32:
+        k.emit("%%a_r = ftof %s : %s -> %s" % (a, tile(sa, ma), tile(sa, o.a)))
+        k.emit("%%b_r = ftof %s : %s -> %s" % (b, tile(sb, mb), tile(sb, o.b)))
+        a, b = "%a_r", "%b_r"
     c = k.load("%c_p", sc, o.acc, extent=ec, padding=pad)
     types = "%s, %s, %s" % (tile(sa, o.a), tile(sb, o.b), tile(sc, o.acc))
     if o.acc.startswith("i"):
@@ -65,7 +75,7 @@ def main():
     hints = (" optimization_hints=<sm_80 = {num_worker_warps = %d}, sm_90 = {num_worker_warps = %d}>"
              % (o.warps, o.warps) if o.warps else "")
     print("  entry @k(%%a: tile<ptr<%s>>, %%b: tile<ptr<%s>>, %%c: tile<ptr<%s>>, %%d_out: tile<ptr<%s>>)%s {"
-          % (o.a, o.b, o.acc, o.acc, hints))
+          % (ma, mb, o.acc, o.acc, hints))
     print("\n".join(k.lines))
     print("    return")
     print("  }")

@@ -136,7 +136,21 @@ setup() {
   done
 }
 
-@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, or a view of the wrong length" {
+# cuTile's tf32 matmuls (inputs/mmaf_tf32_cp_async.mlir): f32 loads rounded
+# by ftof fuse with their rounding; the fragments are rounded after ldmatrix.
+@test "tile-sched fuses f32 loads and their ftof to tf32 into tile_as.mmaf_global {lhs_tf32, rhs_tf32}; the PTX copies f32 by cp.async and rounds fragments to nearest even" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_tf32_cp_async.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # The tcgen05 path (sm_100) would truncate in the tensor core: its ftof
+  # stays a rounding in registers.
+  run bash -c "tile-lower --gpu-name sm_100 '$in' | tile-sched"
+  [[ "$status" -eq 0 && "$output" == *"arith.truncf"* && "$output" != *"_tf32"* ]] || { echo "$output" | grep -n 'mmaf\|truncf'; false; }
+}
+
+@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, or a view of the wrong length; tf32 rounding of anything but f32 pointers" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

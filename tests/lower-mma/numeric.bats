@@ -23,6 +23,9 @@ setup() {
   BF="(lambda v: (v.astype(np.uint32) << 16).view(np.float32))"
   # f32 values rounded toward zero to tf32.
   TF32="(lambda v: (np.asarray(v, np.float32).view(np.uint32) & 0xFFFFE000).view(np.float32))"
+  # f32 values rounded to nearest even to tf32 (cuTile's ftof; finite
+  # values of magnitude far below the largest).
+  TF32RN="(lambda v: (lambda u: ((u + 0xFFF + ((u >> 13) & 1)) & 0xFFFFE000).astype(np.uint32).view(np.float32))(np.asarray(v, np.float32).view(np.uint32).astype(np.uint64)))"
 }
 
 teardown() {
@@ -30,7 +33,8 @@ teardown() {
 }
 
 # mma_case M N K A-TYPE ACC-TYPE BATCH(0: 2-D) [-- emu-check args]
-# (MMA_WARPS=N: the kernel asks for N warps. MMA_VALID=VM,VN,VK (2-D only):
+# (MMA_FROM_F32=1 with tf32: A and B are f32 arrays the kernel rounds with
+# ftof. MMA_WARPS=N: the kernel asks for N warps. MMA_VALID=VM,VN,VK (2-D only):
 # the views cover only VM x VK of A, VK x VN of B and VM x VN of C and D, so
 # the tiles overhang them into random data that must read as zero padding.)
 # A and B are standard normal (f16/bf16/f32/tf32), small fp8 values of
@@ -43,6 +47,7 @@ mma_case() {
   if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
   [ -z "${MMA_WARPS:-}" ] || gen+=(--warps "$MMA_WARPS")
   [ -z "${MMA_VALID:-}" ] || gen+=(--valid "$MMA_VALID")
+  [ -z "${MMA_FROM_F32:-}" ] || gen+=(--from-f32)
   "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
   local sa="($lead$m,$k)" sb="($lead$k,$n)" sc="($lead$m,$n)" a b c d
   case $ta in
@@ -59,7 +64,12 @@ mma_case() {
     # are exact and only the f32 sums round.
     tf32) a="a=$TF32($RNG.standard_normal($sa))"
           b="b=$TF32($RNG.standard_normal($sb))"
-          d="a.astype(np.float64) @ b.astype(np.float64)" ;;
+          d="a.astype(np.float64) @ b.astype(np.float64)"
+          if [ -n "${MMA_FROM_F32:-}" ]; then
+            a="a=$RNG.standard_normal($sa).astype(np.float32)"
+            b="b=$RNG.standard_normal($sb).astype(np.float32)"
+            d="$TF32RN(a).astype(np.float64) @ $TF32RN(b).astype(np.float64)"
+          fi ;;
     f8E4M3FN|f8E5M2)
         # Bit patterns of magnitude below 4 (e4m3) or 8 (e5m2), either sign.
         local bits="($RNG.integers(0, 0x48, SHAPE) | ($RNG.integers(0, 2, SHAPE) << 7)).astype(np.uint8)"
@@ -241,6 +251,20 @@ TF32_MMA=mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
   mma_case 64 64 64 f32 f32 0 -- --rtol 1e-5 --atol 1e-5 --gpu-name sm_90
   run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
   [[ "$output" != *mma.sync* && "$output" == *fma.rn.f32* ]] || { echo "f32 operands took mma.sync"; false; }
+}
+
+# cuTile's tf32 matmuls load f32 and round it with ftof: the raw f32 tiles
+# are copied by cp.async and the fragments rounded (to nearest even) after
+# ldmatrix. Random f32 inputs: 1e-5 fails if the rounding truncates (as the
+# tensor cores would) or is skipped. Ragged edges pad with zeros.
+@test "mma.sync path, f32 loads rounded to tf32 by ftof: copied by cp.async, fragments rounded to nearest even" {
+  MMA_FROM_F32=1 sync_case sm_80 $TF32_MMA 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_FROM_F32=1 MMA_VALID=30,28,20 sync_case sm_89 $TF32_MMA 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_FROM_F32=1 MMA_WARPS=8 sync_case sm_120 $TF32_MMA 64 128 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_FROM_F32=1 sync_case sm_80 $TF32_MMA 32 16 32 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *cp.async.ca.shared.global* && "$output" != *st.shared* ]] ||
+    { echo "batched f32 operands not copied by cp.async"; false; }
 }
 
 # wgmma_case: mma_case on sm_90a, whose PTX must take the wgmma path.

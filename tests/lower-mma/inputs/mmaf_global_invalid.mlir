@@ -43,3 +43,26 @@ func.func @register_view(%a: tensor<64x32x!tile_as.ptr<f16, 1>, #A>, %p: !tile_a
   %d = tile_as.mmaf_global %a, %b view %p[%i, %i, %i, %i, %i], %c : tensor<64x32x!tile_as.ptr<f16, 1>, #A>, tensor<32x128xf16, #B> view !tile_as.ptr<f16, 1>[i32, i32, i32, i32, i32], tensor<64x128xf32, #C>
   return
 }
+
+// -----
+
+// Only copied f32 elements are rounded to tf32 after the copy.
+#A = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#C = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+func.func @tf32_of_f16(%a: tensor<64x32x!tile_as.ptr<f16, 1>, #A>, %b: tensor<32x128xf16, #B>, %c: tensor<64x128xf32, #C>) {
+  // expected-error @below {{lhs_tf32 needs lhs as pointers to f32}}
+  %d = tile_as.mmaf_global %a, %b, %c {lhs_tf32} : tensor<64x32x!tile_as.ptr<f16, 1>, #A>, tensor<32x128xf16, #B>, tensor<64x128xf32, #C>
+  return
+}
+
+// -----
+
+#A = #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#C = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+func.func @tf32_of_registers(%a: tensor<64x32x!tile_as.ptr<f32, 1>, #A>, %b: tensor<32x128xf32, #B>, %c: tensor<64x128xf32, #C>) {
+  // expected-error @below {{rhs_tf32 needs rhs as pointers to f32}}
+  %d = tile_as.mmaf_global %a, %b, %c {lhs_tf32, rhs_tf32} : tensor<64x32x!tile_as.ptr<f32, 1>, #A>, tensor<32x128xf32, #B>, tensor<64x128xf32, #C>
+  return
+}

@@ -61,6 +61,14 @@ mlir::Value emitIfElse(mlir::RewriterBase &rewriter, mlir::Location loc,
 mlir::Value decodeFloat8(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value bits, mlir::Type type);
 
+/// f32 bit patterns `bits` (i32, or a vector of i32) rounded to tf32, as
+/// bit patterns of the same type: to nearest even in the 13 low mantissa
+/// bits, which become zero (a carry into the exponent is the right answer, up
+/// to infinity), NaN staying a quiet NaN. The one rounding ftof to tf32
+/// allows; the tensor cores themselves would truncate. Defined in
+/// ArithmeticToLLVM.cpp.
+mlir::Value emitRoundToTF32(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value bits);
+
 /// The outermost module: where globals and function declarations live.
 /// Defined in MiscToLLVM.cpp.
 mlir::ModuleOp getTopModule(mlir::Operation *op);

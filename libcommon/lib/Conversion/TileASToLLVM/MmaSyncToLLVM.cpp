@@ -39,7 +39,12 @@
 // where only shorter runs are proven), masked-off bytes zero-filled by the
 // copy's source size, while an operand in registers is stored as above;
 // each chunk's copies are committed and waited for before the barrier that
-// publishes the chunk. The copied tiles then never occupy registers. On sm_90a an mmaf_global whose accumulator has the wgmma layout
+// publishes the chunk. The copied tiles then never occupy registers. An
+// operand marked lhs_tf32/rhs_tf32 is copied as the raw f32 tile, and each
+// of its fragment registers is rounded to tf32 between ldmatrix and
+// mma.sync (emitRoundToTF32, the rounding of the ftof it replaces): a
+// handful of integer ops per register against a tile of registers and
+// st.shared the rounding in registers needed. On sm_90a an mmaf_global whose accumulator has the wgmma layout
 // takes the wgmma path instead (emitWgmma), whose staging cp.async fills the
 // same way.
 //
@@ -142,6 +147,21 @@ LogicalResult stageChunk(RegisterEmitter &e, RewriterBase &rewriter, const MmaSh
                    }, b.global ? &rewriter : nullptr);
 }
 
+/// Which operands' fragments are rounded from f32 to tf32 after ldmatrix:
+/// those an mmaf_global copied as raw f32 (lhs_tf32, rhs_tf32).
+struct FragmentRounding {
+  bool a = false, b = false;
+};
+
+/// `regs` (fragment registers of f32 bit patterns) rounded to tf32 where
+/// `round`.
+SmallVector<Value> roundFragment(RegisterEmitter &e, SmallVector<Value> regs, bool round) {
+  if (round)
+    for (Value &reg : regs)
+      reg = emitRoundToTF32(e.builder, e.loc, reg);
+  return regs;
+}
+
 /// Where one staged chunk of A and B starts.
 struct ChunkBases {
   Value a, b;
@@ -154,12 +174,13 @@ using PrepareChunkFn = llvm::function_ref<FailureOr<ChunkBases>(int64_t k0, int6
 /// converted to LLVM) onto the accumulator `acc` (converted; tensor type
 /// `accTensorType`, in the mma.sync layout) in `arith`'s compute type,
 /// reading A and B a chunk at a time, laid out as `staging` for `form`, from
-/// where `prepareChunk` puts them; `issue` emits each mma.sync.
+/// where `prepareChunk` puts them, their fragments rounded as `rounding`
+/// says; `issue` emits each mma.sync.
 LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging &staging,
                           Type element, Value acc, Type accTensorType, const MmaSyncForm &form,
                           const Arithmetic &arith, MmaInstructionFn issue,
                           const TypeConverter &converter, ConversionPatternRewriter &rewriter,
-                          PrepareChunkFn prepareChunk) {
+                          PrepareChunkFn prepareChunk, FragmentRounding rounding = {}) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
   if (failed(accLaid))
@@ -291,14 +312,17 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
       Value bStepBase = elementAt(bBase, m.add(bThread, bStep));
       SmallVector<SmallVector<Value>> aFragments;
       for (int64_t offset : aFragmentOffset)
-        aFragments.push_back(loadMatrices(e, fragmentAt(aStepBase, offset), 4, false));
+        aFragments.push_back(roundFragment(
+            e, loadMatrices(e, fragmentAt(aStepBase, offset), 4, false), rounding.a));
       SmallVector<Value> next(carried);
       int64_t rowPairs = rowRegs / 2;
       for (int64_t batch = 0; batch < batchRegs; ++batch)
         for (int64_t col = 0; col < colBlocks; ++col) {
-          SmallVector<Value> bRegs = loadMatrices(
-              e, fragmentAt(bStepBase, bFragmentOffset[batch * colBlocks + col]), 2,
-              !bTransposed);
+          SmallVector<Value> bRegs = roundFragment(
+              e,
+              loadMatrices(e, fragmentAt(bStepBase, bFragmentOffset[batch * colBlocks + col]),
+                           2, !bTransposed),
+              rounding.b);
           for (int64_t pair = 0; pair < rowPairs; ++pair) {
             std::array<int64_t, 4> regs = {
                 regOf(batch, 2 * pair, 2 * col), regOf(batch, 2 * pair, 2 * col + 1),
@@ -321,12 +345,14 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
 /// Lowers the multiply `op` of `a` and `b` (element type `element`
 /// converted to LLVM, `a` typed like `lhsType`) onto `acc` (converted;
 /// tensor type `accTensorType`), for which hasMmaSyncStaging holds with
-/// `form`, staging them a chunk at a time in the shared scratch.
+/// `form`, staging them a chunk at a time in the shared scratch and rounding
+/// their fragments as `rounding` says.
 LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const StagedOperand &b,
                                 Type element, Type lhsType, Value acc, Type accTensorType,
                                 const MmaSyncForm &form, const Arithmetic &arith,
                                 MmaInstructionFn issue, const TypeConverter &converter,
-                                ConversionPatternRewriter &rewriter) {
+                                ConversionPatternRewriter &rewriter,
+                                FragmentRounding rounding = {}) {
   Location loc = op->getLoc();
   FailureOr<MmaShape> shape = getShape(lhsType, accTensorType);
   if (failed(shape))
@@ -352,7 +378,7 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
     return ChunkBases{staged->aBase, staged->bBase};
   };
   if (failed(emitMmaSync(op, s, staging, element, acc, accTensorType, form, arith, issue,
-                         converter, rewriter, prepare)))
+                         converter, rewriter, prepare, rounding)))
     return failure();
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
   return success();
@@ -374,20 +400,20 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Type lhsType = op.getLhs().getType();
-    // AsyncCopyMmaOperands fuses the operands of f16/bf16 mmafs, and on the
-    // tcgen05 path of tf32 and fp8 ones too. The elements of a global
-    // operand are its pointers' pointee type.
-    auto elementOf = [](Value operand) {
-      Type element = getElementTypeOrSelf(operand.getType());
-      if (auto ptr = dyn_cast<PtrType>(element))
-        return ptr.getPointeeType();
-      return element;
-    };
-    Type element = elementOf(op.getLhs()), rhsElement = elementOf(op.getRhs());
-    MmaSyncForm form{16, 2};
+    // AsyncCopyMmaOperands fuses the operands of f16/bf16 and tf32 (f32
+    // rounded after the copy) mmafs, and on the tcgen05 path of tf32 and
+    // fp8 ones too. The multiply's element types are the tile types.
+    Type element = op.getLhsMultipliedType(), rhsElement = op.getRhsMultipliedType();
+    auto accType = cast<RankedTensorType>(op.getAcc().getType());
     bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element, rhsElement);
-    if (!wgmma && !tcgen05 && (!(element.isF16() || element.isBF16()) ||
-                   !hasMmaSyncStaging(lhsType, op.getAcc().getType(), form)))
+    FragmentRounding rounding{op.getLhsTf32(), op.getRhsTf32()};
+    if ((wgmma || tcgen05) && (rounding.a || rounding.b))
+      return op.emitOpError("rounds an operand to tf32 after the copy, which only the mma.sync "
+                            "path does");
+    std::optional<MmaSyncForm> form =
+        getMmaFSyncForm(op, element, rhsElement, accType.getElementType(),
+                        cast<RankedTensorType>(lhsType).getShape().back());
+    if (!wgmma && !tcgen05 && (!form || !hasMmaSyncStaging(lhsType, accType, *form)))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
     FailureOr<StagedOperand> a =
@@ -410,11 +436,13 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
                          *getTypeConverter(), rewriter);
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
-      return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);
+      return emitMmaSyncInstruction(e, element, rhsElement, aRegs, bRegs, cRegs);
     };
-    return emitStagedMmaSync(op, *a, *b, element, lhsType, adaptor.getAcc(),
-                             op.getAcc().getType(), form, getMmaSyncArithmetic(op), issue,
-                             *getTypeConverter(), rewriter);
+    // The staging holds the elements as LLVM stores them (tf32 as f32).
+    Type staged = getTypeConverter()->convertType(element);
+    return emitStagedMmaSync(op, *a, *b, staged, lhsType, adaptor.getAcc(), accType, *form,
+                             getMmaSyncArithmetic(op), issue, *getTypeConverter(), rewriter,
+                             rounding);
   }
 };
 

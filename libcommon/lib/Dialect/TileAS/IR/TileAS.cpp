@@ -96,6 +96,18 @@ LogicalResult MmaFGlobalOp::verify() {
     return emitOpError("rhs mask without rhs pointers");
   if (!isGlobal(getLhs()) && !isGlobal(getRhs()))
     return emitOpError("needs lhs or rhs as global pointers (else it is a tile_as.mmaf)");
+  // Only a copied f32 tile can be rounded to tf32 after the copy.
+  auto checkTF32 = [&](StringRef name, Value operand, bool toTF32) -> LogicalResult {
+    if (toTF32 && (!isGlobal(operand) ||
+                   !cast<PtrType>(cast<RankedTensorType>(operand.getType()).getElementType())
+                        .getPointeeType()
+                        .isF32()))
+      return emitOpError() << name << "_tf32 needs " << name << " as pointers to f32";
+    return success();
+  };
+  if (failed(checkTF32("lhs", getLhs(), getLhsTf32())) ||
+      failed(checkTF32("rhs", getRhs(), getRhsTf32())))
+    return failure();
   // A view lists r sizes, r - 1 strides and r starts of a rank-r tile whose
   // leading unit dimensions the operand dropped.
   auto checkView = [&](StringRef name, Value operand, Value base,

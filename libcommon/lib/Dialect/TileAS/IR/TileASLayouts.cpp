@@ -225,6 +225,23 @@ unsigned tilepipe::tile_as::getTargetComputeCapability(Operation *op) {
   return digits.getAsInteger(10, capability) ? 0 : capability;
 }
 
+static bool isFloat8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+std::optional<MmaSyncForm> tilepipe::tile_as::getMmaFSyncForm(Operation *context, Type a,
+                                                              Type b, Type acc, int64_t k) {
+  std::optional<MmaSyncForm> form;
+  if (a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16()))
+    form = MmaSyncForm{16, 2};
+  else if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b) && acc.isF32())
+    form = MmaSyncForm{8, 4};
+  else if (isFloat8(a) && isFloat8(b) && (acc.isF32() || acc.isF16()) &&
+           getTargetComputeCapability(context) >= 89)
+    form = MmaSyncForm{32, 1};
+  if (!form || k % form->k != 0)
+    return std::nullopt;
+  return form;
+}
+
 std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   if (!isa<MmaFOp, MmaIOp, MmaFScaledOp>(op))
     return std::nullopt;
@@ -232,24 +249,18 @@ std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   Type a = lhs.getElementType();
   Type b = getElementTypeOrSelf(op->getOperand(1).getType());
   Type acc = getElementTypeOrSelf(op->getOperand(2).getType());
-  auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  int64_t k = lhs.getShape().back();
+  if (isa<MmaFOp>(op))
+    return getMmaFSyncForm(op, a, b, acc, k);
   std::optional<MmaSyncForm> form;
   if (isa<MmaFScaledOp>(op)) {
     // Block-scaled mma.sync (m16n8k32 kind::mxf8f6f4): the op exists only
     // for targets that have it, in the form its verifier checks.
     form = MmaSyncForm{32, 1};
-  } else if (isa<MmaIOp>(op)) {
-    if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32))
-      form = MmaSyncForm{32, 1};
-  } else if (a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16())) {
-    form = MmaSyncForm{16, 2};
-  } else if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b) && acc.isF32()) {
-    form = MmaSyncForm{8, 4};
-  } else if (isFloat8(a) && isFloat8(b) && (acc.isF32() || acc.isF16()) &&
-             getTargetComputeCapability(op) >= 89) {
-    form = MmaSyncForm{32, 1};
+  } else if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32)) {
+    form = MmaSyncForm{32, 1}; // mmai
   }
-  if (!form || lhs.getShape().back() % form->k != 0)
+  if (!form || k % form->k != 0)
     return std::nullopt;
   return form;
 }

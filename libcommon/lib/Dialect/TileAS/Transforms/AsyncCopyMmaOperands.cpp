@@ -6,6 +6,14 @@
 // into a tile_as.mmaf_global lets the lowering copy global to shared memory
 // with cp.async instead. See Passes.td for when a load qualifies.
 //
+// On the mma.sync path a tf32 operand is usually an f32 load rounded by
+// cuTile's ftof (arith.truncf f32 -> tf32). The truncf is fused too
+// (lhs_tf32/rhs_tf32): the raw f32 tile is copied and the lowering rounds
+// the fragment registers after ldmatrix exactly as the truncf would have,
+// instead of rounding a whole tile in registers and storing it to shared
+// memory (32x32 MatMul: no cp.async; AllGatherMatmul's 128x128 tiles: both
+// operands and the accumulator in registers at once, and ptxas spilled).
+//
 //===----------------------------------------------------------------------===//
 #include "TiledViewMatch.h"
 
@@ -13,6 +21,7 @@
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -52,12 +61,17 @@ static bool isPositiveZero(Value value) {
 
 /// An operand of an mmaf that can be read by tile_as.mmaf_global: a load,
 /// possibly reshaped to drop leading unit dimensions (a batch of one, as
-/// cuTile's 3-D views give, or the [1, 1, S, D] blocks of 4-D views); `layout` is the operand's layout for the
+/// cuTile's 3-D views give, or the [1, 1, S, D] blocks of 4-D views) and,
+/// where the multiply can round after the copy, rounded from f32 to tf32
+/// (before or after the reshape); `layout` is the operand's layout for the
 /// pointers and mask.
 struct FusibleOperand {
   // Op handles are non-const so that reshaped() and erasing can use them.
   mutable LoadOp load;
   mutable ReshapeOp reshape;
+  mutable arith::TruncFOp toTF32;
+  /// The reshape and the rounding there are, the mmaf's operand first.
+  SmallVector<Operation *, 2> between;
   BlockedAttr layout;
 
   /// `value` (the load's pointers or mask) in the operand's shape.
@@ -72,17 +86,42 @@ struct FusibleOperand {
   }
 };
 
+/// Whether `op` rounds f32 to tf32 as mmaf_global's lhs_tf32/rhs_tf32 do
+/// (to nearest even, the truncf default), for one user.
+static bool isTF32Rounding(arith::TruncFOp op) {
+  return isa<FloatTF32Type>(getElementTypeOrSelf(op.getType())) &&
+         getElementTypeOrSelf(op.getIn().getType()).isF32() &&
+         op.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even) ==
+             arith::RoundingMode::to_nearest_even &&
+         op.getResult().hasOneUse();
+}
+
 /// How `operand` of `mmaf` comes from a load that can become part of a
-/// tile_as.mmaf_global; nullopt where it cannot.
-static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf) {
+/// tile_as.mmaf_global (`roundsTF32`: a tf32 rounding of the load may be
+/// fused too); nullopt where it cannot.
+static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf,
+                                                       bool roundsTF32) {
   FusibleOperand fusible;
-  if (auto reshape = operand.getDefiningOp<ReshapeOp>()) {
-    auto from = cast<RankedTensorType>(reshape.getSrc().getType());
-    if (!reshape.getResult().hasOneUse() || from.getRank() < 3 ||
-        llvm::any_of(from.getShape().drop_back(2), [](int64_t d) { return d != 1; }))
-      return std::nullopt;
-    fusible.reshape = reshape;
-    operand = reshape.getSrc();
+  // At most one reshape and one rounding, in either order.
+  for (;;) {
+    if (auto reshape = operand.getDefiningOp<ReshapeOp>(); reshape && !fusible.reshape) {
+      auto from = cast<RankedTensorType>(reshape.getSrc().getType());
+      if (!reshape.getResult().hasOneUse() || from.getRank() < 3 ||
+          llvm::any_of(from.getShape().drop_back(2), [](int64_t d) { return d != 1; }))
+        return std::nullopt;
+      fusible.reshape = reshape;
+      fusible.between.push_back(reshape);
+      operand = reshape.getSrc();
+      continue;
+    }
+    if (auto truncf = operand.getDefiningOp<arith::TruncFOp>();
+        truncf && roundsTF32 && !fusible.toTF32 && isTF32Rounding(truncf)) {
+      fusible.toTF32 = truncf;
+      fusible.between.push_back(truncf);
+      operand = truncf.getIn();
+      continue;
+    }
+    break;
   }
   auto load = operand.getDefiningOp<LoadOp>();
   if (!load || !load.getResult().hasOneUse() || load->getBlock() != mmaf->getBlock())
@@ -121,6 +160,14 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   return fusible;
 }
 
+/// Whether `op` is a tf32 multiply on the mma.sync path (no wgmma or
+/// tcgen05 accumulator), whose fragments the lowering can round.
+static bool takesTF32MmaSync(MmaFOp op) {
+  std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+  return form && isa<FloatTF32Type>(getElementTypeOrSelf(op.getLhs().getType())) &&
+         !hasWgmmaAccumulator(op, op.getAcc().getType()) && !targetsTcgen05(op);
+}
+
 namespace {
 struct AsyncCopyMmaOperandsPass
     : tilepipe::tile_as::impl::AsyncCopyMmaOperandsBase<AsyncCopyMmaOperandsPass> {
@@ -129,17 +176,21 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // The mmafs of the mma.sync path, (on sm_90a) of the wgmma path, whose
-      // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
-      // of the tcgen05 path: all stage their operands with cp.async from an
-      // mmaf_global.
-      if (layout && ((hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape())) ||
+      // The mmafs of the mma.sync path (f16/bf16, and tf32, below), (on
+      // sm_90a) of the wgmma path, whose accumulator layout is an
+      // mma.sync-shaped one too, and (on sm_100) of the tcgen05 path: all
+      // stage their operands with cp.async from an mmaf_global.
+      if (layout && (((hasMmaSyncForm(op) || takesTF32MmaSync(op)) &&
+                      isMmaAccumulatorLayout(layout, acc.getShape())) ||
                      hasTcgen05Form(op)))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {
-      std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op);
-      std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op);
+      // Only mma.sync rounds fragments after the copy; wgmma and tcgen05
+      // read the staging directly (and would truncate).
+      bool roundsTF32 = takesTF32MmaSync(op);
+      std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op, roundsTF32);
+      std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op, roundsTF32);
       if (!lhs && !rhs)
         continue;
       // An operand that does not qualify stays in registers and is stored
@@ -172,13 +223,15 @@ struct AsyncCopyMmaOperandsPass
                                         source(rhs, op.getRhs()), mask(rhs), op.getAcc(),
                                         lhsView.base, lhsView.flattened(), rhsView.base,
                                         rhsView.flattened());
+      fused.setLhsTf32(lhs && lhs->toTF32);
+      fused.setRhsTf32(rhs && rhs->toTF32);
       op.replaceAllUsesWith(fused.getResult());
       op.erase();
       for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {
         if (!operand)
           continue;
-        if (operand->reshape)
-          operand->reshape.erase();
+        for (Operation *between : operand->between)
+          between->erase();
         operand->load.erase();
       }
     }

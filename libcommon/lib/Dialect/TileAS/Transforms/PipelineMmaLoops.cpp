@@ -132,6 +132,10 @@ static std::optional<Candidate> analyze(scf::ForOp loop, int64_t maxStages,
   if (!c.mma || !MmaFGlobalOp::isGlobal(c.mma.getLhs()) ||
       !MmaFGlobalOp::isGlobal(c.mma.getRhs()))
     return std::nullopt;
+  // The ring stages 16-bit operands (m16n8k16); tf32 ones keep the
+  // mmaf_global's own staging.
+  if (getElementBytes(c.mma.getLhsMultipliedType()) != 2)
+    return std::nullopt;
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   if (!step || *step <= 0 || !loop.getInductionVar().getType().isSignlessInteger())
     return std::nullopt;

@@ -167,6 +167,13 @@ struct MmaSyncForm {
 /// The accumulator of an op with a form gets getMmaAccumulatorLayout.
 std::optional<MmaSyncForm> getMmaSyncForm(mlir::Operation *op);
 
+/// The mma.sync form of a floating-point multiply of `a` x `b` element types
+/// (tile types) into `acc` over K `k` on the target of the module around
+/// `context`, as getMmaSyncForm gives it for an mmaf of those types (and
+/// the lowering of an mmaf_global, whose operands may be pointers).
+std::optional<MmaSyncForm> getMmaFSyncForm(mlir::Operation *context, mlir::Type a, mlir::Type b,
+                                           mlir::Type acc, int64_t k);
+
 /// The compute capability the module around `op` targets (90 for sm_90a,
 /// 100 for sm_100f); 0 when it names none.
 unsigned getTargetComputeCapability(mlir::Operation *op);

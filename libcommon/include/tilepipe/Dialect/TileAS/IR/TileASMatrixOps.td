@@ -91,12 +91,21 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     start_0..start_{r-1}, outermost dimension first. It names the same
     elements as the pointers and the mask, so a lowering may read the tile
     either way; the wgmma path reads it with TMA (cp.async.bulk.tensor).
+
+    `lhs_tf32` (`rhs_tf32`) marks a pointer operand to f32 that the multiply
+    takes as tf32: the load it came from fed an arith.truncf f32 -> tf32
+    (cuTile's ftof), which the lowering applies after the copy, rounding
+    each element to nearest even exactly as that truncf does (the mma.sync
+    path rounds the fragment registers between ldmatrix and mma.sync), so
+    the raw f32 tile is what is copied. The element is then 4 bytes and the
+    runs 1, 2 or 4 elements long.
   }];
   let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
                        AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,
                        AnyRankedTensor:$acc,
                        Optional<TileAS_PtrType>:$lhs_base, Variadic<AnySignlessInteger>:$lhs_view,
-                       Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view);
+                       Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view,
+                       UnitAttr:$lhs_tf32, UnitAttr:$rhs_tf32);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $lhs (`mask` $lhs_mask^)? (`view` $lhs_base^ `[` $lhs_view `]`)? `,`
@@ -120,5 +129,19 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
       return ::llvm::isa<PtrType>(
           ::llvm::cast<::mlir::RankedTensorType>(operand.getType()).getElementType());
     }
+    /// The element type the multiply takes `operand` (lhs or rhs) as: a
+    /// register operand's element type, a pointer operand's pointee, or tf32
+    /// where `toTF32` (lhs_tf32 / rhs_tf32) rounds its f32 elements.
+    static ::mlir::Type getMultipliedType(::mlir::Value operand, bool toTF32) {
+      if (toTF32)
+        return ::mlir::FloatTF32Type::get(operand.getContext());
+      ::mlir::Type element =
+          ::llvm::cast<::mlir::RankedTensorType>(operand.getType()).getElementType();
+      if (auto ptr = ::llvm::dyn_cast<PtrType>(element))
+        return ptr.getPointeeType();
+      return element;
+    }
+    ::mlir::Type getLhsMultipliedType() { return getMultipliedType(getLhs(), getLhsTf32()); }
+    ::mlir::Type getRhsMultipliedType() { return getMultipliedType(getRhs(), getRhsTf32()); }
   }];
 }

@@ -109,7 +109,12 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     at the mmaf). On the wgmma path a fused operand also gets its `view`
     (base, sizes, strides, starts) where its pointers and mask are the
     arithmetic of a partition-view load (TiledViewMatch.h); the lowering
-    then reads it with TMA. Runs after tilepipe-assign-layouts.
+    then reads it with TMA. A tf32 mmaf on the mma.sync path also fuses an
+    arith.truncf f32 -> tf32 (cuTile's ftof, to nearest even) between a
+    load and the multiply: the mmaf_global copies the f32 tile and marks the
+    operand lhs_tf32/rhs_tf32, and the lowering rounds its fragments after
+    ldmatrix (wgmma and tcgen05, which would truncate, keep the truncf).
+    Runs after tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
