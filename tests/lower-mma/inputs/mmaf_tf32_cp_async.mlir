@@ -47,15 +47,17 @@ cuda_tile.module @kernels {
 // SCHED: tile_as.mmaf_global %{{[0-9]+}} mask %{{[0-9]+}}, %{{[0-9]+}} mask %{{[0-9]+}}, %{{[0-9]+}} {lhs_tf32, rhs_tf32} : tensor<32x32x!tile_as.ptr<f32, 1>, {{.*}}> mask tensor<32x32xi1, {{.*}}>, tensor<32x32x!tile_as.ptr<f32, 1>, {{.*}}> mask tensor<32x32xi1, {{.*}}>, tensor<32x32xf32
 // SCHED-NOT: arith.truncf
 
-// In the PTX, the raw f32 tiles are copied by cp.async (A in 8-byte runs, B into
-// its transposed staging one element at a time), never through registers
+// In the PTX, the raw f32 tiles are copied by cp.async in 8-byte runs (the
+// accumulator layout's), B as [K][N] rows like A, never through registers
 // (the accumulator C is the only global load);
 // each fragment register is rounded to nearest even between ldmatrix and
 // mma.sync: add 0xfff plus the lowest kept bit, clear the 13 low bits, NaN
 // (above 0x7f800000 without the sign) kept quiet.
 // PTX-NOT: st.shared
 // PTX: cp.async.ca.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 8, %r{{[0-9]+}};
-// PTX: cp.async.ca.shared.global [%rd{{[0-9]+}}{{.*}}], [%rd{{[0-9]+}}], 4, %r{{[0-9]+}};
+// PTX-NOT: , 4, %r
+// PTX: cp.async.ca.shared.global [%rd{{[0-9]+}}+4624], [%rd{{[0-9]+}}], 8, %r{{[0-9]+}};
+// PTX-NOT: , 4, %r
 // PTX: cp.async.commit_group;
 // PTX-NEXT: cp.async.wait_group 0;
 // PTX-NEXT: bar.sync 0;
@@ -66,7 +68,16 @@ cuda_tile.module @kernels {
 // PTX-NEXT: and.b32 %r{{[0-9]+}}, %r[[SUM2]], -8192;
 // PTX: setp.gt.u32 %p{{[0-9]+}}, %r{{[0-9]+}}, 2139095040;
 // PTX: or.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 4194304;
-// PTX: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// A B fragment is two words, k l % 4 and l % 4 + 4 of column l / 4: four
+// rows of 40 words (32 columns, pitch 8 modulo 32 banks) apart; each is
+// rounded too.
+// PTX: ld.shared.b32 %r[[B0:[0-9]+]], [%rd[[BASE:[0-9]+]]+-704];
+// PTX-NEXT: ld.shared.b32 %r{{[0-9]+}}, [%rd[[BASE]]+-64];
+// PTX: bfe.u32 %r{{[0-9]+}}, %r[[B0]], 13, 1;
 // PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// PTX: ld.shared.b32 %r{{[0-9]+}}, [%rd[[BASE]]+-640];
+// PTX-NEXT: ld.shared.b32 %r{{[0-9]+}}, [%rd[[BASE]]];
+// PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// PTX-NOT: ldmatrix
 // PTX-NOT: ld.global
 // PTX-NOT: st.shared

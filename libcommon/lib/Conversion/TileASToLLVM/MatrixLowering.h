@@ -329,9 +329,12 @@ mlir::LogicalResult lowerMmaSync(mlir::Operation *op, Value lhs, Value rhs, Valu
 
 /// Whether the mma.sync path stages B transposed, as [batch][N][chunk] rows
 /// with K contiguous, and reads its fragments with plain ldmatrix: for 8-bit
-/// and tf32 operands, whose "col" B fragments ldmatrix .trans (16-bit
-/// elements only) cannot produce. 16-bit B stays [batch][chunk][N].
-inline bool stagesBTransposed(const MmaSyncForm &form) { return form.elementBytes != 2; }
+/// operands, whose "col" B fragments ldmatrix .trans (16-bit elements only)
+/// cannot produce. 16-bit B stays [batch][chunk][N], read by ldmatrix
+/// .trans; tf32 B too, each fragment register one ld.shared.b32 (a tf32
+/// element is a whole register), so that a global B is copied in runs
+/// along N rather than an element at a time.
+inline bool stagesBTransposed(const MmaSyncForm &form) { return form.elementBytes == 1; }
 
 /// Where one mma.sync of the mma.sync path sits: the accumulator registers of
 /// its C/D fragment (c0..c3: row g, columns 2t and 2t + 1, then row g + 8)

@@ -25,11 +25,15 @@
 //
 // 8-bit and tf32 B fragments are "col" too (lane l holds k 4 * (l % 4)... of
 // column l / 4 for 8-bit, k l % 4 for tf32), but ldmatrix .trans moves only
-// 16-bit elements, so these kinds stage B transposed, as [batch][N][chunk]
-// rows (K contiguous), and read each B fragment with a plain ldmatrix.x2:
+// 16-bit elements, so 8-bit B is staged transposed, as [batch][N][chunk]
+// rows (K contiguous), and each B fragment read with a plain ldmatrix.x2:
 // its two 8x16-byte matrices are the first and second 16 bytes of K of the
-// fragment's 8 columns, which is the B fragment exactly. A's ldmatrix.x4
-// likewise yields the 8-bit and tf32 A fragments unchanged.
+// fragment's 8 columns, which is the B fragment exactly. A tf32 element
+// fills a register, so tf32 B stays [batch][chunk][N] (copied in runs along
+// N like A) and each of a fragment's two registers is one ld.shared.b32,
+// k l % 4 and l % 4 + 4 of column l / 4 (MmaStaging.h pads those rows for
+// distinct banks). A's ldmatrix.x4 yields the 8-bit and tf32 A fragments
+// unchanged.
 // f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
 // once at the end.
 //
@@ -108,6 +112,14 @@ SmallVector<Value> loadMatrices(RegisterEmitter &e, Value address, unsigned coun
   for (unsigned i = 0; i < count; ++i)
     regs.push_back(LLVM::ExtractValueOp::create(e.builder, e.loc, loaded, i));
   return regs;
+}
+
+/// The i32 words at the shared `addresses` (ld.shared.b32 each).
+SmallVector<Value> loadWords(RegisterEmitter &e, ArrayRef<Value> addresses) {
+  SmallVector<Value> words;
+  for (Value address : addresses)
+    words.push_back(LLVM::LoadOp::create(e.builder, e.loc, e.builder.getI32Type(), address, 4));
+  return words;
 }
 
 /// Stages the K chunk [k0, k0 + len) of `a` and `b` (of the multiply `s`,
@@ -193,6 +205,8 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
     return op->emitOpError("accumulator element type has no LLVM form");
   const int64_t kStep = form.k;
   bool bTransposed = stagesBTransposed(form);
+  // tf32 B from [chunk][N] rows: a word per fragment register.
+  bool bWords = !bTransposed && form.elementBytes == 4;
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
@@ -233,8 +247,11 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
   // starting at the fragment's first column, origin - 2 * (lane % 4).
   // Transposed B (plain ldmatrix.x2): lanes 8j..8j+7 name columns 0-7 at the
   // j-th 16 bytes of the k step.
-  Value bLaneK = bTransposed ? m.mul(m.bits(lane, 3, 1), half) : m.bits(lane, 0, 15);
-  Value bLaneColumn = m.bits(lane, 0, 7);
+  // Word reads of tf32 B: lane l names k l % 4 of column l / 4.
+  Value bLaneK = bTransposed ? m.mul(m.bits(lane, 3, 1), half)
+                 : bWords    ? m.bits(lane, 0, 3)
+                             : m.bits(lane, 0, 15);
+  Value bLaneColumn = bWords ? group : m.bits(lane, 0, 7);
   Value columnInPair = m.mul(m.bits(lane, 0, 3), 2);
 
   // A thread's fragments lie at fixed distances from its first one: the
@@ -265,7 +282,7 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
                         staging.bPitch),
                   bLaneK)
           : m.add(m.mul(m.add(m.mul(firstBatch, staging.chunk), bLaneK), staging.bPitch),
-                  firstColumn);
+                  bWords ? m.add(firstColumn, bLaneColumn) : firstColumn);
   SmallVector<int64_t> aFragmentOffset, bFragmentOffset; // from aThread, bThread
   for (int64_t batch = 0; batch < batchRegs; ++batch) {
     int64_t reg = regOf(batch, 0, 0);
@@ -318,10 +335,12 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
       int64_t rowPairs = rowRegs / 2;
       for (int64_t batch = 0; batch < batchRegs; ++batch)
         for (int64_t col = 0; col < colBlocks; ++col) {
+          int64_t bOffset = bFragmentOffset[batch * colBlocks + col];
           SmallVector<Value> bRegs = roundFragment(
               e,
-              loadMatrices(e, fragmentAt(bStepBase, bFragmentOffset[batch * colBlocks + col]),
-                           2, !bTransposed),
+              bWords ? loadWords(e, {fragmentAt(bStepBase, bOffset),
+                                     fragmentAt(bStepBase, bOffset + 4 * staging.bPitch)})
+                     : loadMatrices(e, fragmentAt(bStepBase, bOffset), 2, !bTransposed),
               rounding.b);
           for (int64_t pair = 0; pair < rowPairs; ++pair) {
             std::array<int64_t, 4> regs = {
