@@ -150,7 +150,7 @@ setup() {
   [[ "$status" -eq 0 && "$output" == *"arith.truncf"* && "$output" != *"_tf32"* ]] || { echo "$output" | grep -n 'mmaf\|truncf'; false; }
 }
 
-@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, or a view of the wrong length; tf32 rounding of anything but f32 pointers" {
+@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, or a view of the wrong length; tf32 rounding of anything but f32 pointers, shortened runs of registers" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

@@ -265,6 +265,12 @@ TF32_MMA=mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$TMP/k.mlir'"
   [[ "$output" == *cp.async.ca.shared.global* && "$output" != *st.shared* ]] ||
     { echo "batched f32 operands not copied by cp.async"; false; }
+  # Extents of no proven divisor (K 21, N 27): single 4-byte copies, each
+  # with its own mask bit, as in cuTile's non-multiple MatMul.
+  MMA_FROM_F32=1 MMA_VALID=30,27,21 sync_case sm_80 $TF32_MMA 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"cp.async.ca.shared.global"*", 4, "* && "$output" != *", 8, "* && "$output" != *st.shared* ]] ||
+    { echo "unproven runs not copied a 4-byte element at a time"; false; }
 }
 
 # wgmma_case: mma_case on sm_90a, whose PTX must take the wgmma path.

@@ -66,3 +66,15 @@ func.func @tf32_of_registers(%a: tensor<64x32x!tile_as.ptr<f32, 1>, #A>, %b: ten
   %d = tile_as.mmaf_global %a, %b, %c {lhs_tf32, rhs_tf32} : tensor<64x32x!tile_as.ptr<f32, 1>, #A>, tensor<32x128xf32, #B>, tensor<64x128xf32, #C>
   return
 }
+
+// -----
+
+// Only a copied operand has runs to shorten.
+#A = #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#C = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+func.func @run_of_registers(%a: tensor<64x32x!tile_as.ptr<f32, 1>, #A>, %b: tensor<32x128xtf32, #B>, %c: tensor<64x128xf32, #C>) {
+  // expected-error @below {{rhs_run needs rhs as pointers and a positive length}}
+  %d = tile_as.mmaf_global %a, %b, %c {lhs_tf32, lhs_run = 1 : i64, rhs_run = 1 : i64} : tensor<64x32x!tile_as.ptr<f32, 1>, #A>, tensor<32x128xtf32, #B>, tensor<64x128xf32, #C>
+  return
+}

@@ -148,6 +148,9 @@ struct StagedOperand {
   /// An i1 that, when false, makes every copy of a global operand read
   /// nothing (null: always read; the ring's copies past a loop's end).
   Value enabled;
+  /// Elements per copy of a global operand where shorter than its layout's
+  /// runs (mmaf_global's lhs_run/rhs_run); 0: the layout's.
+  int64_t maxRun = 0;
 };
 
 /// The staged form of operand `value` of `op` (converted: `converted`):
@@ -189,6 +192,8 @@ mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, 
   unsigned innermost = laid.shape.size() - 1;
   unsigned elementBytes = getByteSize(element);
   int64_t run = transposed ? 1 : getRegisterRun(laid, innermost, kMaxRunBytes / elementBytes);
+  if (operand.maxRun)
+    run = std::gcd(run, operand.maxRun);
   unsigned runBytes = run * elementBytes;
   if (operand.global && runBytes < kMinCopyBytes)
     return mlir::emitError(e.loc, "cp.async staging needs runs of 4, 8 or 16 bytes");

@@ -441,6 +441,10 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
         getStagedOperand(e, op, op.getRhs(), adaptor.getRhs(), adaptor.getRhsMask());
     if (failed(a) || failed(b))
       return failure();
+    a->maxRun = op.getLhsRun().value_or(0);
+    b->maxRun = op.getRhsRun().value_or(0);
+    if ((wgmma || tcgen05) && (a->maxRun || b->maxRun))
+      return op.emitOpError("shortens an operand's runs, which only the mma.sync path copies");
     if (wgmma) {
       // Both views known: TMA loads (TmaToLLVM.cpp).
       std::optional<std::pair<TmaView, TmaView>> views;

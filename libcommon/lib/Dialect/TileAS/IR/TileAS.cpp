@@ -108,6 +108,17 @@ LogicalResult MmaFGlobalOp::verify() {
   if (failed(checkTF32("lhs", getLhs(), getLhsTf32())) ||
       failed(checkTF32("rhs", getRhs(), getRhsTf32())))
     return failure();
+  // A shortened run is a positive run length of a pointer operand.
+  auto checkRun = [&](StringRef name, Value operand,
+                      std::optional<uint64_t> run) -> LogicalResult {
+    if (run && (!isGlobal(operand) || int64_t(*run) < 1))
+      return emitOpError() << name << "_run needs " << name
+                           << " as pointers and a positive length";
+    return success();
+  };
+  if (failed(checkRun("lhs", getLhs(), getLhsRun())) ||
+      failed(checkRun("rhs", getRhs(), getRhsRun())))
+    return failure();
   // A view lists r sizes, r - 1 strides and r starts of a rank-r tile whose
   // leading unit dimensions the operand dropped.
   auto checkView = [&](StringRef name, Value operand, Value base,

@@ -70,6 +70,9 @@ struct FusibleOperand {
   mutable LoadOp load;
   mutable ReshapeOp reshape;
   mutable arith::TruncFOp toTF32;
+  /// Elements per copy where the load proves less than its layout's runs
+  /// (0: the layout's).
+  int64_t shortRun = 0;
   /// The reshape and the rounding there are, the mmaf's operand first.
   SmallVector<Operation *, 2> between;
   BlockedAttr layout;
@@ -147,6 +150,13 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   if (!layout || layout.getOrder().front() != innermost)
     return std::nullopt;
   int64_t run = std::gcd(layout.getSizePerThread()[innermost], kLongestCopyBytes / elementBytes);
+  // A tf32 operand on the mma.sync path may copy fewer elements at a time
+  // than its layout's runs, down to one 4-byte element with its own mask
+  // bit (a non-multiple f32 MatMul's loads prove no runs).
+  if (roundsTF32 && elementBytes == 4 && load.getContiguity() % run != 0) {
+    fusible.shortRun = std::gcd(run, int64_t(load.getContiguity()));
+    run = fusible.shortRun;
+  }
   if (run * elementBytes < kShortestCopyBytes || load.getContiguity() % run != 0)
     return std::nullopt;
   fusible.load = load;
@@ -218,13 +228,19 @@ struct AsyncCopyMmaOperandsPass
         return TiledView();
       };
       TiledView lhsView = viewOf(lhs), rhsView = viewOf(rhs);
-      auto fused = MmaFGlobalOp::create(builder, op.getLoc(), op.getType(),
-                                        source(lhs, op.getLhs()), mask(lhs),
-                                        source(rhs, op.getRhs()), mask(rhs), op.getAcc(),
-                                        lhsView.base, lhsView.flattened(), rhsView.base,
-                                        rhsView.flattened());
-      fused.setLhsTf32(lhs && lhs->toTF32);
-      fused.setRhsTf32(rhs && rhs->toTF32);
+      // The rounding and shortened runs each fused operand brings along.
+      auto toTF32 = [&](const std::optional<FusibleOperand> &operand) {
+        return operand && operand->toTF32 ? builder.getUnitAttr() : UnitAttr();
+      };
+      auto shortRun = [&](const std::optional<FusibleOperand> &operand) {
+        return operand && operand->shortRun ? builder.getI64IntegerAttr(operand->shortRun)
+                                            : IntegerAttr();
+      };
+      auto fused = MmaFGlobalOp::create(
+          builder, op.getLoc(), op.getType(), source(lhs, op.getLhs()), mask(lhs),
+          source(rhs, op.getRhs()), mask(rhs), op.getAcc(), lhsView.base, lhsView.flattened(),
+          rhsView.base, rhsView.flattened(), toTF32(lhs), toTF32(rhs), shortRun(lhs),
+          shortRun(rhs));
       op.replaceAllUsesWith(fused.getResult());
       op.erase();
       for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {

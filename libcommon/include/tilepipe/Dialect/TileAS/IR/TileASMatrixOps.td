@@ -99,13 +99,19 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     path rounds the fragment registers between ldmatrix and mma.sync), so
     the raw f32 tile is what is copied. The element is then 4 bytes and the
     runs 1, 2 or 4 elements long.
+
+    `lhs_run` (`rhs_run`) shortens the runs of a pointer operand to that many
+    elements (a divisor of the layout's run, at least 4 bytes), each with its
+    own mask bit, where the load proved less than its layout's runs (cuTile's
+    non-multiple f32 MatMul: single elements).
   }];
   let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
                        AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,
                        AnyRankedTensor:$acc,
                        Optional<TileAS_PtrType>:$lhs_base, Variadic<AnySignlessInteger>:$lhs_view,
                        Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view,
-                       UnitAttr:$lhs_tf32, UnitAttr:$rhs_tf32);
+                       UnitAttr:$lhs_tf32, UnitAttr:$rhs_tf32,
+                       OptionalAttr<I64Attr>:$lhs_run, OptionalAttr<I64Attr>:$rhs_run);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $lhs (`mask` $lhs_mask^)? (`view` $lhs_base^ `[` $lhs_view `]`)? `,`
@@ -119,7 +125,8 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs, "::mlir::Value":$lhs_mask,
                    "::mlir::Value":$rhs, "::mlir::Value":$rhs_mask, "::mlir::Value":$acc), [{
       build($_builder, $_state, result, lhs, lhs_mask, rhs, rhs_mask, acc, ::mlir::Value(),
-            ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange());
+            ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange(), ::mlir::UnitAttr(),
+            ::mlir::UnitAttr(), ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
     }]>
   ];
   let hasVerifier = 1;
