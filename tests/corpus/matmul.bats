@@ -259,9 +259,9 @@ compile_all() {
 }
 
 # A bin folder for run-case.py whose tileiras runs the stages one by one with
-# tilepipe-pipeline-mma-loops forced onto accumulators of 128 registers per
-# thread (by default it leaves them alone, see PipelineMmaLoops.cpp), so that
-# the corpus matmuls run through the cp.async ring in tile-emu.
+# tilepipe-pipeline-mma-loops forced past its cost rule (max-ring-registers,
+# which keeps BatchMatMul's loop by default, see PipelineMmaLoops.cpp), so
+# that every corpus matmul runs through the cp.async ring in tile-emu.
 forced_ring_bin() {
   mkdir -p "$TMP/bin"
   ln -sf "$TILEPIPE_BIN/tile-emu" "$TMP/bin/tile-emu"
@@ -271,7 +271,7 @@ forced_ring_bin() {
 set -eo pipefail
 "$TILEPIPE_BIN/tile-read" "\$1" | "$TILEPIPE_BIN/tile-lower" --gpu-name "\$6" |
   "$TILEPIPE_BIN/tile-opt" --tilepipe-assign-layouts --tilepipe-async-copy-mma-operands \
-    --tilepipe-pipeline-mma-loops=max-acc-registers=128 | tee "\$4.sched.mlir" |
+    --tilepipe-pipeline-mma-loops=max-ring-registers=1024 | tee "\$4.sched.mlir" |
   "$TILEPIPE_BIN/tile-llvm" -o "\$4"
 SCRIPT
   chmod +x "$TMP/bin/tileiras"

@@ -120,10 +120,33 @@ func.func @kept(%a: !pa, %b: !pb, %n: i32, %acc: !tc, %x: tensor<64x32xf16, #A>)
   return %r, %r2#0, %r3 : !tc, !tc, !tc
 }
 
-// Without max-acc-registers=128, @ring (64 accumulator registers per
-// thread) is pipelined and @chunks (128) is not.
-// DEFAULT-LABEL: func.func @ring
-// DEFAULT: tile_as.mmaf_stage
-// DEFAULT-LABEL: func.func @chunks
-// DEFAULT-NOT: tile_as.mmaf_stage
-// DEFAULT: tile_as.mmaf_global
+// The cost rule (max-ring-registers, 160 by default): cuTile's
+// BatchMatMul tile takes K 128 deep per iteration, so through the ring its
+// 128 accumulator registers per thread sit next to 48 of next-copy
+// addresses (8 16-byte runs of A, 16 of B, 64-bit each): 176, and the loop
+// keeps its mmaf_global (@chunks: 128 + 24 = 152 is pipelined). Forced
+// (max-ring-registers=1024, the FORCED prefix) it streams eight chunks per
+// iteration.
+// CHECK-LABEL: func.func @wide
+// CHECK-NOT: tile_as.mmaf_stage
+// CHECK: tile_as.mmaf_global
+// CHECK-NOT: tile_as.mmaf_stage
+// CHECK: return
+// FORCED-LABEL: func.func @wide
+// FORCED: scf.for
+// FORCED-COUNT-8: tile_as.mmaf_stage {{.*}} {chunk = 16 : i64, k_len = 16 : i64, operand_type = bf16, stages = 3 : i64}
+// FORCED-NOT: tile_as.mmaf_stage
+// FORCED: scf.yield
+#A3 = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+func.func @wide(%a: tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, %b: tensor<128x256x!tile_as.ptr<bf16, 1>, #B2>,
+                %n: i32, %acc: tensor<128x256xf32, #C2>) -> tensor<128x256xf32, #C2> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%c = %acc) -> (tensor<128x256xf32, #C2>) : i32 {
+    %o = tile_as.splat %k : tensor<128x128xi32, #A3>
+    %pa = tile_as.addptr %a, %o : tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, tensor<128x128xi32, #A3>
+    %d = tile_as.mmaf_global %pa, %b, %c : tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, tensor<128x256x!tile_as.ptr<bf16, 1>, #B2>, tensor<128x256xf32, #C2>
+    scf.yield %d : tensor<128x256xf32, #C2>
+  }
+  return %r : tensor<128x256xf32, #C2>
+}

@@ -123,25 +123,31 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
     and masks from the induction variable (cuTile's K loops after
     tilepipe-async-copy-mma-operands), replaces the multiply with a
     software pipeline over K chunks: a ring of S slots of shared memory
-    (S = 3, fewer where the ring would not fit the 48 KiB of static shared
-    memory; no change below 2, nor where the accumulator takes more than 64
-    registers per thread: with 128, as on cuTile's 128x256 MatMul tile on 8
-    warps, the ring's unrolled chunks and in-flight addresses made ptxas
-    spill), tile_as.mma_stage_copy starting the
-    cp.async copies of chunk t + S - 1 while tile_as.mmaf_stage multiplies
-    chunk t after a tile_as.async_wait {pending = S - 2}. The copies of the
-    first S - 1 chunks are peeled into a prologue before the loop; copies
-    past the loop's end read nothing (no epilogue); an async_wait
-    {pending = 0} after the loop drains the ring. See PipelineMmaLoops.cpp.
+    (S = max-stages, 3, fewer where the ring would not fit the 48 KiB of
+    static shared memory, which is all cuTile's launch gives a tile kernel;
+    no change below 2), tile_as.mma_stage_copy starting the cp.async copies
+    of chunk t + S - 1 while tile_as.mmaf_stage multiplies chunk t after a
+    tile_as.async_wait {pending = S - 2}. The copies of the first S - 1
+    chunks are peeled into a prologue before the loop; copies past the
+    loop's end read nothing (no epilogue); an async_wait {pending = 0}
+    after the loop drains the ring.
+
+    Cost rule: the ring keeps the accumulator and the addresses of the next
+    copies (two registers per 16-byte cp.async run of one iteration's A and
+    B tiles) live across the loop body; a loop where these add up to more
+    than max-ring-registers per thread stays unpipelined, since ptxas
+    spilled there. With 160 (ptxas 13.0, sm_80/89/90/120): cuTile's MatMul
+    and persistent MatMul f16/bf16 (128 + 24) take the ring with no spills,
+    BatchMatMul f16 (128 + 48) keeps its loop (through the ring it spilled
+    24-64 bytes). Each matched loop gets a remark (tile-sched -v) saying
+    which way it went and why. See PipelineMmaLoops.cpp.
   }];
   let options = [
     Option<"maxStages", "max-stages", "int64_t", /*default=*/"3",
-           "Most ring slots (2 or more; the cost rule and the shared-memory "
-           "budget may use fewer)">,
-    Option<"maxAccRegisters", "max-acc-registers", "int64_t", /*default=*/"64",
-           "Pipeline only loops whose accumulator takes at most this many "
-           "registers per thread (the ring's unrolled chunks and in-flight "
-           "addresses need the rest)">
+           "Most ring slots (2 or more; the shared-memory budget may use fewer)">,
+    Option<"maxRingRegisters", "max-ring-registers", "int64_t", /*default=*/"160",
+           "Pipeline only loops whose accumulator plus next-copy addresses take "
+           "at most this many registers per thread (the cost rule)">
   ];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
                            "::mlir::arith::ArithDialect"];
