@@ -12,10 +12,14 @@ setup() {
   BATCHED="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-BatchMatMul-batch_matmul_kernel.f16.sm_80.13.4.tileirbc"
 }
 
-@test "tile-sched: a K loop of one mmaf_global becomes a ring of 3 stages with a peeled prologue; the cost rule keeps a K-128 tile's loop" {
+@test "tile-sched: a K loop of one mmaf_global becomes a ring of 3 stages with a peeled prologue; the cost rule keeps a K-128 tile's loop, the shared-memory budget a 512-row one" {
   run bash -c "tile-opt --tilepipe-pipeline-mma-loops '$IN' | FileCheck '$IN'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tile-opt --tilepipe-pipeline-mma-loops=max-ring-registers=1024 '$IN' 2>/dev/null | FileCheck --check-prefix=FORCED '$IN'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # Each matched loop's remark: pipelined, or kept by the cost rule or for
+  # want of shared memory (@no_room).
+  run tile-opt --tilepipe-pipeline-mma-loops --verify-diagnostics "$IN" -o /dev/null
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 

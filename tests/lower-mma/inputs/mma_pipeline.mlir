@@ -48,6 +48,7 @@ func.func @ring(%a: !pa, %b: !pb, %m: !ma, %n: i32, %acc: !tc) -> !tc {
     %kb = arith.muli %k, %c4096 : i32
     %ob = tile_as.splat %kb : !ib
     %pb = tile_as.addptr %b, %ob : !pb, !ib
+    // expected-remark @+1 {{K loop pipelined: a cp.async ring of 3 stages of 32-deep K chunks (64 accumulator and 12 copy-address registers per thread)}}
     %d = tile_as.mmaf_global %pa mask %m, %pb, %c : !pa mask !ma, !pb, !tc
     scf.yield %d : !tc
   }
@@ -84,6 +85,7 @@ func.func @chunks(%a: tensor<128x64x!tile_as.ptr<bf16, 1>, #A2>, %b: tensor<64x2
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%c = %acc) -> (tensor<128x256xf32, #C2>) : i32 {
     %o = tile_as.splat %k : tensor<128x64xi32, #A2>
     %pa = tile_as.addptr %a, %o : tensor<128x64x!tile_as.ptr<bf16, 1>, #A2>, tensor<128x64xi32, #A2>
+    // expected-remark @+1 {{K loop pipelined: a cp.async ring of 3 stages of 16-deep K chunks (128 accumulator and 24 copy-address registers per thread)}}
     %d = tile_as.mmaf_global %pa, %b, %c : tensor<128x64x!tile_as.ptr<bf16, 1>, #A2>, tensor<64x256x!tile_as.ptr<bf16, 1>, #B2>, tensor<128x256xf32, #C2>
     scf.yield %d : tensor<128x256xf32, #C2>
   }
@@ -145,8 +147,33 @@ func.func @wide(%a: tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, %b: tensor<128x2
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%c = %acc) -> (tensor<128x256xf32, #C2>) : i32 {
     %o = tile_as.splat %k : tensor<128x128xi32, #A3>
     %pa = tile_as.addptr %a, %o : tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, tensor<128x128xi32, #A3>
+    // expected-remark @+1 {{K loop not pipelined: the ring would keep 128 accumulator and 48 copy-address registers per thread live, over max-ring-registers = 160}}
     %d = tile_as.mmaf_global %pa, %b, %c : tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, tensor<128x256x!tile_as.ptr<bf16, 1>, #B2>, tensor<128x256xf32, #C2>
     scf.yield %d : tensor<128x256xf32, #C2>
   }
   return %r : tensor<128x256xf32, #C2>
+}
+
+// Registers within the rule but no room in shared memory: a 512x16 by
+// 16x256 f16 chunk takes 33 KiB staged (rows padded by 16 bytes), so not
+// even two fit the 48 KiB a tile kernel has, and the loop stays (on 32
+// warps the accumulator takes 128 registers per thread, the copies 4).
+// CHECK-LABEL: func.func @no_room
+// CHECK-NOT: tile_as.mmaf_stage
+// CHECK: tile_as.mmaf_global
+#A4 = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [32, 1], order = [1, 0]>
+#B4 = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [32, 1], order = [1, 0]>
+#C4 = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [8, 4], order = [1, 0]>
+func.func @no_room(%a: tensor<512x16x!tile_as.ptr<f16, 1>, #A4>, %b: tensor<16x256x!tile_as.ptr<f16, 1>, #B4>,
+                   %n: i32, %acc: tensor<512x256xf32, #C4>) -> tensor<512x256xf32, #C4> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%c = %acc) -> (tensor<512x256xf32, #C4>) : i32 {
+    %o = tile_as.splat %k : tensor<512x16xi32, #A4>
+    %pa = tile_as.addptr %a, %o : tensor<512x16x!tile_as.ptr<f16, 1>, #A4>, tensor<512x16xi32, #A4>
+    // expected-remark @+1 {{K loop not pipelined: not even two 16-deep chunks of A and B fit the 49152 bytes of static shared memory}}
+    %d = tile_as.mmaf_global %pa, %b, %c : tensor<512x16x!tile_as.ptr<f16, 1>, #A4>, tensor<16x256x!tile_as.ptr<f16, 1>, #B4>, tensor<512x256xf32, #C4>
+    scf.yield %d : tensor<512x256xf32, #C4>
+  }
+  return %r : tensor<512x256xf32, #C4>
 }

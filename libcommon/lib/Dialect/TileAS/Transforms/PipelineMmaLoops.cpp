@@ -211,8 +211,12 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   auto accType = cast<RankedTensorType>(c.mma.getAcc().getType());
   int64_t rank = accType.getRank();
   c.k = cast<RankedTensorType>(c.mma.getLhs().getType()).getShape().back();
-  if ((rank != 2 && rank != 3) || c.k % kStepK != 0 ||
-      !isa_and_nonnull<BlockedAttr>(accType.getEncoding()))
+  auto hasBlockedLayout = [](Value value) {
+    return isa_and_nonnull<BlockedAttr>(cast<RankedTensorType>(value.getType()).getEncoding());
+  };
+  // The cost rule reads the registers of the accumulator and of the copies.
+  if ((rank != 2 && rank != 3) || c.k % kStepK != 0 || !hasBlockedLayout(c.mma.getAcc()) ||
+      !hasBlockedLayout(c.mma.getLhs()) || !hasBlockedLayout(c.mma.getRhs()))
     return std::nullopt;
   // The ring feeds mma.sync; an mmaf_global that takes the wgmma path (sm_90a,
   // the wgmma accumulator layout) or the tcgen05 path (sm_100, the tcgen05
