@@ -244,6 +244,20 @@ compile_all() {
   done
 }
 
+# The fused MoE kernel's B (its 64x128 tile read along K from a transposed
+# view) reaches the swizzled staging one register at a time: the slots of a
+# thread's registers along the rows share the swizzled part of their row
+# modulo 8 and differ by constants, so its 32 st.shared.b16 take 4 address
+# registers (with the whole offset swizzled they took 32, 64-bit each).
+@test "sm_100: the fused MoE kernel's element-wise B staging shares 4 address registers among 32 stores" {
+  tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_100.13.4.tileirbc" --gpu-name sm_100 \
+    --emit=ptx -o "$TMP/k.ptx"
+  run bash -c "grep -cE 'st.shared.b16' '$TMP/k.ptx'"
+  [ "$output" -eq 32 ] || { echo "st.shared.b16: $output"; false; }
+  run bash -c "grep -oE 'st.shared.b16[[:space:]]+\[%rd[0-9]+' '$TMP/k.ptx' | sort -u | wc -l"
+  [ "$output" -le 4 ] || { echo "address registers: $output"; false; }
+}
+
 @test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90, and sm_89 from the sm_90 bytecode)" {
   local case=samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm
   for sm in sm_90 sm_89; do
