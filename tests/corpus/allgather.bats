@@ -22,8 +22,8 @@ setup() {
   done
 }
 
-@test "all-gather matmul matches numpy in tile-emu (two list items, sm_80 and sm_90)" {
-  for target in sm_80:13.3 sm_90:13.4; do
+@test "all-gather matmul matches numpy in tile-emu (two list items, sm_80, sm_90 and sm_100)" {
+  for target in sm_80:13.3 sm_90:13.4 sm_100:13.4; do
     sm=${target%:*} v=${target#*:}
     run "$RUN" --manifest "$MANIFEST" --case "$CASE" --bytecode "$BYTECODE/$CASE.$sm.$v.tileirbc" \
       --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$sm" \
@@ -31,4 +31,8 @@ setup() {
       --shape out=256,128 --grid 2,1,1
     [ "$status" -eq 0 ] || { echo "$sm $v: $output"; false; }
   done
+  # On sm_100 its tf32 A, loaded into the accumulator layout (the tile is
+  # 128x128 by 128x128), reaches tcgen05.mma kind::tf32 from tensor memory.
+  grep -q 'llvm.nvvm.tcgen05.mma.tensor' "$TMP/sm_100/kernel.ll" ||
+    { echo "sm_100: no tcgen05.mma with A in tensor memory"; false; }
 }

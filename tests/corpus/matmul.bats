@@ -79,6 +79,7 @@ compile_all() {
   local case
   for case in samples-MatMul-matmul_kernel.f16 samples-MatMul-matmul_kernel.bf16 \
       samples-MatMul-persistent_matmul_kernel.f16 samples-AttentionFMHA-fmha_kernel-causal.f16 \
+      samples-AttentionFMHA-fmha_kernel-noncausal.f16 samples-AttentionFMHA-fmha_kernel-causal.bf16 \
       samples-AttentionFMHA-fmha_kernel-noncausal.bf16; do
     run check $case sm_100 13.4
     [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
@@ -223,6 +224,38 @@ compile_all() {
     smem=$(echo "$output" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')
     [ -n "$smem" ] && [ "$smem" -le 49152 ] || { echo "$case: $smem bytes of shared memory: $output"; false; }
   done
+}
+
+# FMHA's second multiply takes its A, the probabilities P (in registers in
+# the accumulator layout of the first multiply's S), from tensor memory:
+# each thread stores its run of a row with tcgen05.st, and only V is staged
+# in shared memory. Staging P in shared memory kept it live across three K
+# chunks (255 registers, 248-524 bytes of spills).
+@test "sm_100: FMHA's P x V reads P from tensor memory; the four FMHA cases assemble for sm_100a without spills" {
+  local case
+  for case in causal.f16 noncausal.f16 causal.bf16 noncausal.bf16; do
+    tileiras "$BYTECODE/samples-AttentionFMHA-fmha_kernel-$case.sm_100.13.4.tileirbc" --gpu-name sm_100 \
+      --emit=ptx -o "$TMP/k.ptx"
+    grep -qE 'tcgen05.mma.cta_group::1.kind::f16.* \[%r[0-9]+\], \[%r[0-9]+\], %rd[0-9]+, %r[0-9]+, %p[0-9]+;' "$TMP/k.ptx" &&
+      grep -qE 'tcgen05.mma.cta_group::1.kind::f16.* \[%r[0-9]+\], %rd[0-9]+, %rd[0-9]+, %r[0-9]+, %p[0-9]+;' "$TMP/k.ptx" ||
+      { echo "$case: not one multiply from shared memory (Q x K^T) and one with A in tensor memory (P x V)"; false; }
+    run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
+  done
+}
+
+# The fused MoE kernel's B (its 64x128 tile read along K from a transposed
+# view) reaches the swizzled staging one register at a time: the slots of a
+# thread's registers along the rows share the swizzled part of their row
+# modulo 8 and differ by constants, so its 32 st.shared.b16 take 4 address
+# registers (with the whole offset swizzled they took 32, 64-bit each).
+@test "sm_100: the fused MoE kernel's element-wise B staging shares 4 address registers among 32 stores" {
+  tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_100.13.4.tileirbc" --gpu-name sm_100 \
+    --emit=ptx -o "$TMP/k.ptx"
+  run bash -c "grep -cE 'st.shared.b16' '$TMP/k.ptx'"
+  [ "$output" -eq 32 ] || { echo "st.shared.b16: $output"; false; }
+  run bash -c "grep -oE 'st.shared.b16[[:space:]]+\[%rd[0-9]+' '$TMP/k.ptx' | sort -u | wc -l"
+  [ "$output" -le 4 ] || { echo "address registers: $output"; false; }
 }
 
 @test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90, and sm_89 from the sm_90 bytecode)" {

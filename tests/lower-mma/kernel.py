@@ -5,6 +5,7 @@
   kernel.py --m 32 --n 16 --k 64 --a i8 --b i8 --acc i32 [--unsigned-lhs]
   kernel.py ... --warps 8      (num_worker_warps hint for sm_80 and sm_90)
   kernel.py ... --valid 50,60,40 [--padding zero]
+  kernel.py --m 128 --n 64 --k 32 --a f16 --acc f32 --then 32
 
 Kernel @k(a, b, c, d) loads A [batch x] M x K, B [batch x] K x N and the
 accumulator C [batch x] M x N (row-major, dense), computes D = A x B + C with
@@ -14,6 +15,10 @@ M x N allocations, but the kernel's views claim only VM x VK, VK x VN and
 VM x VN of them: the tiles overhang the views (ragged edges), A and B read
 as --padding (a cuda_tile padding value, default zero) there, and D is
 stored only inside VM x VN.
+With --then N2 the kernel is @k(a, b, c, e, d_out) and chains a second
+multiply onto the first, as attention does with its probabilities:
+P = ftof(A x B + C) to A's type (f32 accumulator), then D = P x E (E
+[batch x] N x N2, of A's type; D [batch x] M x N2, f32, no addend).
 """
 import argparse
 import os
@@ -36,6 +41,7 @@ def main():
     p.add_argument("--warps", type=int, default=0, help="num_worker_warps hint (sm_80, sm_90)")
     p.add_argument("--valid", default=None, help="VM,VN,VK: the views' extents")
     p.add_argument("--padding", default="zero")
+    p.add_argument("--then", type=int, default=0, help="N2: chain P x E (see above)")
     o = p.parse_args()
     o.b = o.b or o.a
     lead = [o.batch] if o.batch else []
@@ -44,7 +50,9 @@ def main():
     k.emit("%tok = make_token : token")
     # 16-byte aligned pointers (as cuTile asserts), so i8 tiles load in
     # vectors rather than single bytes.
-    for name, dtype in (("a", o.a), ("b", o.b), ("c", o.acc), ("d_out", o.acc)):
+    params = [("a", o.a), ("b", o.b), ("c", o.acc)] + ([("e", o.a)] if o.then else [])
+    params.append(("d_out", o.acc))
+    for name, dtype in params:
         k.emit("%%%s_p = assume div_by<16>, %%%s : tile<ptr<%s>>" % (name, name, dtype))
     ea = eb = ec = pad = None
     if o.valid:
@@ -60,12 +68,20 @@ def main():
                                                    sign(o.unsigned_rhs), types))
     else:
         k.emit("%%d = mmaf %s, %s, %s : %s" % (a, b, c, types))
-    k.store("%d", "%d_out_p", sc, o.acc, extent=ec)
+    if o.then:
+        se, sd = lead + [o.n, o.then], lead + [o.m, o.then]
+        e = k.load("%e_p", se, o.a)
+        k.emit("%%p = ftof %%d : %s -> %s" % (tile(sc, o.acc), tile(sc, o.a)))
+        k.emit("%%z = constant <%s: 0.000000e+00> : %s" % (o.acc, tile(sd, o.acc)))
+        k.emit("%%d2 = mmaf %%p, %s, %%z : %s, %s, %s"
+               % (e, tile(sc, o.a), tile(se, o.a), tile(sd, o.acc)))
+        k.store("%d2", "%d_out_p", sd, o.acc)
+    else:
+        k.store("%d", "%d_out_p", sc, o.acc, extent=ec)
     print("cuda_tile.module @kernels {")
     hints = (" optimization_hints=<sm_80 = {num_worker_warps = %d}, sm_90 = {num_worker_warps = %d}>"
              % (o.warps, o.warps) if o.warps else "")
-    print("  entry @k(%%a: tile<ptr<%s>>, %%b: tile<ptr<%s>>, %%c: tile<ptr<%s>>, %%d_out: tile<ptr<%s>>)%s {"
-          % (o.a, o.b, o.acc, o.acc, hints))
+    print("  entry @k(%s)%s {" % (", ".join("%%%s: tile<ptr<%s>>" % p for p in params), hints))
     print("\n".join(k.lines))
     print("    return")
     print("  }")

@@ -293,6 +293,42 @@ tcgen05_case() {
   MMA_VALID=100,40,24 tcgen05_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
 }
 
+# tcgen05_chain_case M N K N2 TYPE BATCH: kernel.py --then N2 on sm_100, P =
+# ftof(A x B + C) then D = P x E, whose second tcgen05.mma (at least) reads
+# its A, P in the accumulator layout, from tensor memory ("[a]") rather than
+# shared memory. Small integers keep every product, sum and P exact, so any
+# misplaced element of P shows.
+tcgen05_chain_case() {
+  local m=$1 n=$2 k=$3 n2=$4 ta=$5 batch=$6 lead="" a b c e d
+  local gen=(--m "$m" --n "$n" --k "$k" --a "$ta" --acc f32 --then "$n2")
+  if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
+  "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
+  local ints="$RNG.integers(LO, HI, (SHAPE)).astype(np.float32)"
+  a=${ints//SHAPE/$lead$m,$k}; b=${ints//SHAPE/$lead$k,$n}; e=${ints//SHAPE/$lead$n,$n2}
+  a=${a//LO/-1}; a=${a//HI/2}; b=${b//LO/-1}; b=${b//HI/2}; e=${e//LO/-2}; e=${e//HI/3}
+  c="c=$RNG.integers(-4, 5, ($lead$m,$n)).astype(np.float32)"
+  if [ "$ta" = bf16 ]; then
+    a="a=bf16($a)"; b="b=bf16($b)"; e="e=bf16($e)"
+    d="($BF(a) @ $BF(b) + c) @ $BF(e)"
+  else
+    a="a=($a).astype(np.float16)"; b="b=($b).astype(np.float16)"; e="e=($e).astype(np.float16)"
+    d="(a.astype(np.float32) @ b.astype(np.float32) + c) @ e.astype(np.float32)"
+  fi
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_100 \
+    --array "$a" --array "$b" --array "$c" --array "$e" \
+    --array "d_out=np.zeros(($lead$m,$n2), np.float32)" --expect "d_out = $d" --rtol 0 --atol 0
+  [ "$status" -eq 0 ] || { echo "chain $m x $n x $k then $n2 $ta batch=$batch: $output"; false; }
+  run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir' | grep -cE 'tcgen05.mma.cta_group::1.kind::f16.* \[%r[0-9]+\], \[%r[0-9]+\], %rd'"
+  [ "$status" -eq 0 ] && [ "$output" -ge 1 ] || { echo "chain $m x $n x $k: no tcgen05.mma with A in tensor memory"; false; }
+}
+
+@test "tcgen05 path (sm_100): P = A x B + C in registers feeds P x E from tensor memory (f16, bf16; 4 and 8 warps, two row blocks, batched)" {
+  tcgen05_chain_case 128 64 32 32 f16 0
+  tcgen05_chain_case 128 128 32 64 bf16 0     # 8 warps: each thread holds half a row of P
+  tcgen05_chain_case 256 64 16 32 f16 0       # two row blocks, two regions of P
+  tcgen05_chain_case 128 32 32 16 bf16 2      # batched 3-D
+}
+
 # tcgen05_kind_case KIND tcgen05_case-args: tcgen05_case, whose PTX must
 # use tcgen05.mma.kind::KIND.
 tcgen05_kind_case() {

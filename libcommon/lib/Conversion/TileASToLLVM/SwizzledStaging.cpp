@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "SwizzledStaging.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 
 namespace tilepipe::tile_as {
@@ -17,6 +19,51 @@ uint64_t getDescriptorLayoutBits(const SwizzledArray &array, bool kMajor,
     return bits | uint64_t(array.width == 128 ? 1 : array.width == 64 ? 2 : 3) << 62;
   return bits | uint64_t(1) << 46 |
          uint64_t(array.width == 128 ? 2 : array.width == 64 ? 4 : 6) << 61;
+}
+
+namespace {
+
+/// `value` (i32) as x + c with c constant, looking through the adds,
+/// subtractions and multiplications by constants of index arithmetic; x is
+/// null when all of `value` is constant, and built anew (from `value`'s
+/// non-constant leaves) where the constants sit inside it.
+std::pair<Value, int64_t> splitConstant(const IndexMath &m, Value value) {
+  llvm::APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return {Value(), constant.getSExtValue()};
+  Operation *op = value.getDefiningOp();
+  if (isa_and_nonnull<LLVM::AddOp, LLVM::SubOp>(op)) {
+    auto [x, cx] = splitConstant(m, op->getOperand(0));
+    auto [y, cy] = splitConstant(m, op->getOperand(1));
+    bool sub = isa<LLVM::SubOp>(op);
+    if (sub && y)
+      return {value, 0};
+    Value rest = !x ? y : !y ? x : m.add(x, y);
+    return {rest, sub ? cx - cy : cx + cy};
+  }
+  if (isa_and_nonnull<LLVM::MulOp>(op) &&
+      matchPattern(op->getOperand(1), m_ConstantInt(&constant))) {
+    int64_t factor = constant.getSExtValue();
+    auto [x, cx] = splitConstant(m, op->getOperand(0));
+    return {x ? m.mul(x, factor) : x, cx * factor};
+  }
+  return {value, 0};
+}
+
+} // namespace
+
+Value SwizzledArray::slot(const IndexMath &m, Value row, Value c) const {
+  auto [variable, constant] = splitConstant(m, row);
+  // row = (variable + low) + high, high a multiple of 8.
+  int64_t low = (constant % kAtomRows + kAtomRows) % kAtomRows, high = constant - low;
+  Value patternRow = variable ? m.add(variable, low) : m.e.i32(low);
+  Value pattern = m.shl(m.bits(m.mul(patternRow, width), 7, width / 16 - 1), 4);
+  Value permuted = m.bitXor(m.mul(m.rem(c, perBlock()), elementBytes), pattern);
+  int64_t perRow = width / elementBytes;
+  Value slot = m.add(m.add(m.mul(m.div(c, perBlock()), blockBytes() / elementBytes),
+                           m.mul(patternRow, perRow)),
+                     m.div(permuted, elementBytes));
+  return m.add(slot, high * perRow);
 }
 
 SwizzledStaging::SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes,

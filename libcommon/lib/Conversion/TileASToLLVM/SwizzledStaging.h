@@ -55,21 +55,18 @@ struct SwizzledArray {
   int64_t bytes() const { return blocks * blockBytes(); }
   /// The 8-row step: the descriptor's stride byte offset.
   int64_t atomBytes() const { return kAtomRows * width; }
-  /// The unswizzled byte offset of (row, c) (c along the contiguous
-  /// dimension); i32 values.
-  Value plainOffset(const IndexMath &m, Value row, Value c) const {
-    return m.add(m.add(m.mul(m.div(c, perBlock()), blockBytes()), m.mul(row, width)),
-                 m.mul(m.rem(c, perBlock()), elementBytes));
-  }
-  /// Where byte `offset` of the unswizzled array is stored: its 16-byte
-  /// piece XOR the row within the pattern (the buffer is aligned to it).
-  Value swizzle(const IndexMath &m, Value offset) const {
-    return m.bitXor(offset, m.shl(m.bits(offset, 7, width / 16 - 1), 4));
-  }
-  /// The element slot of (row, c).
-  Value slot(const IndexMath &m, Value row, Value c) const {
-    return m.div(swizzle(m, plainOffset(m, row, c)), elementBytes);
-  }
+  /// The element slot of (row, c) (c along the contiguous dimension; i32
+  /// values): the block of c and the row (multiples of the width), plus c
+  /// within the row with its 16-byte piece XOR-ed with the row's place in
+  /// the 8-row pattern (bits 7-9 of the row's byte offset, as TMA writes
+  /// it; blocks are multiples of 1024 bytes and the buffer is aligned to
+  /// them). The constant part of `row` (a register's offset from its
+  /// thread's first coordinate) is split at a multiple of 8 and its
+  /// multiple-of-8 part added last: the registers of a thread along the rows
+  /// then share the swizzled parts of their row modulo 8 and differ by
+  /// constants, which LLVM folds into the stores' offsets (swizzling each
+  /// whole offset gave every register an address register of its own).
+  Value slot(const IndexMath &m, Value row, Value c) const;
   /// The byte offset (i32) of the k step of `kBytes` bytes (a multiple of
   /// 32) along a K-major array's rows, which continue from block to block.
   Value kStepOffset(const IndexMath &m, Value kBytes) const {
