@@ -141,6 +141,18 @@ compile_all() {
   [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
 }
 
+# The corpus FMHA has 128 keys: one K-loop iteration. With 384 the K and V
+# multiplies run three times, each re-arming its mbarrier and loading the
+# next 128 keys by TMA.
+@test "sm_90a: FMHA (causal and not) with K and V by TMA over three K-loop iterations matches numpy in tile-emu" {
+  local case
+  for case in AttentionFMHA-fmha_kernel-noncausal.f16 AttentionFMHA-fmha_kernel-causal.bf16; do
+    run check samples-$case sm_90a 13.4 --shape Q=1,2,384,64 --shape K=1,2,384,64 \
+      --shape V=1,2,384,64 --shape Out=1,2,384,64 --grid 3,2,1
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+}
+
 # FMHA's Q and P come to their multiplies in the accumulator layout, so on
 # sm_90a they are wgmma's A fragments as they are: A from registers (four
 # .b32 of element pairs), only K and V staged for descriptors, both by TMA
