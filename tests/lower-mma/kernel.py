@@ -3,9 +3,11 @@
 
   kernel.py --m 16 --n 16 --k 16 --a f16 --b f16 --acc f32 [--batch 2]
   kernel.py --m 32 --n 16 --k 64 --a i8 --b i8 --acc i32 [--unsigned-lhs]
+  kernel.py ... --b-kmajor     (b holds B^T, N x K row-major, and the kernel reads
+                                the K x N tile B through dim_map=[1, 0], as FMHA
+                                reads K^T: B's K is the unit-stride dimension)
   kernel.py ... --warps 8      (num_worker_warps hint for sm_80 and sm_90)
   kernel.py ... --valid 50,60,40 [--padding zero]
-  kernel.py ... --b-kmajor     (B stored N x K, read as its K x N transpose)
 
 Kernel @k(a, b, c, d) loads A [batch x] M x K, B [batch x] K x N and the
 accumulator C [batch x] M x N (row-major, dense), computes D = A x B + C with
@@ -14,10 +16,7 @@ stores D. With --valid VM,VN,VK the arrays keep their M x K, K x N and
 M x N allocations, but the kernel's views claim only VM x VK, VK x VN and
 VM x VN of them: the tiles overhang the views (ragged edges), A and B read
 as --padding (a cuda_tile padding value, default zero) there, and D is
-stored only inside VM x VN. With --b-kmajor the array b holds B^T (N x K,
-row-major) and the kernel reads the K x N tile B through a partition view
-with dim_map=[1, 0] (as FMHA reads K^T), so B's K is the unit-stride
-dimension.
+stored only inside VM x VN.
 """
 import argparse
 import os
@@ -37,10 +36,10 @@ def main():
     p.add_argument("--acc", default="f32")
     p.add_argument("--unsigned-lhs", action="store_true")
     p.add_argument("--unsigned-rhs", action="store_true")
+    p.add_argument("--b-kmajor", action="store_true", help="b holds B^T (N x K), read transposed")
     p.add_argument("--warps", type=int, default=0, help="num_worker_warps hint (sm_80, sm_90)")
     p.add_argument("--valid", default=None, help="VM,VN,VK: the views' extents")
     p.add_argument("--padding", default="zero")
-    p.add_argument("--b-kmajor", action="store_true", help="b holds B^T (N x K), read transposed")
     o = p.parse_args()
     o.b = o.b or o.a
     lead = [o.batch] if o.batch else []
