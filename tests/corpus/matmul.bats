@@ -127,8 +127,8 @@ compile_all() {
 }
 
 # sm_90a: the multiplies take the wgmma path (A and B by TMA into swizzled
-# staging, FMHA's B by cp.async, wgmma.mma_async; tests/lower-mma pins the
-# PTX).
+# staging, FMHA's K and V by TMA with Q and P from registers,
+# wgmma.mma_async; tests/lower-mma pins the PTX).
 # BatchMatMul runs at the ragged reduced shape above.
 @test "sm_90a (wgmma): MatMul f16/bf16, persistent matmul f16, BatchMatMul f16 and AttentionFMHA match numpy in tile-emu" {
   local case
@@ -142,22 +142,43 @@ compile_all() {
   [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
 }
 
+# The corpus FMHA has 128 keys: one K-loop iteration. With 384 the K and V
+# multiplies run three times, each re-arming its mbarrier and loading the
+# next 128 keys by TMA.
+@test "sm_90a: FMHA (causal and not) with K and V by TMA over three K-loop iterations matches numpy in tile-emu" {
+  local case
+  for case in AttentionFMHA-fmha_kernel-noncausal.f16 AttentionFMHA-fmha_kernel-causal.bf16; do
+    run check samples-$case sm_90a 13.4 --shape Q=1,2,384,64 --shape K=1,2,384,64 \
+      --shape V=1,2,384,64 --shape Out=1,2,384,64 --grid 3,2,1
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+}
+
 # FMHA's Q and P come to their multiplies in the accumulator layout, so on
 # sm_90a they are wgmma's A fragments as they are: A from registers (four
-# .b32 of element pairs), only K and V staged for descriptors.
-@test "sm_90a: FMHA's wgmmas take A from registers; the corpus matmuls load by TMA; they and causal FMHA assemble without spills" {
-  run bash -c "tileiras '$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc' --gpu-name sm_90a --emit=ptx -o - | grep -cE 'wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1, 1;'"
-  [ "$status" -eq 0 ] && [ "$output" -eq 12 ] || { echo "register-A wgmmas: $output"; false; }
+# .b32 of element pairs), only K and V staged for descriptors, both by TMA
+# from their 4-D views: V N-major (imm-trans-b 1), K^T (a dim_map'd view)
+# K-major, as K's rows (imm-trans-b 0; noncausal: 4 k steps of Q @ K^T, 8
+# of P @ V).
+@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; they and FMHA assemble without spills" {
+  local fmha="$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc"
+  tileiras "$fmha" --gpu-name sm_90a --emit=ptx -o "$TMP/f.ptx"
+  local regA='wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1'
+  [ "$(grep -cE "$regA, 0;" "$TMP/f.ptx")" -eq 4 ] && [ "$(grep -cE "$regA, 1;" "$TMP/f.ptx")" -eq 8 ] ||
+    { grep wgmma.mma_async "$TMP/f.ptx" | head; false; }
   local case
   for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
-    BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16; do
+    BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16 \
+    AttentionFMHA-fmha_kernel-noncausal.bf16; do
     tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90a --emit=ptx -o "$TMP/k.ptx"
-    # Tensor maps built once, before the K loop; TMA boxes, mbarrier waits.
-    # (FMHA's A comes from registers and its B stays on cp.async.)
-    if [[ "$case" != AttentionFMHA-* ]]; then
-      grep -q 'cp.async.bulk.tensor.[23]d.shared::cluster.global' "$TMP/k.ptx" &&
-        grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'wgmma.mma_async' "$TMP/k.ptx" &&
-        ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "$case: no TMA-fed wgmma"; false; }
+    # Tensor maps built once, before the K loop; TMA boxes (FMHA: rank-4
+    # maps of K and V), mbarrier waits, no cp.async.
+    grep -qE 'cp.async.bulk.tensor.[234]d.shared::cluster.global' "$TMP/k.ptx" &&
+      grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'wgmma.mma_async' "$TMP/k.ptx" &&
+      ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "$case: no TMA-fed wgmma"; false; }
+    if [[ "$case" == AttentionFMHA-* ]]; then
+      [ "$(grep -c 'cp.async.bulk.tensor.4d.shared::cluster.global' "$TMP/k.ptx")" -ge 2 ] ||
+        { echo "$case: K and V not both by TMA"; false; }
     fi
     run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }

@@ -3,6 +3,9 @@
 
   kernel.py --m 16 --n 16 --k 16 --a f16 --b f16 --acc f32 [--batch 2]
   kernel.py --m 32 --n 16 --k 64 --a i8 --b i8 --acc i32 [--unsigned-lhs]
+  kernel.py ... --b-kmajor     (b holds B^T, N x K row-major, and the kernel reads
+                                the K x N tile B through dim_map=[1, 0], as FMHA
+                                reads K^T: B's K is the unit-stride dimension)
   kernel.py ... --warps 8      (num_worker_warps hint for sm_80 and sm_90)
   kernel.py ... --valid 50,60,40 [--padding zero]
   kernel.py --m 128 --n 64 --k 32 --a f16 --acc f32 --then 32
@@ -38,6 +41,7 @@ def main():
     p.add_argument("--acc", default="f32")
     p.add_argument("--unsigned-lhs", action="store_true")
     p.add_argument("--unsigned-rhs", action="store_true")
+    p.add_argument("--b-kmajor", action="store_true", help="b holds B^T (N x K), read transposed")
     p.add_argument("--warps", type=int, default=0, help="num_worker_warps hint (sm_80, sm_90)")
     p.add_argument("--valid", default=None, help="VM,VN,VK: the views' extents")
     p.add_argument("--padding", default="zero")
@@ -59,7 +63,8 @@ def main():
         vm, vn, vk = map(int, o.valid.split(","))
         ea, eb, ec, pad = lead + [vm, vk], lead + [vk, vn], lead + [vm, vn], o.padding
     a = k.load("%a_p", sa, o.a, extent=ea, padding=pad)
-    b = k.load("%b_p", sb, o.b, extent=eb, padding=pad)
+    b = k.load("%b_p", sb, o.b, extent=eb, padding=pad,
+               dim_map=[1, 0] if o.b_kmajor and not o.batch else None)
     c = k.load("%c_p", sc, o.acc, extent=ec, padding=pad)
     types = "%s, %s, %s" % (tile(sa, o.a), tile(sb, o.b), tile(sc, o.acc))
     if o.acc.startswith("i"):

@@ -136,7 +136,7 @@ setup() {
   done
 }
 
-@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, or a view of the wrong length" {
+@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, a view of the wrong length, or rhs_view_transposed without a view" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
@@ -323,6 +323,45 @@ CHECK
   run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/neg.ptx' '$tmp/neg.mlir' && FileCheck --input-file '$tmp/neg.ptx' '$tmp/neg.check'"
   rm -rf "$tmp"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+# A K-major B, read through a dim_map'd view (b holds B^T as FMHA's K
+# holds K^T's rows): tile-lower proves its next-innermost dimension's runs
+# (transposed_contiguity), tile-sched fuses it with its view in memory order
+# (N x K sizes, K's stride, rhs_view_transposed), and TMA loads it as one
+# box of all 128 N rows per 128-byte block next to A's 16 boxes of 8 rows.
+@test "tile-lower proves a transposed view's runs; tile-sched fuses a K-major B with its view in memory order; TMA loads it as N-row boxes; no spills" {
+  local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
+  tmp="$(mktemp -d)"
+  "$kernel" --m 128 --n 128 --k 64 --a f16 --acc f32 --valid 104,96,40 --b-kmajor > "$tmp/k.mlir"
+  run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir'"
+  [[ "$output" =~ "load %"[0-9]+", %"[0-9]+", %cst"[_0-9]*" {transposed_contiguity = 8 : i64}" ]] ||
+    { echo "$output" | grep -n "load"; rm -rf "$tmp"; false; }
+  run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir' | tile-sched"
+  [[ "$output" =~ "view %arg1[%c96_i32, %c40_i32, %c64_i32, %c0_i32, %c0_i32], %"[0-9]+" {rhs_view_transposed}" ]] ||
+    { echo "$output" | grep -n "mmaf"; rm -rf "$tmp"; false; }
+  cat > "$tmp/k.check" <<'CHECK'
+CHECK: .shared .align 1024 .b8 __tile_scratch[32784];
+CHECK: mov.b32 [[W:%r[0-9]+]], 64;
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[A:%rd[0-9]+]]{{\]}}, 0, [[W]];
+CHECK: mov.b32 [[R8:%r[0-9]+]], 8;
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[A]]{{\]}}, 1, [[R8]];
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[B:%rd[0-9]+]]{{\]}}, 0, [[W]];
+CHECK: mov.b32 [[R128:%r[0-9]+]], 128;
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[B]]{{\]}}, 1, [[R128]];
+CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__tile_scratch+32768], {{.*}};
+CHECK-COUNT-17: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [__tile_scratch+32768];
+CHECK-NOT: cp.async.bulk.tensor
+CHECK: mbarrier.try_wait.parity.shared.b64 {{.*}}, 0,
+CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+CHECK-NOT: cp.async.cg
+CHECK-NOT: st.shared.v4
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k.ptx' '$tmp/k.mlir' && FileCheck --input-file '$tmp/k.ptx' '$tmp/k.check'"
+  [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
+  run ptxas -arch sm_90a -v -o "$tmp/k.cubin" "$tmp/k.ptx"
+  rm -rf "$tmp"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
 
 # The tcgen05 path on Blackwell (tests/lower-mma/inputs/mmaf_tcgen05.mlir).

@@ -32,7 +32,9 @@ teardown() {
 # mma_case M N K A-TYPE ACC-TYPE BATCH(0: 2-D) [-- emu-check args]
 # (MMA_WARPS=N: the kernel asks for N warps. MMA_VALID=VM,VN,VK (2-D only):
 # the views cover only VM x VK of A, VK x VN of B and VM x VN of C and D, so
-# the tiles overhang them into random data that must read as zero padding.)
+# the tiles overhang them into random data that must read as zero padding.
+# MMA_B_KMAJOR=1 (2-D only): the array b holds B^T, N x K, which the kernel
+# reads through a dim_map'd view as FMHA reads K^T.)
 # A and B are standard normal (f16/bf16/f32/tf32), small fp8 values of
 # either sign, or in [-128, 128) (i8).
 mma_case() {
@@ -43,8 +45,10 @@ mma_case() {
   if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
   [ -z "${MMA_WARPS:-}" ] || gen+=(--warps "$MMA_WARPS")
   [ -z "${MMA_VALID:-}" ] || gen+=(--valid "$MMA_VALID")
+  local sb="($lead$k,$n)" bm=b
+  if [ -n "${MMA_B_KMAJOR:-}" ]; then gen+=(--b-kmajor); sb="($n,$k)"; bm=b.T; fi
   "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
-  local sa="($lead$m,$k)" sb="($lead$k,$n)" sc="($lead$m,$n)" a b c d
+  local sa="($lead$m,$k)" sc="($lead$m,$n)" a b c d
   case $ta in
     f16) a="a=$RNG.standard_normal($sa).astype(np.float16)"
          b="b=$RNG.standard_normal($sb).astype(np.float16)"
@@ -82,7 +86,9 @@ mma_case() {
   if [ -n "${MMA_VALID:-}" ]; then
     local vm vn vk
     IFS=, read -r vm vn vk <<< "$MMA_VALID"
-    d="np.pad((lambda a, b, c: $d)(a[:$vm, :$vk], b[:$vk, :$vn], c[:$vm, :$vn]), ((0, $((m - vm))), (0, $((n - vn)))))"
+    d="np.pad((lambda a, b, c: $d)(a[:$vm, :$vk], $bm[:$vk, :$vn], c[:$vm, :$vn]), ((0, $((m - vm))), (0, $((n - vn)))))"
+  elif [ "$bm" != b ]; then
+    d="(lambda b: $d)($bm)"
   fi
   run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
     --array "$a" --array "$b" --array "$c" --array "d_out=np.zeros($sc, c.dtype)" \
@@ -393,6 +399,24 @@ tma_case() {
   MMA_VALID=120,72,200 tma_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3 # chunks, phases 0 and 1
   MMA_WARPS=8 MMA_VALID=200,64,24 tma_case 256 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4  # two warpgroups
   MMA_WARPS=8 tma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3          # 4 chunks of 16
+}
+
+# kmajor_case: tma_case of a K-major B (MMA_B_KMAJOR: b holds B^T, read
+# through dim_map=[1, 0] as FMHA reads K^T). TMA loads it as [N][K] boxes
+# and every wgmma reads it without imm-trans-b (its last immediate 0).
+kmajor_case() {
+  MMA_B_KMAJOR=1 tma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir' | grep 'wgmma.mma_async' | grep -vcE ', +0;\$'"
+  [ "$output" -eq 0 ] || { echo "$*: a wgmma with imm-trans-b 1"; false; }
+}
+
+@test "wgmma path (sm_90a) with TMA: a K-major B from a transposed view; ragged, 32-, 64- and 128-byte swizzles, chunks, blocks, N over 256" {
+  MMA_VALID=104,96,40 kmajor_case 128 128 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3   # 128B, one chunk
+  MMA_VALID=56,40,24 kmajor_case 64 64 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4     # 64B
+  kmajor_case 64 64 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4                         # 32B
+  MMA_VALID=120,72,200 kmajor_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3 # chunks, phases 0 and 1
+  kmajor_case 64 64 128 f16 f32 0 -- --rtol 1e-4 --atol 1e-3                        # two blocks along K
+  MMA_WARPS=4 kmajor_case 64 512 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4           # two boxes of 256 N rows
 }
 
 # Ragged edges: the tiles overhang the views along M, N and K. Where the

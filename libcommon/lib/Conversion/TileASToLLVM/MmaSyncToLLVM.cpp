@@ -358,11 +358,15 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   return success();
 }
 
-/// mmaf_global's `view` (base and its sizes, strides, starts), converted.
-TmaView getTmaView(Value base, ValueRange view) {
+/// mmaf_global's `view` (base and its sizes, strides, starts), converted;
+/// nullopt without one.
+std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed = false) {
+  if (!base)
+    return std::nullopt;
   size_t rank = (view.size() + 1) / 3;
   TmaView result;
   result.base = base;
+  result.transposed = transposed;
   llvm::append_range(result.sizes, view.take_front(rank));
   llvm::append_range(result.strides, view.slice(rank, rank - 1));
   llvm::append_range(result.starts, view.drop_front(2 * rank - 1));
@@ -396,15 +400,15 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
         getStagedOperand(e, op, op.getRhs(), adaptor.getRhs(), adaptor.getRhsMask());
     if (failed(a) || failed(b))
       return failure();
-    if (wgmma) {
-      // Both views known: TMA loads (TmaToLLVM.cpp).
-      std::optional<std::pair<TmaView, TmaView>> views;
-      if (adaptor.getLhsBase() && adaptor.getRhsBase())
-        views.emplace(getTmaView(adaptor.getLhsBase(), adaptor.getLhsView()),
-                      getTmaView(adaptor.getRhsBase(), adaptor.getRhsView()));
+    if (wgmma)
+      // Views known: TMA loads (TmaToLLVM.cpp).
       return emitWgmma(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
-                       *getTypeConverter(), rewriter, views ? &*views : nullptr);
-    }
+                       *getTypeConverter(), rewriter,
+                       getTmaView(adaptor.getLhsBase(), adaptor.getLhsView()),
+                       getTmaView(adaptor.getRhsBase(), adaptor.getRhsView(),
+                                  op.getRhsViewTransposed()));
+    if (op.getRhsViewTransposed())
+      return op.emitOpError("has a K-major (transposed view) B, which only the wgmma path reads");
     if (tcgen05)
       return emitTcgen05(op, *a, *b, element, rhsElement, lhsType, adaptor.getAcc(), op.getAcc().getType(),
                          *getTypeConverter(), rewriter);

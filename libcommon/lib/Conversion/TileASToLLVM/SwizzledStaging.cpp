@@ -67,19 +67,21 @@ Value SwizzledArray::slot(const IndexMath &m, Value row, Value c) const {
 }
 
 SwizzledStaging::SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes,
-                                 bool stageA)
-    : chunk(chunk), buffers(chunk < s.k ? 2 : 1),
-      a(stageA ? s.batch * s.m : 0, chunk, elementBytes), b(s.batch * chunk, s.n, elementBytes) {
+                                 bool stageA, bool bKMajor)
+    : chunk(chunk), buffers(chunk < s.k ? 2 : 1), bKMajor(bKMajor),
+      a(stageA ? s.batch * s.m : 0, chunk, elementBytes),
+      b(bKMajor ? SwizzledArray(s.batch * s.n, chunk, elementBytes)
+                : SwizzledArray(s.batch * chunk, s.n, elementBytes)) {
   bOffset = llvm::alignTo(a.bytes(), kSwizzleAlignment);
   bufferBytes = llvm::alignTo(bOffset + b.bytes(), kSwizzleAlignment);
   bytes = buffers * bufferBytes;
 }
 
 int64_t SwizzledStaging::chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA,
-                                     uint64_t limit) {
+                                     uint64_t limit, bool bKMajor) {
   return chooseKChunk(s.k, kMmaStepBytes / elementBytes, limit,
                       [&](int64_t chunk) {
-                        return SwizzledStaging(s, chunk, elementBytes, stageA).bytes;
+                        return SwizzledStaging(s, chunk, elementBytes, stageA, bKMajor).bytes;
                       });
 }
 

@@ -4,7 +4,9 @@
 // (Tcgen05ToLLVM.cpp) read through shared-memory descriptors: A (as
 // [batch * M][chunk], K-major) and B (as [batch * chunk][N], N-major) in
 // the canonical swizzled layouts of "Shared Memory Matrix Layout" (the same
-// for both families; only the descriptor's swizzle field differs).
+// for both families; only the descriptor's swizzle field differs). A B that
+// TMA reads from a transposed view (FMHA's K^T) is K-major like A, as
+// [batch * N][chunk].
 //
 // An operand's contiguous dimension (K for A, N for B) is cut into blocks
 // of W bytes, W the 128-, 64- or 32-byte swizzle mode that covers it; a
@@ -94,11 +96,14 @@ uint64_t getDescriptorLayoutBits(const SwizzledArray &array, bool kMajor,
 /// typical tiles fill the 48 KiB exactly).
 struct SwizzledStaging {
   int64_t chunk = 0, buffers = 1;
+  /// B as [batch * N][chunk] (K-major) instead of [batch * chunk][N].
+  bool bKMajor = false;
   SwizzledArray a, b;
   uint64_t bOffset = 0, bufferBytes = 0, bytes = 0;
 
   /// `stageA` false: A comes from elsewhere (registers) and takes no space.
-  SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes, bool stageA = true);
+  SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes, bool stageA = true,
+                  bool bKMajor = false);
   /// Byte offsets of buffer `buffer`'s A and B.
   uint64_t aStart(int64_t buffer) const { return buffer * bufferBytes; }
   uint64_t bStart(int64_t buffer) const { return aStart(buffer) + bOffset; }
@@ -107,7 +112,7 @@ struct SwizzledStaging {
   /// default all of static shared memory, a multiple of the 32-byte k
   /// step); 0 when not even one k step fits.
   static int64_t chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA = true,
-                             uint64_t limit = kMaxStaticSharedBytes);
+                             uint64_t limit = kMaxStaticSharedBytes, bool bKMajor = false);
 };
 
 /// Stages the chunk k in [k0, k0 + len) of A (unless `a` is null) and B

@@ -47,10 +47,13 @@
 // a number, not a loop index), and this form is inline PTX (NVVM's op has
 // no A-register variant).
 //
-// Where both operands are global with their views (mmaf_global `view`),
-// TMA fills the staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier
-// per buffer after the staging, thread 0 issuing the boxes, everyone
-// waiting on the buffer's phase); otherwise:
+// Where the staged operands are global with their views (mmaf_global
+// `view`: A and B, or B alone where A comes from registers), TMA fills the
+// staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier per buffer
+// after the staging, thread 0 issuing the boxes, everyone waiting on the
+// buffer's phase). A B whose view is transposed (FMHA's K^T: K the
+// unit-stride dimension) is staged K-major like A, as [N][chunk], and read
+// without imm-trans-b; only TMA loads it. Otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
 // each thread fences its stores with fence.proxy.async before the barrier
 // that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
@@ -88,10 +91,14 @@ constexpr unsigned kElementBytes = 2;
 constexpr int64_t kCoreRows = 8;
 /// The wgmma staging (SwizzledStaging.h) of 16-bit operands, leaving
 /// `extraBytes` of static shared memory after it.
-int64_t chooseChunk(const MmaShape &s, bool stageA = true, uint64_t extraBytes = 0) {
+int64_t chooseChunk(const MmaShape &s, bool stageA = true, uint64_t extraBytes = 0,
+                    bool bKMajor = false) {
   return SwizzledStaging::chooseChunk(s, kElementBytes, stageA,
-                                      kMaxStaticSharedBytes - extraBytes);
+                                      kMaxStaticSharedBytes - extraBytes, bKMajor);
 }
+
+/// The largest TMA box extent (boxDim of the tensor map).
+constexpr int64_t kMaxBoxRows = 256;
 
 /// The staged row of tile row `t` of A (see the header), for batch 0.
 int64_t staticStagedRowOfA(int64_t t, int64_t warps, int64_t rowPairs) {
@@ -118,9 +125,10 @@ TmaBoxes getTmaBoxes(const SwizzledArray &array, int64_t boxRows,
 /// pairs) and B by descriptor: the form NVVM's op has no A-register variant
 /// for, as the inline PTX tile-emu reads. D (`fragment`, a struct of f32)
 /// is tied to the outputs; scale-d, imm-scale-a/b and imm-trans-b are
-/// literals (1: accumulate, no negation, B N-major).
+/// literals (1: accumulate, no negation; imm-trans-b 1 for an N-major B,
+/// 0 for a K-major one).
 Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRegs, Value descB,
-                         int64_t n, StringRef operandType) {
+                         int64_t n, StringRef operandType, bool bKMajor) {
   OpBuilder &b = e.builder;
   auto type = cast<LLVM::LLVMStructType>(fragment.getType());
   unsigned count = type.getBody().size();
@@ -144,7 +152,8 @@ Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRe
   operands.push_back(descB);
   std::string text = ("wgmma.mma_async.sync.aligned.m64n" + llvm::Twine(n) + "k16.f32." +
                       operandType + "." + operandType + " {" + outputs + "}, {" + inputs +
-                      "}, $" + llvm::Twine(2 * count + aRegs.size()) + ", 1, 1, 1, 1;")
+                      "}, $" + llvm::Twine(2 * count + aRegs.size()) + ", 1, 1, 1, " +
+                      (bKMajor ? "0" : "1") + ";")
                          .str();
   return LLVM::InlineAsmOp::create(b, e.loc, type, operands, text, constraints,
                                    /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -186,7 +195,7 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
 LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOperand &b,
                         Type element, Type lhsType, Value acc, Type accTensorType,
                         const TypeConverter &converter, ConversionPatternRewriter &rewriter,
-                        const std::pair<TmaView, TmaView> *views) {
+                        const std::optional<TmaView> &aView, const std::optional<TmaView> &bView) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
   if (failed(accLaid))
@@ -217,13 +226,20 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // A straight from registers (see the header) when it has the
   // accumulator's layout: its registers then are the A fragments.
   bool aInRegisters = !a.global && a.laid.layout == layout;
-  // TMA (TmaToLLVM.cpp) where both operands carry views and the staging
+  // A B read from a transposed view (FMHA's K^T) is K-major: staged as
+  // [N][chunk] and read without imm-trans-b.
+  bool bKMajor = bView && bView->transposed;
+  // TMA (TmaToLLVM.cpp) where B and a staged A carry views and the staging
   // leaves room for the mbarriers after it.
-  bool useTma = views && a.global && b.global && !s.batched &&
-                chooseChunk(s, true, kTmaBarrierBytes) > 0;
+  bool useTma = bView && (aInRegisters || aView) && !s.batched &&
+                chooseChunk(s, !aInRegisters, kTmaBarrierBytes, bKMajor) > 0;
+  if (bKMajor && !useTma)
+    return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
+                           "staged without a view, the multiply is batched or the staging "
+                           "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
-  SwizzledStaging staging(s, chooseChunk(s, !aInRegisters, extraBytes), kElementBytes,
-                          !aInRegisters);
+  SwizzledStaging staging(s, chooseChunk(s, !aInRegisters, extraBytes, bKMajor), kElementBytes,
+                          !aInRegisters, bKMajor);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -285,17 +301,35 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                                                   : NVVM::WGMMATypes::f16;
   const SwizzledArray &aArray = staging.a, &bArray = staging.b;
   uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Wgmma);
-  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, /*kMajor=*/false, DescriptorFormat::Wgmma);
+  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Wgmma);
 
   std::optional<TmaLoads> tma;
   if (useTma) {
-    // A's rows go in runs of 8 to their wgmma order; B's chunk rows in order.
-    SmallVector<int64_t> aRows;
-    for (int64_t t = 0; t < s.m; t += kCoreRows)
-      aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
-    tma.emplace(rewriter, e, op, views->first, views->second,
-                getTmaBoxes(aArray, kCoreRows, aRows), getTmaBoxes(bArray, staging.chunk, {0}),
-                element, bytesAt(staging.bytes), staging.buffers);
+    SmallVector<TmaOperand, 2> operands;
+    if (!aInRegisters) {
+      // A's rows go in runs of 8 to their wgmma order.
+      SmallVector<int64_t> aRows;
+      for (int64_t t = 0; t < s.m; t += kCoreRows)
+        aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
+      operands.push_back({*aView, getTmaBoxes(aArray, kCoreRows, aRows), /*kContiguous=*/true});
+    }
+    if (bKMajor) {
+      // B's N rows in order, in boxes of at most 256 rows (N is a multiple
+      // of 8).
+      int64_t boxRows = std::min(s.n, kMaxBoxRows);
+      while (s.n % boxRows)
+        boxRows -= kCoreRows;
+      SmallVector<int64_t> bRows;
+      for (int64_t row = 0; row < s.n; row += boxRows)
+        bRows.push_back(row);
+      operands.push_back({*bView, getTmaBoxes(bArray, boxRows, bRows), /*kContiguous=*/true});
+    } else {
+      // B's chunk rows in order.
+      operands.push_back(
+          {*bView, getTmaBoxes(bArray, staging.chunk, {0}), /*kContiguous=*/false});
+    }
+    tma.emplace(rewriter, e, op, std::move(operands), element, bytesAt(staging.bytes),
+                staging.buffers);
   }
 
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
@@ -307,7 +341,11 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       // Earlier readers of the scratch, and of this buffer the wgmmas of
       // chunk - 2, are done (see the header).
       emitCTABarrier(rewriter, loc);
-      if (failed(tma->load(chunk, k0, bytesAt(aStart), bytesAt(bStart))))
+      SmallVector<Value> dsts;
+      if (!aInRegisters)
+        dsts.push_back(bytesAt(aStart));
+      dsts.push_back(bytesAt(bStart));
+      if (failed(tma->load(chunk, k0, dsts)))
         return failure();
     } else if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
                                          aInRegisters ? nullptr : &a, b, element, s, k0, len,
@@ -325,18 +363,22 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     // number where A comes from registers (which a loop index cannot pick).
     auto step = [&](Value k, int64_t staticK, ValueRange carried) {
       // A k step of 16 is 32 bytes along A's rows (which the blocks
-      // continue) and 16 of B's rows.
+      // continue) and 16 of B's rows (a K-major B steps like A).
       Value kElements = m.mul(k, kStepK);
       Value aStep = m.add(m.mul(m.div(kElements, aArray.perBlock()), aArray.blockBytes()),
                           m.mul(m.rem(kElements, aArray.perBlock()), kElementBytes));
-      Value bStep = m.mul(kElements, bArray.width);
+      Value bStep = bKMajor ? bArray.kStepOffset(m, m.mul(kElements, kElementBytes))
+                            : m.mul(kElements, bArray.width);
       SmallVector<Value> next(carried);
       for (const Issue &issue : issues) {
         Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
                             issue.pair);
-        int64_t bRow = issue.batch * staging.chunk;
-        int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
-                          bRow * bArray.width;
+        // B's first row of this batch and N block: N-major, rows of
+        // (batch, k) and blocks along N; K-major, rows of (batch, n).
+        int64_t bOrigin =
+            bKMajor ? (issue.batch * s.n + issue.n0) * bArray.width
+                    : issue.n0 / bArray.perBlock() * bArray.blockBytes() +
+                          issue.batch * staging.chunk * bArray.width;
         Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
         // D register 4j + 2h + x: row register 2 * pair + h, column
         // register 2 * (n0 / 8 + j) + x.
@@ -371,7 +413,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                   LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
             }
           Value d = emitRegisterAWgmma(e, fragment, aRegs, descB, issue.width,
-                                       element.isBF16() ? "bf16" : "f16");
+                                       element.isBF16() ? "bf16" : "f16", bKMajor);
           for (auto [i, reg] : llvm::enumerate(regs))
             next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
           continue;
@@ -384,8 +426,10 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
             NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, kStepK),
             operandType, operandType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            // A K-major (row-major), B N-major (row-major: transposed).
-            NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
+            // A K-major (row-major), B N-major (row-major: transposed) or
+            // K-major (column-major).
+            NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+            nullptr);
         FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
         if (failed(d)) {
           emitted = false;

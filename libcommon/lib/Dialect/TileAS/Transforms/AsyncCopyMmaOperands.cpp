@@ -72,9 +72,12 @@ struct FusibleOperand {
   }
 };
 
-/// How `operand` of `mmaf` comes from a load that can become part of a
-/// tile_as.mmaf_global; nullopt where it cannot.
-static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf) {
+/// The global load `operand` of `mmaf` comes from, where it can be read at
+/// the mmaf instead: used by nothing else, in the mmaf's block, unordered,
+/// with +0.0 padding (cp.async and TMA zero-fill) and no write to memory
+/// between the load and the mmaf; nullopt where it cannot. `layout` is left
+/// to the caller.
+static std::optional<FusibleOperand> getMovableLoad(Value operand, MmaFOp mmaf) {
   FusibleOperand fusible;
   if (auto reshape = operand.getDefiningOp<ReshapeOp>()) {
     auto from = cast<RankedTensorType>(reshape.getSrc().getType());
@@ -96,11 +99,39 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   // cp.async zero-fills what it does not read: only +0.0 padding matches.
   if (Value other = load.getOther(); other && !isPositiveZero(other))
     return std::nullopt;
+  for (Operation *op = load->getNextNode(); op != mmaf; op = op->getNextNode())
+    if (mayWriteMemory(op))
+      return std::nullopt;
+  fusible.load = load;
+  return fusible;
+}
+
+/// `fusible` with its `layout`: the load's, less the leading unit
+/// dimensions a reshape drops; nullopt where the load has no blocked layout.
+static std::optional<FusibleOperand> withLayout(FusibleOperand fusible) {
+  auto type = fusible.load.getType();
+  auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
+  if (!layout)
+    return std::nullopt;
+  fusible.layout =
+      fusible.reshape ? dropLeadingUnitDims(layout, type.getRank() - 2) : layout;
+  if (!fusible.layout)
+    return std::nullopt;
+  return fusible;
+}
+
+/// How `operand` of `mmaf` comes from a load that can become part of a
+/// tile_as.mmaf_global; nullopt where it cannot.
+static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf) {
+  std::optional<FusibleOperand> fusible = getMovableLoad(operand, mmaf);
+  if (!fusible)
+    return std::nullopt;
   // Each thread's registers come in runs along the innermost dimension
   // (sizePerThread there, at most 16 bytes: one cp.async each) that the
   // load's contiguity proves adjacent, aligned and under one mask bit. Runs
   // of 16 bytes copy by cp.async.cg; where only 8 or 4 are proven (a row
   // stride or bound dividing by 4 or 2 elements only), by cp.async.ca.
+  LoadOp load = fusible->load;
   auto type = load.getType();
   auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
   unsigned innermost = type.getRank() - 1;
@@ -110,15 +141,40 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   int64_t run = std::gcd(layout.getSizePerThread()[innermost], kLongestCopyBytes / elementBytes);
   if (run * elementBytes < kShortestCopyBytes || load.getContiguity() % run != 0)
     return std::nullopt;
-  fusible.load = load;
-  fusible.layout =
-      fusible.reshape ? dropLeadingUnitDims(layout, type.getRank() - 2) : layout;
-  if (!fusible.layout)
+  return withLayout(*fusible);
+}
+
+/// Elements of `load`'s type in 16 bytes: the alignment TMA needs of a
+/// view's base and strides (and the run of a cp.async.cg).
+static int64_t getLongestRun(LoadOp load) {
+  return kLongestCopyBytes / getElementBytes(load.getType().getElementType());
+}
+
+/// On the wgmma path, B of `mmaf` as a K-major view that only TMA reads: a
+/// movable load (getMovableLoad) of a transposed partition view (FMHA's
+/// K^T: B's K is the unit-stride dimension, so its pointers have no runs
+/// for cp.async) whose transposed contiguity proves the 16-byte aligned
+/// base and strides TMA needs. The lowering takes TMA when A needs no
+/// staging of its own (it arrives in the accumulator's layout) or carries
+/// a view too, on unbatched (rank-2) multiplies; elsewhere B stays in
+/// registers. Sets `view`.
+static std::optional<FusibleOperand> getTransposedViewOperand(
+    OpBuilder &builder, MmaFOp mmaf, const std::optional<FusibleOperand> &lhs,
+    bool lhsHasView, TiledView &view) {
+  auto acc = cast<RankedTensorType>(mmaf.getAcc().getType());
+  auto lhsType = cast<RankedTensorType>(mmaf.getLhs().getType());
+  bool aInRegisters = !lhs && lhsType.getEncoding() == acc.getEncoding();
+  if (acc.getRank() != 2 || !(aInRegisters || lhsHasView))
     return std::nullopt;
-  for (Operation *op = load->getNextNode(); op != mmaf; op = op->getNextNode())
-    if (mayWriteMemory(op))
-      return std::nullopt;
-  return fusible;
+  std::optional<FusibleOperand> rhs = getMovableLoad(mmaf.getRhs(), mmaf);
+  if (!rhs || rhs->load.getTransposedContiguity() % getLongestRun(rhs->load) != 0)
+    return std::nullopt;
+  std::optional<TiledView> matched =
+      matchTiledView(builder, rhs->load.getPtrs(), rhs->load.getMask());
+  if (!matched || !matched->transposed)
+    return std::nullopt;
+  view = *matched;
+  return withLayout(*rhs);
 }
 
 namespace {
@@ -140,8 +196,6 @@ struct AsyncCopyMmaOperandsPass
     for (MmaFOp op : candidates) {
       std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op);
       std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op);
-      if (!lhs && !rhs)
-        continue;
       // An operand that does not qualify stays in registers and is stored
       // to the staging as tile_as.mmaf stores both.
       OpBuilder builder(op);
@@ -157,21 +211,24 @@ struct AsyncCopyMmaOperandsPass
       // row strides, which shorter proven runs (cp.async.ca) do not give.
       bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType());
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
-        if (wgmma && operand && operand->load.getContiguity() %
-                                       (kLongestCopyBytes /
-                                        getElementBytes(operand->load.getType().getElementType())) ==
-                                   0)
+        if (wgmma && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
-                  matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask()))
+                  matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask());
+              view && !view->transposed)
             return *view;
         return TiledView();
       };
       TiledView lhsView = viewOf(lhs), rhsView = viewOf(rhs);
+      // A B that only TMA can read (K-major, transposed view).
+      if (wgmma && !rhs)
+        rhs = getTransposedViewOperand(builder, op, lhs, bool(lhsView.base), rhsView);
+      if (!lhs && !rhs)
+        continue;
       auto fused = MmaFGlobalOp::create(builder, op.getLoc(), op.getType(),
                                         source(lhs, op.getLhs()), mask(lhs),
                                         source(rhs, op.getRhs()), mask(rhs), op.getAcc(),
                                         lhsView.base, lhsView.flattened(), rhsView.base,
-                                        rhsView.flattened());
+                                        rhsView.flattened(), rhsView.transposed);
       op.replaceAllUsesWith(fused.getResult());
       op.erase();
       for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {

@@ -417,7 +417,8 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
     return src ? this->reshape(src, type) : nullptr;
   }
   // Elementwise ops and loads: the same op on sliced operands (a load with
-  // the contiguity its innermost range keeps).
+  // the contiguity its innermost range keeps, and the transposed contiguity
+  // its next-innermost range keeps).
   auto load = dyn_cast<LoadOp>(op);
   if (load ? !isRebuildable(op)
            : !op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
@@ -432,9 +433,14 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
   }
   OperationState state(loc, op->getName(), operands, TypeRange{type}, op->getAttrs());
   Operation *sliced = builder.create(state);
-  if (load)
-    cast<LoadOp>(sliced).setContiguity(
+  if (load) {
+    auto slicedLoad = cast<LoadOp>(sliced);
+    slicedLoad.setContiguity(
         getSlicedContiguity(load.getContiguity(), at.offsets.back(), at.sizes.back()));
+    if (size_t rank = at.offsets.size(); rank >= 2)
+      slicedLoad.setTransposedContiguity(getSlicedContiguity(
+          load.getTransposedContiguity(), at.offsets[rank - 2], at.sizes[rank - 2]));
+  }
   return sliced->getResult(0);
 }
 

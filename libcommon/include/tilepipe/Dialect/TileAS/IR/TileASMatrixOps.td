@@ -91,12 +91,20 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     start_0..start_{r-1}, outermost dimension first. It names the same
     elements as the pointers and the mask, so a lowering may read the tile
     either way; the wgmma path reads it with TMA (cp.async.bulk.tensor).
+
+    `rhs_view_transposed`: B's view lists its dimensions in memory order
+    with B's last two swapped (B's innermost dimension N is the view's
+    next-innermost one and B's K the unit-stride one: a K-major B such as
+    FMHA's K^T, read from a dim_map'd view). Its pointers keep no runs (the
+    load's `transposed_contiguity` proved base and strides 16-byte
+    aligned), so such a B is read only by TMA.
   }];
   let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
                        AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,
                        AnyRankedTensor:$acc,
                        Optional<TileAS_PtrType>:$lhs_base, Variadic<AnySignlessInteger>:$lhs_view,
-                       Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view);
+                       Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view,
+                       UnitAttr:$rhs_view_transposed);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $lhs (`mask` $lhs_mask^)? (`view` $lhs_base^ `[` $lhs_view `]`)? `,`
@@ -110,7 +118,7 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs, "::mlir::Value":$lhs_mask,
                    "::mlir::Value":$rhs, "::mlir::Value":$rhs_mask, "::mlir::Value":$acc), [{
       build($_builder, $_state, result, lhs, lhs_mask, rhs, rhs_mask, acc, ::mlir::Value(),
-            ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange());
+            ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange(), /*transposed=*/false);
     }]>
   ];
   let hasVerifier = 1;
