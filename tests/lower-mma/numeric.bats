@@ -183,11 +183,12 @@ E5M2_MMA=mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
   MMA_WARPS=8 sync_case sm_90 $E5M2_MMA 64 64 128 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
+# (On sm_90 these accumulators tile by warpgroups and take wgmma: sm_89.)
 @test "mma.sync path, fp8: K in several shared-memory chunks, f16 accumulator, batched 3-D, ragged edges" {
-  sync_case sm_90 $E4M3_MMA 128 128 512 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  sync_case sm_89 $E4M3_MMA 128 128 512 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
   sync_case sm_89 $E5M2_MMA 32 32 64 f8E5M2 f16 0 -- --rtol 2e-3 --atol 2e-2
   sync_case sm_89 $E4M3_MMA 32 16 64 f8E4M3FN f32 2 -- --rtol 1e-5 --atol 1e-4
-  MMA_VALID=50,60,40 sync_case sm_90 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_VALID=50,60,40 sync_case sm_89 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
 S8_MMA=mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
@@ -268,6 +269,32 @@ wgmma_case() {
   wgmma_case 64 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
   wgmma_case 64 32 32 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 128 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
+}
+
+# wgmma_kind_case INSTRUCTION wgmma_case-args: wgmma_case, whose sm_90a PTX
+# must have INSTRUCTION and a B descriptor of a K-major layout: wgmma reads
+# tf32 and fp8 B only K-major, so the lowering stages it transposed.
+wgmma_kind_case() {
+  local instruction=$1
+  shift
+  wgmma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"$instruction"* ]] || { echo "$*: no $instruction in the PTX"; false; }
+}
+
+# tf32 (k8) and fp8 (k32) wgmma: exact operand values, so only the f32 sums
+# round (1e-5 fails where B is read in the wrong order or A and B of
+# different k meet).
+@test "wgmma path (sm_90a): tf32 and e4m3/e5m2 operands with a K-major B; warpgroups, K chunks, batched, ragged" {
+  wgmma_kind_case m64n64k8.f32.tf32.tf32 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_WARPS=8 wgmma_kind_case m64n128k8.f32.tf32.tf32 128 128 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  wgmma_kind_case m64n32k8.f32.tf32.tf32 64 32 16 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5
+  MMA_VALID=50,60,20 wgmma_kind_case m64n64k8.f32.tf32.tf32 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_WARPS=8 wgmma_kind_case m64n256k32.f32.e4m3.e4m3 128 256 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n64k32.f32.e5m2.e5m2 64 64 512 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n32k32.f32.e4m3.e4m3 64 32 64 f8E4M3FN f16 0 -- --rtol 2e-3 --atol 2e-2
+  MMA_VALID=50,60,40 wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
 # tcgen05_case: mma_case on sm_100 (plain: tcgen05 is the Blackwell path),

@@ -20,20 +20,28 @@ uint64_t getDescriptorLayoutBits(const SwizzledArray &array, bool kMajor,
 }
 
 SwizzledStaging::SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes,
-                                 bool stageA)
-    : chunk(chunk), buffers(chunk < s.k ? 2 : 1),
-      a(stageA ? s.batch * s.m : 0, chunk, elementBytes), b(s.batch * chunk, s.n, elementBytes) {
+                                 bool stageA, bool bKMajor)
+    : chunk(chunk), buffers(chunk < s.k ? 2 : 1), n(s.n), bKMajor(bKMajor),
+      a(stageA ? s.batch * s.m : 0, chunk, elementBytes),
+      b(bKMajor ? SwizzledArray(s.batch * s.n, chunk, elementBytes)
+                : SwizzledArray(s.batch * chunk, s.n, elementBytes)) {
   bOffset = llvm::alignTo(a.bytes(), kSwizzleAlignment);
   bufferBytes = llvm::alignTo(bOffset + b.bytes(), kSwizzleAlignment);
   bytes = buffers * bufferBytes;
 }
 
 int64_t SwizzledStaging::chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA,
-                                     uint64_t limit) {
+                                     uint64_t limit, bool bKMajor) {
   return chooseKChunk(s.k, kMmaStepBytes / elementBytes, limit,
                       [&](int64_t chunk) {
-                        return SwizzledStaging(s, chunk, elementBytes, stageA).bytes;
+                        return SwizzledStaging(s, chunk, elementBytes, stageA, bKMajor).bytes;
                       });
+}
+
+int64_t SwizzledStaging::bRowOffset(int64_t batch, int64_t n0) const {
+  if (bKMajor) // rows W bytes apart, the first block along K
+    return (batch * n + n0) * b.width;
+  return n0 / b.perBlock() * b.blockBytes() + batch * chunk * b.width;
 }
 
 LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
@@ -58,13 +66,17 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
                [&](size_t i, Value kLocal) { return staging.a.slot(m, aRowOf(i), kLocal); },
                &rewriter)))
     return failure();
+  // A K-major B takes its registers one at a time: their runs go along N,
+  // its staged rows along K.
   if (failed(stageRuns(
-          e, b, bytesAt(staging.bStart(buffer)), element, /*transposed=*/false, rank - 2, k0, len,
-          needsCheck, /*trash=*/0,
+          e, b, bytesAt(staging.bStart(buffer)), element, /*transposed=*/staging.bKMajor,
+          rank - 2, k0, len, needsCheck, /*trash=*/0,
           [&](size_t i, Value kLocal) {
             Value batch = s.batched ? b.regs.coords[0][i] : e.i32(0);
-            Value row = m.add(m.mul(batch, staging.chunk), kLocal);
-            return staging.b.slot(m, row, b.regs.coords[rank - 1][i]);
+            Value n = b.regs.coords[rank - 1][i];
+            if (staging.bKMajor)
+              return staging.b.slot(m, m.add(m.mul(batch, s.n), n), kLocal);
+            return staging.b.slot(m, m.add(m.mul(batch, staging.chunk), kLocal), n);
           },
           &rewriter)))
     return failure();

@@ -78,19 +78,43 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// The k of wgmma.mma_async for 16-bit operands.
-constexpr int64_t kStepK = 16;
 /// Rows of A one wgmma covers (the m of m64nNk16), and its largest N.
 constexpr int64_t kWarpgroupRows = 64, kMaxN = 256;
 constexpr int64_t kWarpsPerWarpgroup = 4;
-constexpr unsigned kElementBytes = 2;
 /// Rows of one half of an m16n8 fragment.
 constexpr int64_t kCoreRows = 8;
-/// The wgmma staging (SwizzledStaging.h) of 16-bit operands, leaving
+
+/// The wgmma.mma_async operand type of a tile element type (f16, bf16,
+/// tf32, e4m3, e5m2), and its bytes in registers and shared memory; the k
+/// of one wgmma is 32 bytes of them (m64nNk16, k8, k32).
+struct WgmmaOperandType {
+  NVVM::WGMMATypes type;
+  unsigned bytes;
+
+  static WgmmaOperandType of(Type element) {
+    if (element.isBF16())
+      return {NVVM::WGMMATypes::bf16, 2};
+    if (isa<FloatTF32Type>(element))
+      return {NVVM::WGMMATypes::tf32, 4};
+    if (isa<Float8E4M3FNType>(element))
+      return {NVVM::WGMMATypes::e4m3, 1};
+    if (isa<Float8E5M2Type>(element))
+      return {NVVM::WGMMATypes::e5m2, 1};
+    return {NVVM::WGMMATypes::f16, 2};
+  }
+  /// wgmma reads B N-major (imm-trans-b) only for f16 and bf16: B of the
+  /// other types is staged K-major (SwizzledStaging.h).
+  bool readsBNMajor() const { return bytes == 2; }
+  int64_t stepK() const { return kMmaStepBytes / bytes; }
+};
+
+/// The wgmma staging (SwizzledStaging.h) of operands of `element`, leaving
 /// `extraBytes` of static shared memory after it.
-int64_t chooseChunk(const MmaShape &s, bool stageA = true, uint64_t extraBytes = 0) {
-  return SwizzledStaging::chooseChunk(s, kElementBytes, stageA,
-                                      kMaxStaticSharedBytes - extraBytes);
+int64_t chooseChunk(const MmaShape &s, Type element, bool stageA = true,
+                    uint64_t extraBytes = 0) {
+  WgmmaOperandType type = WgmmaOperandType::of(element);
+  return SwizzledStaging::chooseChunk(s, type.bytes, stageA, kMaxStaticSharedBytes - extraBytes,
+                                      /*bKMajor=*/!type.readsBNMajor());
 }
 
 /// The staged row of tile row `t` of A (see the header), for batch 0.
@@ -159,7 +183,8 @@ bool canLowerToWgmma(MmaFOp op) {
   if (!hasWgmmaForm(op))
     return false;
   FailureOr<MmaShape> shape = getMmaShape(op);
-  return succeeded(shape) && chooseChunk(*shape) > 0;
+  return succeeded(shape) &&
+         chooseChunk(*shape, getElementTypeOrSelf(op.getLhs().getType())) > 0;
 }
 
 bool canLowerToWgmma(MmaFGlobalOp op) {
@@ -168,7 +193,12 @@ bool canLowerToWgmma(MmaFGlobalOp op) {
     return false;
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
-  return succeeded(shape) && chooseChunk(*shape) > 0;
+  // (Only f16/bf16 mmafs become mmaf_globals on this path.)
+  Type element = getElementTypeOrSelf(op.getLhs().getType());
+  if (auto ptr = dyn_cast<PtrType>(element))
+    element = ptr.getPointeeType();
+  return succeeded(shape) && WgmmaOperandType::of(element).readsBNMajor() &&
+         chooseChunk(*shape, element) > 0;
 }
 
 LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
@@ -216,14 +246,27 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
 
   // A straight from registers (see the header) when it has the
   // accumulator's layout: its registers then are the A fragments.
-  bool aInRegisters = !a.global && a.laid.layout == layout;
+  WgmmaOperandType aType = WgmmaOperandType::of(element);
+  // B's type: an mmaf may mix e4m3 and e5m2 (an mmaf_global is f16/bf16).
+  auto mmaf = dyn_cast<MmaFOp>(op);
+  WgmmaOperandType bType =
+      mmaf ? WgmmaOperandType::of(getElementTypeOrSelf(mmaf.getRhs().getType())) : aType;
+  bool bKMajor = !aType.readsBNMajor();
+  // What the staging stores: the operands' LLVM type (f32 for tf32, i8 for
+  // fp8; mixed fp8 types share it).
+  Type stored = converter.convertType(element);
+  if (!stored)
+    return op->emitOpError("operand element type has no LLVM form");
+  int64_t stepK = aType.stepK();
+  // (Registers hold the k16 A fragment of 16-bit types only.)
+  bool aInRegisters = !a.global && a.laid.layout == layout && aType.bytes == 2;
   // TMA (TmaToLLVM.cpp) where both operands carry views and the staging
   // leaves room for the mbarriers after it.
   bool useTma = views && a.global && b.global && !s.batched &&
-                chooseChunk(s, true, kTmaBarrierBytes) > 0;
+                !bKMajor && chooseChunk(s, element, true, kTmaBarrierBytes) > 0;
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
-  SwizzledStaging staging(s, chooseChunk(s, !aInRegisters, extraBytes), kElementBytes,
-                          !aInRegisters);
+  SwizzledStaging staging(s, chooseChunk(s, element, !aInRegisters, extraBytes), aType.bytes,
+                          !aInRegisters, bKMajor);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -281,11 +324,9 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
 
   MLIRContext *context = rewriter.getContext();
   Type f32 = rewriter.getF32Type();
-  NVVM::WGMMATypes operandType = element.isBF16() ? NVVM::WGMMATypes::bf16
-                                                  : NVVM::WGMMATypes::f16;
   const SwizzledArray &aArray = staging.a, &bArray = staging.b;
   uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Wgmma);
-  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, /*kMajor=*/false, DescriptorFormat::Wgmma);
+  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Wgmma);
 
   std::optional<TmaLoads> tma;
   if (useTma) {
@@ -310,7 +351,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       if (failed(tma->load(chunk, k0, bytesAt(aStart), bytesAt(bStart))))
         return failure();
     } else if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
-                                         aInRegisters ? nullptr : &a, b, element, s, k0, len,
+                                         aInRegisters ? nullptr : &a, b, stored, s, k0, len,
                                          [&](size_t i) {
                                            return stagedRowOfA(batchOf(a.regs, i),
                                                                a.regs.coords[mDim][i]);
@@ -324,19 +365,16 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     // One k step: `k` its index in the chunk, `staticK` the same as a
     // number where A comes from registers (which a loop index cannot pick).
     auto step = [&](Value k, int64_t staticK, ValueRange carried) {
-      // A k step of 16 is 32 bytes along A's rows (which the blocks
-      // continue) and 16 of B's rows.
-      Value kElements = m.mul(k, kStepK);
-      Value aStep = m.add(m.mul(m.div(kElements, aArray.perBlock()), aArray.blockBytes()),
-                          m.mul(m.rem(kElements, aArray.perBlock()), kElementBytes));
-      Value bStep = m.mul(kElements, bArray.width);
+      // A k step is 32 bytes along A's rows (which the blocks continue)
+      // and, for an N-major B, 16 of B's rows; a K-major B steps like A.
+      Value kBytes = m.mul(k, kMmaStepBytes);
+      Value aStep = aArray.kStepOffset(m, kBytes);
+      Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), bArray.width);
       SmallVector<Value> next(carried);
       for (const Issue &issue : issues) {
         Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
                             issue.pair);
-        int64_t bRow = issue.batch * staging.chunk;
-        int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
-                          bRow * bArray.width;
+        int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
         Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
         // D register 4j + 2h + x: row register 2 * pair + h, column
         // register 2 * (n0 / 8 + j) + x.
@@ -355,7 +393,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
           // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row
           // 2p + 1), a2 and a3 the same for the second 8, each an element
           // pair (column registers 2c, 2c + 1 of 8-column block c).
-          int64_t kBlock = (k0 + staticK * kStepK) / 8;
+          int64_t kBlock = (k0 + staticK * stepK) / 8;
           SmallVector<Value> aRegs;
           for (int64_t half = 0; half < 2; ++half)
             for (int64_t h = 0; h < 2; ++h) {
@@ -381,11 +419,13 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
             aLayoutBits);
         auto mma = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment, descA, descB,
-            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, kStepK),
-            operandType, operandType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, stepK), aType.type,
+            bType.type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            // A K-major (row-major), B N-major (row-major: transposed).
-            NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
+            // A K-major (row-major), B N-major (row-major: transposed) or
+            // K-major (column-major, the only form of tf32 and fp8).
+            NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+            nullptr);
         FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
         if (failed(d)) {
           emitted = false;
@@ -397,10 +437,10 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       return next;
     };
     if (aInRegisters) {
-      for (int64_t k = 0; k < len / kStepK; ++k)
+      for (int64_t k = 0; k < len / stepK; ++k)
         sums = step(e.i32(k), k, sums);
     } else {
-      sums = emitCountedLoop(rewriter, loc, len / kStepK, sums,
+      sums = emitCountedLoop(rewriter, loc, len / stepK, sums,
                              [&](Value k, ValueRange carried) { return step(k, -1, carried); });
     }
     if (!emitted)
