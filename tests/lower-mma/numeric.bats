@@ -297,6 +297,23 @@ wgmma_kind_case() {
   MMA_VALID=50,60,40 wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
+# Where A, B and the accumulator differ in shape the operands keep their
+# loads' vector layouts and fuse into mmaf_global: A and B come by cp.async,
+# B lands N-major and all threads transpose it to K-major (4 x 4 squares;
+# 8 warps: 256 threads share them), chunk by chunk.
+@test "wgmma path (sm_90a): tf32 and fp8 operands by cp.async, B transposed in shared memory; K chunks, 8 warps" {
+  wgmma_kind_case m64n32k32.f32.e4m3.e4m3 64 32 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_WARPS=8 wgmma_kind_case m64n64k32.f32.e5m2.e5m2 128 64 256 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n32k8.f32.tf32.tf32 64 32 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_WARPS=8 wgmma_kind_case m64n256k8.f32.tf32.tf32 128 256 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  "$KERNEL" --m 64 --n 32 --k 128 --a f8E4M3FN --acc f32 > "$TMP/k.mlir"
+  run bash -c "tileiras --gpu-name sm_90 --emit=scheduled -o - '$TMP/k.mlir' | grep -c tile_as.mmaf_global"
+  [ "$output" = 1 ] || { echo "the fp8 operands did not fuse: $output"; false; }
+  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *cp.async.cg.shared.global* && "$output" == *prmt.b32* ]] ||
+    { echo "no cp.async or byte transpose: $output"; false; }
+}
+
 # tcgen05_case: mma_case on sm_100 (plain: tcgen05 is the Blackwell path),
 # whose PTX must take the tcgen05 path.
 tcgen05_case() {

@@ -20,22 +20,82 @@ uint64_t getDescriptorLayoutBits(const SwizzledArray &array, bool kMajor,
 }
 
 SwizzledStaging::SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes,
-                                 bool stageA, bool bKMajor)
+                                 bool stageA, bool bKMajor, bool bLands)
     : chunk(chunk), buffers(chunk < s.k ? 2 : 1), n(s.n), bKMajor(bKMajor),
-      a(stageA ? s.batch * s.m : 0, chunk, elementBytes),
+      bLands(bKMajor && bLands), a(stageA ? s.batch * s.m : 0, chunk, elementBytes),
       b(bKMajor ? SwizzledArray(s.batch * s.n, chunk, elementBytes)
-                : SwizzledArray(s.batch * chunk, s.n, elementBytes)) {
+                : SwizzledArray(s.batch * chunk, s.n, elementBytes)),
+      landing(this->bLands ? s.batch * chunk : 0, s.n, elementBytes) {
   bOffset = llvm::alignTo(a.bytes(), kSwizzleAlignment);
-  bufferBytes = llvm::alignTo(bOffset + b.bytes(), kSwizzleAlignment);
+  landingOffset = llvm::alignTo(bOffset + b.bytes(), kSwizzleAlignment);
+  bufferBytes = llvm::alignTo(landingOffset + landing.bytes(), kSwizzleAlignment);
   bytes = buffers * bufferBytes;
 }
 
 int64_t SwizzledStaging::chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA,
-                                     uint64_t limit, bool bKMajor) {
-  return chooseKChunk(s.k, kMmaStepBytes / elementBytes, limit,
-                      [&](int64_t chunk) {
-                        return SwizzledStaging(s, chunk, elementBytes, stageA, bKMajor).bytes;
-                      });
+                                     uint64_t limit, bool bKMajor, bool bLands) {
+  return chooseKChunk(s.k, kMmaStepBytes / elementBytes, limit, [&](int64_t chunk) {
+    return SwizzledStaging(s, chunk, elementBytes, stageA, bKMajor, bLands).bytes;
+  });
+}
+
+/// Elements per side of the square a thread transposes at a time.
+static constexpr int64_t kTransposeSide = 4;
+
+/// Transposes buffer `buffer`'s landing array (B's chunk, N-major, as
+/// cp.async left it) into its K-major B, `threads` threads sharing the
+/// 4 x 4 squares (see the header); consecutive threads take squares
+/// adjacent along K, so that their stores fill whole rows.
+static void transposeLandedB(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
+                             const SwizzledStaging &staging, Value landing, Value kMajor,
+                             Type element, int64_t threads) {
+  Location loc = e.loc;
+  IndexMath m{e};
+  int64_t squaresK = staging.chunk / kTransposeSide;
+  int64_t squares = squaresK * (staging.b.rows / kTransposeSide);
+  auto vector = VectorType::get({kTransposeSide}, element);
+  unsigned vectorBytes = kTransposeSide * getByteSize(element);
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  auto at = [&](Value base, Value slot) -> Value {
+    return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base,
+                               ArrayRef<LLVM::GEPArg>{slot});
+  };
+  emitCountedLoop(rewriter, loc, llvm::divideCeil(squares, threads), {},
+                  [&](Value iteration, ValueRange) {
+                    Value square = m.add(m.mul(iteration, threads), tid);
+                    auto body = [&] {
+                      Value k0 = m.mul(m.rem(square, squaresK), kTransposeSide);
+                      // The square's first column along batch * N, its batch
+                      // and column within the batch.
+                      Value column = m.mul(m.div(square, squaresK), kTransposeSide);
+                      Value batch = m.div(column, staging.n);
+                      Value n0 = m.rem(column, staging.n);
+                      SmallVector<Value> rows;
+                      for (int64_t i = 0; i < kTransposeSide; ++i) {
+                        Value row = m.add(m.add(m.mul(batch, staging.chunk), k0), i);
+                        rows.push_back(LLVM::LoadOp::create(
+                            rewriter, loc, vector, at(landing, staging.landing.slot(m, row, n0)),
+                            vectorBytes));
+                      }
+                      for (int64_t j = 0; j < kTransposeSide; ++j) {
+                        SmallVector<Value> elements;
+                        for (Value row : rows)
+                          elements.push_back(
+                              LLVM::ExtractElementOp::create(rewriter, loc, row, e.i32(j)));
+                        LLVM::StoreOp::create(
+                            rewriter, loc, e.buildVector(vector, elements),
+                            at(kMajor, staging.b.slot(m, m.add(column, j), k0)), vectorBytes);
+                      }
+                    };
+                    if (squares % threads == 0)
+                      body();
+                    else
+                      emitIf(rewriter, loc,
+                             LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, square,
+                                                  e.i32(squares)),
+                             body);
+                    return SmallVector<Value>();
+                  });
 }
 
 int64_t SwizzledStaging::bRowOffset(int64_t batch, int64_t n0) const {
@@ -66,17 +126,20 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
                [&](size_t i, Value kLocal) { return staging.a.slot(m, aRowOf(i), kLocal); },
                &rewriter)))
     return failure();
-  // A K-major B takes its registers one at a time: their runs go along N,
-  // its staged rows along K.
+  // A K-major B takes its registers one at a time (their runs go along N,
+  // its staged rows along K), a global one lands N-major first.
+  bool lands = staging.bLands && b.global;
+  bool kMajorStores = staging.bKMajor && !lands;
   if (failed(stageRuns(
-          e, b, bytesAt(staging.bStart(buffer)), element, /*transposed=*/staging.bKMajor,
-          rank - 2, k0, len, needsCheck, /*trash=*/0,
+          e, b, bytesAt(lands ? staging.landingStart(buffer) : staging.bStart(buffer)), element,
+          /*transposed=*/kMajorStores, rank - 2, k0, len, needsCheck, /*trash=*/0,
           [&](size_t i, Value kLocal) {
             Value batch = s.batched ? b.regs.coords[0][i] : e.i32(0);
             Value n = b.regs.coords[rank - 1][i];
-            if (staging.bKMajor)
+            if (kMajorStores)
               return staging.b.slot(m, m.add(m.mul(batch, s.n), n), kLocal);
-            return staging.b.slot(m, m.add(m.mul(batch, staging.chunk), kLocal), n);
+            Value row = m.add(m.mul(batch, staging.chunk), kLocal);
+            return (lands ? staging.landing : staging.b).slot(m, row, n);
           },
           &rewriter)))
     return failure();
@@ -85,6 +148,14 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
     // fence below orders before the tensor cores' async-proxy reads).
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
     NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+  }
+  if (lands) {
+    int64_t threads = 32;
+    for (unsigned warps : b.laid.layout.getWarpsPerCTA())
+      threads *= warps;
+    emitCTABarrier(rewriter, loc); // every thread's copies have landed
+    transposeLandedB(e, rewriter, staging, bytesAt(staging.landingStart(buffer)),
+                     bytesAt(staging.bStart(buffer)), element, threads);
   }
   MLIRContext *context = rewriter.getContext();
   NVVM::FenceProxyOp::create(rewriter, loc,

@@ -78,6 +78,15 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
+/// The element type of an mmaf or mmaf_global operand: its pointees where
+/// it is a tile of pointers (an mmaf_global's fused load).
+Type getPointeeOrElementType(Value operand) {
+  Type element = getElementTypeOrSelf(operand.getType());
+  if (auto ptr = dyn_cast<PtrType>(element))
+    return ptr.getPointeeType();
+  return element;
+}
+
 /// Rows of A one wgmma covers (the m of m64nNk16), and its largest N.
 constexpr int64_t kWarpgroupRows = 64, kMaxN = 256;
 constexpr int64_t kWarpsPerWarpgroup = 4;
@@ -109,12 +118,13 @@ struct WgmmaOperandType {
 };
 
 /// The wgmma staging (SwizzledStaging.h) of operands of `element`, leaving
-/// `extraBytes` of static shared memory after it.
-int64_t chooseChunk(const MmaShape &s, Type element, bool stageA = true,
+/// `extraBytes` of static shared memory after it; `bGlobal`: B is copied
+/// from global memory (and lands N-major first where it is read K-major).
+int64_t chooseChunk(const MmaShape &s, Type element, bool bGlobal, bool stageA = true,
                     uint64_t extraBytes = 0) {
   WgmmaOperandType type = WgmmaOperandType::of(element);
   return SwizzledStaging::chooseChunk(s, type.bytes, stageA, kMaxStaticSharedBytes - extraBytes,
-                                      /*bKMajor=*/!type.readsBNMajor());
+                                      /*bKMajor=*/!type.readsBNMajor(), bGlobal);
 }
 
 /// The staged row of tile row `t` of A (see the header), for batch 0.
@@ -184,7 +194,7 @@ bool canLowerToWgmma(MmaFOp op) {
     return false;
   FailureOr<MmaShape> shape = getMmaShape(op);
   return succeeded(shape) &&
-         chooseChunk(*shape, getElementTypeOrSelf(op.getLhs().getType())) > 0;
+         chooseChunk(*shape, getElementTypeOrSelf(op.getLhs().getType()), /*bGlobal=*/false) > 0;
 }
 
 bool canLowerToWgmma(MmaFGlobalOp op) {
@@ -193,12 +203,9 @@ bool canLowerToWgmma(MmaFGlobalOp op) {
     return false;
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
-  // (Only f16/bf16 mmafs become mmaf_globals on this path.)
-  Type element = getElementTypeOrSelf(op.getLhs().getType());
-  if (auto ptr = dyn_cast<PtrType>(element))
-    element = ptr.getPointeeType();
-  return succeeded(shape) && WgmmaOperandType::of(element).readsBNMajor() &&
-         chooseChunk(*shape, element) > 0;
+  return succeeded(shape) &&
+         chooseChunk(*shape, getPointeeOrElementType(op.getLhs()),
+                     isa<PtrType>(getElementTypeOrSelf(op.getRhs().getType()))) > 0;
 }
 
 LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
@@ -247,10 +254,10 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // A straight from registers (see the header) when it has the
   // accumulator's layout: its registers then are the A fragments.
   WgmmaOperandType aType = WgmmaOperandType::of(element);
-  // B's type: an mmaf may mix e4m3 and e5m2 (an mmaf_global is f16/bf16).
-  auto mmaf = dyn_cast<MmaFOp>(op);
+  // B's type: e4m3 and e5m2 may mix.
+  auto global = dyn_cast<MmaFGlobalOp>(op);
   WgmmaOperandType bType =
-      mmaf ? WgmmaOperandType::of(getElementTypeOrSelf(mmaf.getRhs().getType())) : aType;
+      WgmmaOperandType::of(getPointeeOrElementType(global ? global.getRhs() : op->getOperand(1)));
   bool bKMajor = !aType.readsBNMajor();
   // What the staging stores: the operands' LLVM type (f32 for tf32, i8 for
   // fp8; mixed fp8 types share it).
@@ -263,10 +270,10 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // TMA (TmaToLLVM.cpp) where both operands carry views and the staging
   // leaves room for the mbarriers after it.
   bool useTma = views && a.global && b.global && !s.batched &&
-                !bKMajor && chooseChunk(s, element, true, kTmaBarrierBytes) > 0;
+                !bKMajor && chooseChunk(s, element, b.global, true, kTmaBarrierBytes) > 0;
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
-  SwizzledStaging staging(s, chooseChunk(s, element, !aInRegisters, extraBytes), aType.bytes,
-                          !aInRegisters, bKMajor);
+  SwizzledStaging staging(s, chooseChunk(s, element, b.global, !aInRegisters, extraBytes),
+                          aType.bytes, !aInRegisters, bKMajor, b.global);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))

@@ -129,11 +129,12 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // The mmafs of the mma.sync path, (on sm_90a) of the wgmma path, whose
-      // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
-      // of the tcgen05 path: all stage their operands with cp.async from an
-      // mmaf_global.
-      if (layout && ((hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape())) ||
+      // The mmafs of the mma.sync path, (on sm_90a) of the wgmma path (tf32
+      // and fp8 too), whose accumulator layout is an mma.sync-shaped one
+      // too, and (on sm_100) of the tcgen05 path: all stage their operands
+      // with cp.async from an mmaf_global.
+      if (layout && (((hasMmaSyncForm(op) || hasWgmmaForm(op)) &&
+                      isMmaAccumulatorLayout(layout, acc.getShape())) ||
                      hasTcgen05Form(op)))
         candidates.push_back(op);
     });
@@ -155,7 +156,9 @@ struct AsyncCopyMmaOperandsPass
       // known (the load's address arithmetic is a view's, TiledViewMatch)
       // and its runs are 16 bytes: TMA needs a 16-byte aligned base and
       // row strides, which shorter proven runs (cp.async.ca) do not give.
-      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType());
+      // (f16/bf16 only: wgmma reads tf32 and fp8 B K-major, which the
+      // lowering transposes from cp.async copies, SwizzledStaging.h.)
+      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType()) && hasMmaSyncForm(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
         if (wgmma && operand && operand->load.getContiguity() %
                                        (kLongestCopyBytes /
