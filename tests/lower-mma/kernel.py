@@ -5,6 +5,7 @@
   kernel.py --m 32 --n 16 --k 64 --a i8 --b i8 --acc i32 [--unsigned-lhs]
   kernel.py ... --warps 8      (num_worker_warps hint for sm_80 and sm_90)
   kernel.py ... --valid 50,60,40 [--padding zero]
+  kernel.py --m 64 --n 32 --k 64 --a f32 --ftof-tf32   (f32 loads, ftof to tf32)
 
 Kernel @k(a, b, c, d) loads A [batch x] M x K, B [batch x] K x N and the
 accumulator C [batch x] M x N (row-major, dense), computes D = A x B + C with
@@ -13,7 +14,9 @@ stores D. With --valid VM,VN,VK the arrays keep their M x K, K x N and
 M x N allocations, but the kernel's views claim only VM x VK, VK x VN and
 VM x VN of them: the tiles overhang the views (ragged edges), A and B read
 as --padding (a cuda_tile padding value, default zero) there, and D is
-stored only inside VM x VN.
+stored only inside VM x VN. With --ftof-tf32, A and B (f32) are converted
+to tf32 (ftof, rounding to nearest even) before the mmaf, as cuTile's
+tf32 matmuls do.
 """
 import argparse
 import os
@@ -36,6 +39,7 @@ def main():
     p.add_argument("--warps", type=int, default=0, help="num_worker_warps hint (sm_80, sm_90)")
     p.add_argument("--valid", default=None, help="VM,VN,VK: the views' extents")
     p.add_argument("--padding", default="zero")
+    p.add_argument("--ftof-tf32", action="store_true", help="ftof A and B (f32) to tf32")
     o = p.parse_args()
     o.b = o.b or o.a
     lead = [o.batch] if o.batch else []
@@ -53,7 +57,13 @@ def main():
     a = k.load("%a_p", sa, o.a, extent=ea, padding=pad)
     b = k.load("%b_p", sb, o.b, extent=eb, padding=pad)
     c = k.load("%c_p", sc, o.acc, extent=ec, padding=pad)
-    types = "%s, %s, %s" % (tile(sa, o.a), tile(sb, o.b), tile(sc, o.acc))
+    ta, tb = o.a, o.b
+    if o.ftof_tf32:
+        for name, shape in (("a", sa), ("b", sb)):
+            k.emit("%%%s_tf32 = ftof %s : %s -> %s" % (name, a if name == "a" else b,
+                                                      tile(shape, "f32"), tile(shape, "tf32")))
+        a, b, ta, tb = "%a_tf32", "%b_tf32", "tf32", "tf32"
+    types = "%s, %s, %s" % (tile(sa, ta), tile(sb, tb), tile(sc, o.acc))
     if o.acc.startswith("i"):
         sign = lambda u: "unsigned" if u else "signed"
         k.emit("%%d = mmai %s, %s, %s %s %s : %s" % (a, b, c, sign(o.unsigned_lhs),

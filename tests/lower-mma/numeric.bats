@@ -314,6 +314,34 @@ wgmma_kind_case() {
     { echo "no cp.async or byte transpose: $output"; false; }
 }
 
+# cuTile's tf32 matmuls load f32 and convert it (ftof, to nearest even). On
+# sm_90a the loads fuse into cp.async all the same: the f32 lands in shared
+# memory and is rounded there (A in place, B as it is transposed to
+# K-major), before the tensor cores read it (which would truncate). The
+# products of tf32 values are exact, so 1e-5 holds only for the right
+# rounding of every element.
+@test "wgmma path (sm_90a): f32 loads converted to tf32 fuse into cp.async and round to nearest even in shared memory" {
+  local TF32RN="(lambda v: ((v.astype(np.float32).view(np.uint32).astype(np.uint64) + 0xfff + ((v.astype(np.float32).view(np.uint32) >> 13) & 1)) & 0xffffe000).astype(np.uint32).view(np.float32).astype(np.float64))"
+  local shape m n k warps
+  for shape in "64 32 64 4" "128 256 64 8"; do
+    read -r m n k warps <<< "$shape"
+    "$KERNEL" --m $m --n $n --k $k --a f32 --ftof-tf32 --warps $warps > "$TMP/k.mlir"
+    run bash -c "tileiras --gpu-name sm_90 --emit=scheduled -o - '$TMP/k.mlir'"
+    [[ "$output" == *"tile_as.mmaf_global"*"!tile_as.ptr<f32, 1>"* && "$output" != *"arith.truncf"* ]] ||
+      { echo "$shape: the conversions did not fuse: $output"; false; }
+    run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
+    [[ "$output" == *"wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32"* && "$output" == *cp.async.cg.shared.global* ]] ||
+      { echo "$shape: no cp.async-fed tf32 wgmma"; false; }
+    run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_90 \
+      --array "a=$RNG.standard_normal(($m, $k)).astype(np.float32)" \
+      --array "b=$RNG.standard_normal(($k, $n)).astype(np.float32)" \
+      --array "c=$RNG.standard_normal(($m, $n)).astype(np.float32)" \
+      --array "d_out=np.zeros(($m, $n), np.float32)" \
+      --expect "d_out = $TF32RN(a) @ $TF32RN(b) + c" --rtol 1e-5 --atol 1e-5
+    [ "$status" -eq 0 ] || { echo "$shape: $output"; false; }
+  done
+}
+
 # tcgen05_case: mma_case on sm_100 (plain: tcgen05 is the Blackwell path),
 # whose PTX must take the tcgen05 path.
 tcgen05_case() {

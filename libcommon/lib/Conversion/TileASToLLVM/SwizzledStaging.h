@@ -142,13 +142,16 @@ struct SwizzledStaging {
 /// landed before. A's register (or copy) i goes to row `aRowOf(i)`; B's
 /// row of batch b and k is b * chunk + k (K-major: of batch b and n,
 /// b * N + n, an element at a time, or through the landing array).
+/// `roundToTf32`: global operands are f32 to round to tf32 once landed
+/// (A in place, B as it is transposed); registers come rounded.
 mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
                                        mlir::ConversionPatternRewriter &rewriter,
                                        const SwizzledStaging &staging, int64_t buffer,
                                        Value scratch, const StagedOperand *a,
                                        const StagedOperand &b, Type element, const MmaShape &s,
                                        int64_t k0, int64_t len,
-                                       llvm::function_ref<Value(size_t)> aRowOf);
+                                       llvm::function_ref<Value(size_t)> aRowOf,
+                                       bool roundToTf32 = false);
 
 } // namespace tilepipe::tile_as
 

@@ -95,16 +95,21 @@ constexpr int64_t kCoreRows = 8;
 
 /// The wgmma.mma_async operand type of a tile element type (f16, bf16,
 /// tf32, e4m3, e5m2), and its bytes in registers and shared memory; the k
-/// of one wgmma is 32 bytes of them (m64nNk16, k8, k32).
+/// of one wgmma is 32 bytes of them (m64nNk16, k8, k32). f32 is the
+/// pointee of an mmaf_global operand fused from the load of an f32 -> tf32
+/// conversion (AsyncCopyMmaOperands): tf32, rounded once it has landed.
 struct WgmmaOperandType {
   NVVM::WGMMATypes type;
   unsigned bytes;
+  bool roundsToTf32 = false;
 
   static WgmmaOperandType of(Type element) {
     if (element.isBF16())
       return {NVVM::WGMMATypes::bf16, 2};
     if (isa<FloatTF32Type>(element))
       return {NVVM::WGMMATypes::tf32, 4};
+    if (element.isF32())
+      return {NVVM::WGMMATypes::tf32, 4, /*roundsToTf32=*/true};
     if (isa<Float8E4M3FNType>(element))
       return {NVVM::WGMMATypes::e4m3, 1};
     if (isa<Float8E5M2Type>(element))
@@ -362,7 +367,8 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                                          [&](size_t i) {
                                            return stagedRowOfA(batchOf(a.regs, i),
                                                                a.regs.coords[mDim][i]);
-                                         }))) {
+                                         },
+                                         aType.roundsToTf32 || bType.roundsToTf32))) {
       return failure();
     }
     Value aAddress = addBytes(scratchAddress, e.i32(aStart));

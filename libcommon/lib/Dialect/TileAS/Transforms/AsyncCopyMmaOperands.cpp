@@ -13,6 +13,7 @@
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -58,6 +59,9 @@ struct FusibleOperand {
   // Op handles are non-const so that reshaped() and erasing can use them.
   mutable LoadOp load;
   mutable ReshapeOp reshape;
+  /// An f32 -> tf32 conversion of the load (wgmma path), which the
+  /// lowering does in shared memory once the f32 landed.
+  mutable arith::TruncFOp round;
   BlockedAttr layout;
 
   /// `value` (the load's pointers or mask) in the operand's shape.
@@ -76,6 +80,16 @@ struct FusibleOperand {
 /// tile_as.mmaf_global; nullopt where it cannot.
 static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf) {
   FusibleOperand fusible;
+  // The wgmma lowering rounds landed f32 to tf32 (WgmmaToLLVM.cpp).
+  if (auto round = operand.getDefiningOp<arith::TruncFOp>();
+      round && hasWgmmaForm(mmaf) && round.getResult().hasOneUse() &&
+      isa<FloatTF32Type>(getElementTypeOrSelf(round.getType())) &&
+      getElementTypeOrSelf(round.getIn().getType()).isF32() &&
+      round.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even) ==
+          arith::RoundingMode::to_nearest_even) {
+    fusible.round = round;
+    operand = round.getIn();
+  }
   if (auto reshape = operand.getDefiningOp<ReshapeOp>()) {
     auto from = cast<RankedTensorType>(reshape.getSrc().getType());
     if (!reshape.getResult().hasOneUse() || from.getRank() < 3 ||
@@ -180,6 +194,8 @@ struct AsyncCopyMmaOperandsPass
       for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {
         if (!operand)
           continue;
+        if (operand->round)
+          operand->round.erase();
         if (operand->reshape)
           operand->reshape.erase();
         operand->load.erase();
