@@ -312,6 +312,13 @@ wgmma_kind_case() {
   run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
   [[ "$output" == *cp.async.cg.shared.global* && "$output" == *prmt.b32* ]] ||
     { echo "no cp.async or byte transpose: $output"; false; }
+  # A B whose landing staging would not fit 48 KiB stays unfused (the
+  # mmaf_global has no other lowering for tf32) and still compiles.
+  "$KERNEL" --m 64 --n 1024 --k 128 --a tf32 --acc f32 > "$TMP/w.mlir"
+  run tileiras --gpu-name sm_90 --emit=scheduled -o - "$TMP/w.mlir"
+  [[ "$status" -eq 0 && "$output" != *tile_as.mmaf_global* ]] || { echo "wide B: $output"; false; }
+  run tileiras --gpu-name sm_90 -o "$TMP/w.cubin" "$TMP/w.mlir"
+  [ "$status" -eq 0 ] || { echo "wide B: $output"; false; }
 }
 
 # cuTile's tf32 matmuls load f32 and convert it (ftof, to nearest even). On

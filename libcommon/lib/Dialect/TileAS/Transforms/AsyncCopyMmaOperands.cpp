@@ -10,6 +10,7 @@
 #include "TiledViewMatch.h"
 
 #include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+#include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
@@ -135,6 +136,27 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   return fusible;
 }
 
+/// Whether the wgmma staging of a tf32 or fp8 mmaf with a copied B fits
+/// static shared memory at its smallest K chunk (one 32-byte k step): A and
+/// B K-major, 32 bytes a row, and B's N-major landing rows, each
+/// 1024-byte aligned, twice when K takes more than one step (the geometry
+/// of SwizzledStaging.h, which the lowering uses). Their mma.sync staging
+/// takes registers only, so a larger one must stay unfused.
+static bool fitsWgmmaLanding(MmaFOp op) {
+  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+  ArrayRef<int64_t> acc = cast<RankedTensorType>(op.getAcc().getType()).getShape();
+  int64_t batch = acc.size() == 3 ? acc[0] : 1, m = acc[acc.size() - 2], n = acc.back();
+  int64_t elementBytes = getElementBytes(lhs.getElementType());
+  int64_t step = 32, stepK = step / elementBytes, nBytes = n * elementBytes;
+  int64_t width = nBytes > 64 ? 128 : nBytes > 32 ? 64 : 32;
+  auto array = [](int64_t rows, int64_t bytes) {
+    return llvm::alignTo(uint64_t(llvm::alignTo(rows, 8) * bytes), 1024);
+  };
+  uint64_t buffer = array(batch * m, step) + array(batch * n, step) +
+                    llvm::divideCeil(nBytes, width) * array(batch * stepK, width);
+  return (lhs.getShape().back() > stepK ? 2 : 1) * buffer <= kMaxStaticSharedBytes;
+}
+
 namespace {
 struct AsyncCopyMmaOperandsPass
     : tilepipe::tile_as::impl::AsyncCopyMmaOperandsBase<AsyncCopyMmaOperandsPass> {
@@ -147,7 +169,7 @@ struct AsyncCopyMmaOperandsPass
       // and fp8 too), whose accumulator layout is an mma.sync-shaped one
       // too, and (on sm_100) of the tcgen05 path: all stage their operands
       // with cp.async from an mmaf_global.
-      if (layout && (((hasMmaSyncForm(op) || hasWgmmaForm(op)) &&
+      if (layout && (((hasMmaSyncForm(op) || (hasWgmmaForm(op) && fitsWgmmaLanding(op))) &&
                       isMmaAccumulatorLayout(layout, acc.getShape())) ||
                      hasTcgen05Form(op)))
         candidates.push_back(op);
