@@ -22,7 +22,7 @@ setup() {
   done
 }
 
-@test "all-gather matmul matches numpy in tile-emu (two list items, sm_80, sm_90 and sm_100)" {
+@test "all-gather matmul matches numpy in tile-emu (two list items, sm_80, sm_90 (tf32 wgmma) and sm_100)" {
   for target in sm_80:13.3 sm_90:13.4 sm_100:13.4; do
     sm=${target%:*} v=${target#*:}
     run "$RUN" --manifest "$MANIFEST" --case "$CASE" --bytecode "$BYTECODE/$CASE.$sm.$v.tileirbc" \
@@ -35,4 +35,21 @@ setup() {
   # 128x128 by 128x128), reaches tcgen05.mma kind::tf32 from tensor memory.
   grep -q 'llvm.nvvm.tcgen05.mma.tensor' "$TMP/sm_100/kernel.ll" ||
     { echo "sm_100: no tcgen05.mma with A in tensor memory"; false; }
+  # sm_90 takes sm_90a: the tf32 wgmma, B staged K-major (the table's
+  # pointers are scalars, no gather).
+  grep -q 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32' "$TMP/sm_90/kernel.ll" ||
+    { echo "sm_90: no tf32 wgmma in the kernel"; false; }
+}
+
+# sm_90 (as sm_90a): the f32 loads and their conversions to tf32 fuse into
+# cp.async copies; the f32 is rounded to tf32 in shared memory (A in place,
+# B while transposed to K-major) before the tf32 wgmmas read it.
+@test "all-gather matmul at sm_90: sm_90a, cp.async operands, tf32 wgmma, no spills" {
+  tileiras "$BYTECODE/$CASE.sm_90.13.4.tileirbc" --gpu-name sm_90 --emit=ptx -o "$TMP/k.ptx"
+  # (8-byte copies: the 128x128 operands share the accumulator's layout.)
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'cp.async.ca.shared.global' "$TMP/k.ptx" &&
+    grep -q 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32' "$TMP/k.ptx" ||
+    { echo "not the cp.async-fed tf32 wgmma"; false; }
+  run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }

@@ -205,19 +205,27 @@ compile_all() {
 
 # Plain sm_90 takes sm_90a where a multiply gains from wgmma
 # (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel but the
-# gather-fed MoE, which keeps mma.sync (also on an explicit sm_90a); fp8 and
-# tf32 multiplies have no wgmma path here and stay sm_90.
-@test "sm_90 picks per kernel: f16 matmuls and FMHA compile as sm_90a (wgmma); fused MoE keeps sm_90 and mma.sync (-v: A is a gather)" {
+# gather-fed MoE, which keeps mma.sync (also on an explicit sm_90a), and the
+# fp8 BatchMatMul and the tf32 all-gather matmul (B staged K-major); the f32
+# (tf32) MatMuls' 32x32 accumulators no warpgroup tiles (M = 64 per
+# warpgroup), so they stay sm_90 and mma.sync.
+@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls and FMHA compile as sm_90a (wgmma); 32x32 tf32 MatMul and fused MoE keep sm_90 and mma.sync (-v says why)" {
   local case
   for case in MatMul-matmul_kernel.f16 MatMul-persistent_matmul_kernel.f16 \
-    BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16; do
+    BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16 \
+    BatchMatMul-batch_matmul_kernel.fp8e4m3 AllGatherMatmul-gather_matmul_kernel.f32; do
     tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90 --emit=ptx -o "$TMP/k.ptx"
     grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'wgmma.mma_async' "$TMP/k.ptx" ||
       { echo "$case: not sm_90a with wgmma"; false; }
   done
-  for case in MatMul-matmul_kernel.f32 BatchMatMul-batch_matmul_kernel.fp8e4m3; do
-    tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90 --emit=ptx -o "$TMP/k.ptx"
-    grep -q '^\.target sm_90$' "$TMP/k.ptx" || { echo "$case: not sm_90"; false; }
+  grep -q 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32' "$TMP/k.ptx" ||
+    { echo "all-gather matmul: no tf32 wgmma"; false; }
+  for case in MatMul-matmul_kernel.f32 MatMul-persistent_matmul_kernel.f32; do
+    run tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx"
+    [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: its accumulator does not tile by warpgroups with all 4 warps along M"* ]] ||
+      { echo "$case: $output"; false; }
+    grep -q '^\.target sm_90$' "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' "$TMP/k.ptx" ||
+      { echo "$case: not sm_90 with tf32 mma.sync"; false; }
   done
   for sm in sm_90 sm_90a; do
     run tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4.tileirbc" --gpu-name $sm -v \
@@ -227,6 +235,19 @@ compile_all() {
     grep -q "^\.target $sm\$" "$TMP/moe.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/moe.ptx" &&
       ! grep -q 'wgmma' "$TMP/moe.ptx" || { echo "MoE $sm: not mma.sync"; false; }
   done
+}
+
+# fp8 on sm_90a: A and B by cp.async (mmaf_global), B landing N-major and
+# transposed to K-major in shared memory (byte permutes), e4m3 wgmma.
+@test "sm_90: fp8 BatchMatMul takes sm_90a, cp.async operands, B transposed in shared memory, e4m3 wgmma; no spills" {
+  tileiras "$BYTECODE/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc" --gpu-name sm_90 \
+    --emit=ptx -o "$TMP/k.ptx"
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx" &&
+    grep -q 'prmt.b32' "$TMP/k.ptx" &&
+    grep -q 'wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3' "$TMP/k.ptx" ||
+    { echo "not the cp.async-fed e4m3 wgmma"; false; }
+  run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
 
 # On sm_100 the operands reach the tcgen05 staging by cp.async and the
@@ -279,17 +300,20 @@ compile_all() {
   [ "$output" -le 4 ] || { echo "address registers: $output"; false; }
 }
 
-@test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90, and sm_89 from the sm_90 bytecode)" {
+@test "BatchMatMul fp8 e4m3 matches numpy in tile-emu (1 x 144x208 by 208x272; sm_90 (wgmma), and sm_89 (mma.sync) from the sm_90 bytecode)" {
   local case=samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm
   for sm in sm_90 sm_89; do
-    # Ragged along M, N and K; the fp8 mma.sync path (sm_89 and later).
+    # Ragged along M, N and K; on sm_90 (as sm_90a) the e4m3 wgmma with B
+    # staged K-major, on sm_89 the fp8 mma.sync path.
     run "$RUN" --manifest "$MANIFEST" --case $case --bytecode "$BYTECODE/$case.sm_90.13.4.tileirbc" \
       --gpu-name $sm --bin "$TILEPIPE_BIN" --work "$TMP/$sm" \
       --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2
     [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
-    grep -q 'llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32' "$TMP/$sm/kernel.ll" ||
-      { echo "$sm: no fp8 mma.sync in the kernel"; false; }
   done
+  grep -q 'wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3' "$TMP/sm_90/kernel.ll" ||
+    { echo "sm_90: no e4m3 wgmma in the kernel"; false; }
+  grep -q 'llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32' "$TMP/sm_89/kernel.ll" ||
+    { echo "sm_89: no fp8 mma.sync in the kernel"; false; }
 }
 
 @test "AttentionFMHA (causal and not, f16 and bf16) matches numpy in tile-emu at the corpus shape (sm_80, sm_90)" {

@@ -9,6 +9,7 @@
   kernel.py ... --warps 8      (num_worker_warps hint for sm_80 and sm_90)
   kernel.py ... --valid 50,60,40 [--padding zero]
   kernel.py --m 128 --n 64 --k 32 --a f16 --acc f32 --then 32
+  kernel.py --m 64 --n 32 --k 64 --a f32 --ftof-tf32   (f32 loads, ftof to tf32)
 
 Kernel @k(a, b, c, d) loads A [batch x] M x K, B [batch x] K x N and the
 accumulator C [batch x] M x N (row-major, dense), computes D = A x B + C with
@@ -22,6 +23,8 @@ With --then N2 the kernel is @k(a, b, c, e, d_out) and chains a second
 multiply onto the first, as attention does with its probabilities:
 P = ftof(A x B + C) to A's type (f32 accumulator), then D = P x E (E
 [batch x] N x N2, of A's type; D [batch x] M x N2, f32, no addend).
+With --ftof-tf32, A and B (f32) are converted to tf32 (ftof, rounding to
+nearest even) before the mmaf, as cuTile's tf32 matmuls do.
 """
 import argparse
 import os
@@ -46,6 +49,7 @@ def main():
     p.add_argument("--valid", default=None, help="VM,VN,VK: the views' extents")
     p.add_argument("--padding", default="zero")
     p.add_argument("--then", type=int, default=0, help="N2: chain P x E (see above)")
+    p.add_argument("--ftof-tf32", action="store_true", help="ftof A and B (f32) to tf32")
     o = p.parse_args()
     o.b = o.b or o.a
     lead = [o.batch] if o.batch else []
@@ -66,7 +70,13 @@ def main():
     b = k.load("%b_p", sb, o.b, extent=eb, padding=pad,
                dim_map=[1, 0] if o.b_kmajor and not o.batch else None)
     c = k.load("%c_p", sc, o.acc, extent=ec, padding=pad)
-    types = "%s, %s, %s" % (tile(sa, o.a), tile(sb, o.b), tile(sc, o.acc))
+    ta, tb = o.a, o.b
+    if o.ftof_tf32:
+        for name, shape in (("a", sa), ("b", sb)):
+            k.emit("%%%s_tf32 = ftof %s : %s -> %s" % (name, a if name == "a" else b,
+                                                      tile(shape, "f32"), tile(shape, "tf32")))
+        a, b, ta, tb = "%a_tf32", "%b_tf32", "tf32", "tf32"
+    types = "%s, %s, %s" % (tile(sa, ta), tile(sb, tb), tile(sc, o.acc))
     if o.acc.startswith("i"):
         sign = lambda u: "unsigned" if u else "signed"
         k.emit("%%d = mmai %s, %s, %s %s %s : %s" % (a, b, c, sign(o.unsigned_lhs),

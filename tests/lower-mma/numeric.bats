@@ -189,11 +189,12 @@ E5M2_MMA=mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
   MMA_WARPS=8 sync_case sm_90 $E5M2_MMA 64 64 128 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
+# (On sm_90 these accumulators tile by warpgroups and take wgmma: sm_89.)
 @test "mma.sync path, fp8: K in several shared-memory chunks, f16 accumulator, batched 3-D, ragged edges" {
-  sync_case sm_90 $E4M3_MMA 128 128 512 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  sync_case sm_89 $E4M3_MMA 128 128 512 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
   sync_case sm_89 $E5M2_MMA 32 32 64 f8E5M2 f16 0 -- --rtol 2e-3 --atol 2e-2
   sync_case sm_89 $E4M3_MMA 32 16 64 f8E4M3FN f32 2 -- --rtol 1e-5 --atol 1e-4
-  MMA_VALID=50,60,40 sync_case sm_90 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_VALID=50,60,40 sync_case sm_89 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
 S8_MMA=mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
@@ -274,6 +275,84 @@ wgmma_case() {
   wgmma_case 64 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
   wgmma_case 64 32 32 bf16 f32 2 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 128 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
+}
+
+# wgmma_kind_case INSTRUCTION wgmma_case-args: wgmma_case, whose sm_90a PTX
+# must have INSTRUCTION and a B descriptor of a K-major layout: wgmma reads
+# tf32 and fp8 B only K-major, so the lowering stages it transposed.
+wgmma_kind_case() {
+  local instruction=$1
+  shift
+  wgmma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"$instruction"* ]] || { echo "$*: no $instruction in the PTX"; false; }
+}
+
+# tf32 (k8) and fp8 (k32) wgmma: exact operand values, so only the f32 sums
+# round (1e-5 fails where B is read in the wrong order or A and B of
+# different k meet).
+@test "wgmma path (sm_90a): tf32 and e4m3/e5m2 operands with a K-major B; warpgroups, K chunks, batched, ragged" {
+  wgmma_kind_case m64n64k8.f32.tf32.tf32 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_WARPS=8 wgmma_kind_case m64n128k8.f32.tf32.tf32 128 128 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  wgmma_kind_case m64n32k8.f32.tf32.tf32 64 32 16 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5
+  MMA_VALID=50,60,20 wgmma_kind_case m64n64k8.f32.tf32.tf32 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_WARPS=8 wgmma_kind_case m64n256k32.f32.e4m3.e4m3 128 256 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n64k32.f32.e5m2.e5m2 64 64 512 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n32k32.f32.e4m3.e4m3 64 32 64 f8E4M3FN f16 0 -- --rtol 2e-3 --atol 2e-2
+  MMA_VALID=50,60,40 wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+}
+
+# Where A, B and the accumulator differ in shape the operands keep their
+# loads' vector layouts and fuse into mmaf_global: A and B come by cp.async,
+# B lands N-major and all threads transpose it to K-major (4 x 4 squares;
+# 8 warps: 256 threads share them), chunk by chunk.
+@test "wgmma path (sm_90a): tf32 and fp8 operands by cp.async, B transposed in shared memory; K chunks, 8 warps" {
+  wgmma_kind_case m64n32k32.f32.e4m3.e4m3 64 32 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_WARPS=8 wgmma_kind_case m64n64k32.f32.e5m2.e5m2 128 64 256 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n32k8.f32.tf32.tf32 64 32 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_WARPS=8 wgmma_kind_case m64n256k8.f32.tf32.tf32 128 256 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  "$KERNEL" --m 64 --n 32 --k 128 --a f8E4M3FN --acc f32 > "$TMP/k.mlir"
+  run bash -c "tileiras --gpu-name sm_90 --emit=scheduled -o - '$TMP/k.mlir' | grep -c tile_as.mmaf_global"
+  [ "$output" = 1 ] || { echo "the fp8 operands did not fuse: $output"; false; }
+  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *cp.async.cg.shared.global* && "$output" == *prmt.b32* ]] ||
+    { echo "no cp.async or byte transpose: $output"; false; }
+  # A B whose landing staging would not fit 48 KiB stays unfused (the
+  # mmaf_global has no other lowering for tf32) and still compiles.
+  "$KERNEL" --m 64 --n 1024 --k 128 --a tf32 --acc f32 > "$TMP/w.mlir"
+  run tileiras --gpu-name sm_90 --emit=scheduled -o - "$TMP/w.mlir"
+  [[ "$status" -eq 0 && "$output" != *tile_as.mmaf_global* ]] || { echo "wide B: $output"; false; }
+  run tileiras --gpu-name sm_90 -o "$TMP/w.cubin" "$TMP/w.mlir"
+  [ "$status" -eq 0 ] || { echo "wide B: $output"; false; }
+}
+
+# cuTile's tf32 matmuls load f32 and convert it (ftof, to nearest even). On
+# sm_90a the loads fuse into cp.async all the same: the f32 lands in shared
+# memory and is rounded there (A in place, B as it is transposed to
+# K-major), before the tensor cores read it (which would truncate). The
+# products of tf32 values are exact, so 1e-5 holds only for the right
+# rounding of every element.
+@test "wgmma path (sm_90a): f32 loads converted to tf32 fuse into cp.async and round to nearest even in shared memory" {
+  local TF32RN="(lambda v: ((v.astype(np.float32).view(np.uint32).astype(np.uint64) + 0xfff + ((v.astype(np.float32).view(np.uint32) >> 13) & 1)) & 0xffffe000).astype(np.uint32).view(np.float32).astype(np.float64))"
+  local shape m n k warps
+  for shape in "64 32 64 4" "128 256 64 8"; do
+    read -r m n k warps <<< "$shape"
+    "$KERNEL" --m $m --n $n --k $k --a f32 --ftof-tf32 --warps $warps > "$TMP/k.mlir"
+    run bash -c "tileiras --gpu-name sm_90 --emit=scheduled -o - '$TMP/k.mlir'"
+    [[ "$output" == *"tile_as.mmaf_global"*"!tile_as.ptr<f32, 1>"* && "$output" != *"arith.truncf"* ]] ||
+      { echo "$shape: the conversions did not fuse: $output"; false; }
+    run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
+    [[ "$output" == *"wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32"* && "$output" == *cp.async.cg.shared.global* ]] ||
+      { echo "$shape: no cp.async-fed tf32 wgmma"; false; }
+    run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_90 \
+      --array "a=$RNG.standard_normal(($m, $k)).astype(np.float32)" \
+      --array "b=$RNG.standard_normal(($k, $n)).astype(np.float32)" \
+      --array "c=$RNG.standard_normal(($m, $n)).astype(np.float32)" \
+      --array "d_out=np.zeros(($m, $n), np.float32)" \
+      --expect "d_out = $TF32RN(a) @ $TF32RN(b) + c" --rtol 1e-5 --atol 1e-5
+    [ "$status" -eq 0 ] || { echo "$shape: $output"; false; }
+  done
 }
 
 # tcgen05_case: mma_case on sm_100 (plain: tcgen05 is the Blackwell path),

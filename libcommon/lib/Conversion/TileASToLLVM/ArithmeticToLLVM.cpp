@@ -254,11 +254,25 @@ struct TruncFToF8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
   }
 };
 
+} // namespace
+
+Value roundToTF32(OpBuilder &builder, Location loc, Value value) {
+  using P = LLVM::ICmpPredicate;
+  ElementwiseBuilder e(builder, loc, value.getType());
+  Value bits = e.bitcast(value, builder.getI32Type());
+  Value mask = e.i32(int32_t(0xffffe000u));
+  Value odd = e.band(e.lshr(bits, e.i32(13)), e.i32(1));
+  Value result = e.band(e.add(e.add(bits, e.i32(0xfff)), odd), mask);
+  Value isNaN = e.icmp(P::ugt, e.band(bits, e.i32(0x7fffffff)), e.i32(0x7f800000));
+  result = e.select(isNaN, e.bor(e.band(bits, mask), e.i32(0x00400000)), result);
+  return e.bitcast(result, builder.getF32Type());
+}
+
+namespace {
+
 /// arith.truncf f32 -> tf32: tf32 values live in f32 registers, and the
 /// tensor cores ignore the low 13 mantissa bits (truncating), so the
-/// conversion rounds here, to nearest even (the one rounding ftof allows for
-/// tf32; a carry into the exponent is the right answer, up to infinity), NaN
-/// staying a quiet NaN.
+/// conversion rounds here (roundToTF32).
 struct TruncFToTF32 : ConvertOpToLLVMPattern<arith::TruncFOp> {
   TruncFToTF32(const LLVMTypeConverter &converter)
       : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
@@ -270,15 +284,7 @@ struct TruncFToTF32 : ConvertOpToLLVMPattern<arith::TruncFOp> {
     if (op.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even) !=
         arith::RoundingMode::to_nearest_even)
       return op.emitOpError("f32 to tf32 rounds to nearest even only");
-    using P = LLVM::ICmpPredicate;
-    ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
-    Value bits = e.bitcast(adaptor.getIn(), rewriter.getI32Type());
-    Value mask = e.i32(int32_t(0xffffe000u));
-    Value odd = e.band(e.lshr(bits, e.i32(13)), e.i32(1));
-    Value result = e.band(e.add(e.add(bits, e.i32(0xfff)), odd), mask);
-    Value isNaN = e.icmp(P::ugt, e.band(bits, e.i32(0x7fffffff)), e.i32(0x7f800000));
-    result = e.select(isNaN, e.bor(e.band(bits, mask), e.i32(0x00400000)), result);
-    rewriter.replaceOp(op, e.bitcast(result, rewriter.getF32Type()));
+    rewriter.replaceOp(op, roundToTF32(rewriter, op.getLoc(), adaptor.getIn()));
     return success();
   }
 };

@@ -44,6 +44,14 @@ struct Laid {
 /// Bytes of one element in memory (pointers: 8; i1: 1).
 unsigned getByteSize(mlir::Type type);
 
+/// f32 (a scalar or vector of f32) rounded to tf32, to nearest even (the
+/// one rounding ftof allows for tf32; a carry into the exponent is the
+/// right answer, up to infinity), NaN staying a quiet NaN: tf32 values live
+/// in f32 registers and memory, and the tensor cores ignore the low 13
+/// mantissa bits (truncating), so the rounding is explicit. Defined in
+/// ArithmeticToLLVM.cpp.
+mlir::Value roundToTF32(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value value);
+
 /// Runs what `thenBody` builds only where `condition` (i1) holds: the block
 /// is split at the insertion point, and the insertion point ends up at the
 /// start of the continuation. Defined in ControlFlowToLLVM.cpp.

@@ -81,20 +81,60 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// The k of wgmma.mma_async for 16-bit operands.
-constexpr int64_t kStepK = 16;
+/// The element type of an mmaf or mmaf_global operand: its pointees where
+/// it is a tile of pointers (an mmaf_global's fused load).
+Type getPointeeOrElementType(Value operand) {
+  Type element = getElementTypeOrSelf(operand.getType());
+  if (auto ptr = dyn_cast<PtrType>(element))
+    return ptr.getPointeeType();
+  return element;
+}
+
 /// Rows of A one wgmma covers (the m of m64nNk16), and its largest N.
 constexpr int64_t kWarpgroupRows = 64, kMaxN = 256;
 constexpr int64_t kWarpsPerWarpgroup = 4;
-constexpr unsigned kElementBytes = 2;
 /// Rows of one half of an m16n8 fragment.
 constexpr int64_t kCoreRows = 8;
-/// The wgmma staging (SwizzledStaging.h) of 16-bit operands, leaving
-/// `extraBytes` of static shared memory after it.
-int64_t chooseChunk(const MmaShape &s, bool stageA = true, uint64_t extraBytes = 0,
-                    bool bKMajor = false) {
-  return SwizzledStaging::chooseChunk(s, kElementBytes, stageA,
-                                      kMaxStaticSharedBytes - extraBytes, bKMajor);
+
+/// The wgmma.mma_async operand type of a tile element type (f16, bf16,
+/// tf32, e4m3, e5m2), and its bytes in registers and shared memory; the k
+/// of one wgmma is 32 bytes of them (m64nNk16, k8, k32). f32 is the
+/// pointee of an mmaf_global operand fused from the load of an f32 -> tf32
+/// conversion (AsyncCopyMmaOperands): tf32, rounded once it has landed.
+struct WgmmaOperandType {
+  NVVM::WGMMATypes type;
+  unsigned bytes;
+  bool roundsToTf32 = false;
+
+  static WgmmaOperandType of(Type element) {
+    if (element.isBF16())
+      return {NVVM::WGMMATypes::bf16, 2};
+    if (isa<FloatTF32Type>(element))
+      return {NVVM::WGMMATypes::tf32, 4};
+    if (element.isF32())
+      return {NVVM::WGMMATypes::tf32, 4, /*roundsToTf32=*/true};
+    if (isa<Float8E4M3FNType>(element))
+      return {NVVM::WGMMATypes::e4m3, 1};
+    if (isa<Float8E5M2Type>(element))
+      return {NVVM::WGMMATypes::e5m2, 1};
+    return {NVVM::WGMMATypes::f16, 2};
+  }
+  /// wgmma reads B N-major (imm-trans-b) only for f16 and bf16: B of the
+  /// other types is staged K-major (SwizzledStaging.h).
+  bool readsBNMajor() const { return bytes == 2; }
+  int64_t stepK() const { return kMmaStepBytes / bytes; }
+};
+
+/// The wgmma staging (SwizzledStaging.h) of operands of `element`, leaving
+/// `extraBytes` of static shared memory after it; `bGlobal`: B is copied
+/// from global memory (and lands N-major first where it is read K-major);
+/// `bTransposed`: B comes K-major from a transposed view (TMA, FMHA's K^T).
+int64_t chooseChunk(const MmaShape &s, Type element, bool bGlobal, bool stageA = true,
+                    uint64_t extraBytes = 0, bool bTransposed = false) {
+  WgmmaOperandType type = WgmmaOperandType::of(element);
+  return SwizzledStaging::chooseChunk(s, type.bytes, stageA, kMaxStaticSharedBytes - extraBytes,
+                                      /*bKMajor=*/!type.readsBNMajor() || bTransposed,
+                                      /*bLands=*/bGlobal && !type.readsBNMajor());
 }
 
 /// The largest TMA box extent (boxDim of the tensor map).
@@ -168,7 +208,8 @@ bool canLowerToWgmma(MmaFOp op) {
   if (!hasWgmmaForm(op))
     return false;
   FailureOr<MmaShape> shape = getMmaShape(op);
-  return succeeded(shape) && chooseChunk(*shape) > 0;
+  return succeeded(shape) &&
+         chooseChunk(*shape, getElementTypeOrSelf(op.getLhs().getType()), /*bGlobal=*/false) > 0;
 }
 
 bool canLowerToWgmma(MmaFGlobalOp op) {
@@ -177,7 +218,9 @@ bool canLowerToWgmma(MmaFGlobalOp op) {
     return false;
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
-  return succeeded(shape) && chooseChunk(*shape) > 0;
+  return succeeded(shape) &&
+         chooseChunk(*shape, getPointeeOrElementType(op.getLhs()),
+                     isa<PtrType>(getElementTypeOrSelf(op.getRhs().getType()))) > 0;
 }
 
 LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
@@ -225,21 +268,37 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
 
   // A straight from registers (see the header) when it has the
   // accumulator's layout: its registers then are the A fragments.
-  bool aInRegisters = !a.global && a.laid.layout == layout;
-  // A B read from a transposed view (FMHA's K^T) is K-major: staged as
-  // [N][chunk] and read without imm-trans-b.
-  bool bKMajor = bView && bView->transposed;
-  // TMA (TmaToLLVM.cpp) where B and a staged A carry views and the staging
-  // leaves room for the mbarriers after it.
-  bool useTma = bView && (aInRegisters || aView) && !s.batched &&
-                chooseChunk(s, !aInRegisters, kTmaBarrierBytes, bKMajor) > 0;
-  if (bKMajor && !useTma)
+  WgmmaOperandType aType = WgmmaOperandType::of(element);
+  // B's type: e4m3 and e5m2 may mix.
+  auto global = dyn_cast<MmaFGlobalOp>(op);
+  WgmmaOperandType bType =
+      WgmmaOperandType::of(getPointeeOrElementType(global ? global.getRhs() : op->getOperand(1)));
+  // What the staging stores: the operands' LLVM type (f32 for tf32, i8 for
+  // fp8; mixed fp8 types share it).
+  Type stored = converter.convertType(element);
+  if (!stored)
+    return op->emitOpError("operand element type has no LLVM form");
+  int64_t stepK = aType.stepK();
+  // (Registers hold the k16 A fragment of 16-bit types only.)
+  bool aInRegisters = !a.global && a.laid.layout == layout && aType.bytes == 2;
+  // B is K-major for tf32 and fp8 (staged so) and where it is read from a
+  // transposed view (FMHA's K^T: TMA lands it [N][chunk]); both are read
+  // without imm-trans-b.
+  bool bTransposed = bView && bView->transposed;
+  bool bKMajor = !aType.readsBNMajor() || bTransposed;
+  // TMA (TmaToLLVM.cpp) where B and a staged A carry views, the types are
+  // 16-bit (a tf32/fp8 B lands N-major and is transposed by the threads)
+  // and the staging leaves room for the mbarriers after it.
+  bool useTma = bView && (aInRegisters || aView) && !s.batched && aType.readsBNMajor() &&
+                chooseChunk(s, element, b.global, !aInRegisters, kTmaBarrierBytes, bTransposed) > 0;
+  if (bTransposed && !useTma)
     return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
                            "staged without a view, the multiply is batched or the staging "
                            "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
-  SwizzledStaging staging(s, chooseChunk(s, !aInRegisters, extraBytes, bKMajor), kElementBytes,
-                          !aInRegisters, bKMajor);
+  SwizzledStaging staging(
+      s, chooseChunk(s, element, b.global, !aInRegisters, extraBytes, bTransposed), aType.bytes,
+      !aInRegisters, bKMajor, /*bLands=*/b.global && !aType.readsBNMajor());
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -297,8 +356,6 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
 
   MLIRContext *context = rewriter.getContext();
   Type f32 = rewriter.getF32Type();
-  NVVM::WGMMATypes operandType = element.isBF16() ? NVVM::WGMMATypes::bf16
-                                                  : NVVM::WGMMATypes::f16;
   const SwizzledArray &aArray = staging.a, &bArray = staging.b;
   uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Wgmma);
   uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Wgmma);
@@ -348,11 +405,12 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       if (failed(tma->load(chunk, k0, dsts)))
         return failure();
     } else if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
-                                         aInRegisters ? nullptr : &a, b, element, s, k0, len,
+                                         aInRegisters ? nullptr : &a, b, stored, s, k0, len,
                                          [&](size_t i) {
                                            return stagedRowOfA(batchOf(a.regs, i),
                                                                a.regs.coords[mDim][i]);
-                                         }))) {
+                                         },
+                                         aType.roundsToTf32 || bType.roundsToTf32))) {
       return failure();
     }
     Value aAddress = addBytes(scratchAddress, e.i32(aStart));
@@ -362,23 +420,16 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     // One k step: `k` its index in the chunk, `staticK` the same as a
     // number where A comes from registers (which a loop index cannot pick).
     auto step = [&](Value k, int64_t staticK, ValueRange carried) {
-      // A k step of 16 is 32 bytes along A's rows (which the blocks
-      // continue) and 16 of B's rows (a K-major B steps like A).
-      Value kElements = m.mul(k, kStepK);
-      Value aStep = m.add(m.mul(m.div(kElements, aArray.perBlock()), aArray.blockBytes()),
-                          m.mul(m.rem(kElements, aArray.perBlock()), kElementBytes));
-      Value bStep = bKMajor ? bArray.kStepOffset(m, m.mul(kElements, kElementBytes))
-                            : m.mul(kElements, bArray.width);
+      // A k step is 32 bytes along A's rows (which the blocks continue)
+      // and, for an N-major B, 16 of B's rows; a K-major B steps like A.
+      Value kBytes = m.mul(k, kMmaStepBytes);
+      Value aStep = aArray.kStepOffset(m, kBytes);
+      Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), bArray.width);
       SmallVector<Value> next(carried);
       for (const Issue &issue : issues) {
         Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
                             issue.pair);
-        // B's first row of this batch and N block: N-major, rows of
-        // (batch, k) and blocks along N; K-major, rows of (batch, n).
-        int64_t bOrigin =
-            bKMajor ? (issue.batch * s.n + issue.n0) * bArray.width
-                    : issue.n0 / bArray.perBlock() * bArray.blockBytes() +
-                          issue.batch * staging.chunk * bArray.width;
+        int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
         Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
         // D register 4j + 2h + x: row register 2 * pair + h, column
         // register 2 * (n0 / 8 + j) + x.
@@ -397,7 +448,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
           // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row
           // 2p + 1), a2 and a3 the same for the second 8, each an element
           // pair (column registers 2c, 2c + 1 of 8-column block c).
-          int64_t kBlock = (k0 + staticK * kStepK) / 8;
+          int64_t kBlock = (k0 + staticK * stepK) / 8;
           SmallVector<Value> aRegs;
           for (int64_t half = 0; half < 2; ++half)
             for (int64_t h = 0; h < 2; ++h) {
@@ -423,11 +474,11 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
             aLayoutBits);
         auto mma = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment, descA, descB,
-            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, kStepK),
-            operandType, operandType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, stepK), aType.type,
+            bType.type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
             // A K-major (row-major), B N-major (row-major: transposed) or
-            // K-major (column-major).
+            // K-major (column-major, the only form of tf32 and fp8).
             NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
             nullptr);
         FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
@@ -441,10 +492,10 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       return next;
     };
     if (aInRegisters) {
-      for (int64_t k = 0; k < len / kStepK; ++k)
+      for (int64_t k = 0; k < len / stepK; ++k)
         sums = step(e.i32(k), k, sums);
     } else {
-      sums = emitCountedLoop(rewriter, loc, len / kStepK, sums,
+      sums = emitCountedLoop(rewriter, loc, len / stepK, sums,
                              [&](Value k, ValueRange carried) { return step(k, -1, carried); });
     }
     if (!emitted)

@@ -259,6 +259,12 @@ bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {
   return form && form->elementBytes == 2;
 }
 
+bool tilepipe::tile_as::hasWgmmaKind(MmaFOp op) {
+  // wgmma multiplies f16/bf16 (k16), tf32 (k8) and e4m3/e5m2 (k32) into f32
+  // or f16: the mma.sync forms of mmaf, with K 32 bytes of elements.
+  return getMmaSyncForm(op).has_value();
+}
+
 bool tilepipe::tile_as::hasWgmmaAccumulator(Operation *op, Type acc) {
   if (!targetsWgmma(op))
     return false;
@@ -268,7 +274,7 @@ bool tilepipe::tile_as::hasWgmmaAccumulator(Operation *op, Type acc) {
 }
 
 bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {
-  return hasMmaSyncForm(op) && hasWgmmaAccumulator(op, op.getAcc().getType());
+  return hasWgmmaKind(op) && hasWgmmaAccumulator(op, op.getAcc().getType());
 }
 
 bool tilepipe::tile_as::targetsTcgen05(Operation *op) {

@@ -10,9 +10,11 @@
 #include "TiledViewMatch.h"
 
 #include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+#include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -58,6 +60,9 @@ struct FusibleOperand {
   // Op handles are non-const so that reshaped() and erasing can use them.
   mutable LoadOp load;
   mutable ReshapeOp reshape;
+  /// An f32 -> tf32 conversion of the load (wgmma path), which the
+  /// lowering does in shared memory once the f32 landed.
+  mutable arith::TruncFOp round;
   BlockedAttr layout;
 
   /// `value` (the load's pointers or mask) in the operand's shape.
@@ -79,6 +84,16 @@ struct FusibleOperand {
 /// to the caller.
 static std::optional<FusibleOperand> getMovableLoad(Value operand, MmaFOp mmaf) {
   FusibleOperand fusible;
+  // The wgmma lowering rounds landed f32 to tf32 (WgmmaToLLVM.cpp).
+  if (auto round = operand.getDefiningOp<arith::TruncFOp>();
+      round && hasWgmmaForm(mmaf) && round.getResult().hasOneUse() &&
+      isa<FloatTF32Type>(getElementTypeOrSelf(round.getType())) &&
+      getElementTypeOrSelf(round.getIn().getType()).isF32() &&
+      round.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even) ==
+          arith::RoundingMode::to_nearest_even) {
+    fusible.round = round;
+    operand = round.getIn();
+  }
   if (auto reshape = operand.getDefiningOp<ReshapeOp>()) {
     auto from = cast<RankedTensorType>(reshape.getSrc().getType());
     if (!reshape.getResult().hasOneUse() || from.getRank() < 3 ||
@@ -177,6 +192,27 @@ static std::optional<FusibleOperand> getTransposedViewOperand(
   return withLayout(*rhs);
 }
 
+/// Whether the wgmma staging of a tf32 or fp8 mmaf with a copied B fits
+/// static shared memory at its smallest K chunk (one 32-byte k step): A and
+/// B K-major, 32 bytes a row, and B's N-major landing rows, each
+/// 1024-byte aligned, twice when K takes more than one step (the geometry
+/// of SwizzledStaging.h, which the lowering uses). Their mma.sync staging
+/// takes registers only, so a larger one must stay unfused.
+static bool fitsWgmmaLanding(MmaFOp op) {
+  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+  ArrayRef<int64_t> acc = cast<RankedTensorType>(op.getAcc().getType()).getShape();
+  int64_t batch = acc.size() == 3 ? acc[0] : 1, m = acc[acc.size() - 2], n = acc.back();
+  int64_t elementBytes = getElementBytes(lhs.getElementType());
+  int64_t step = 32, stepK = step / elementBytes, nBytes = n * elementBytes;
+  int64_t width = nBytes > 64 ? 128 : nBytes > 32 ? 64 : 32;
+  auto array = [](int64_t rows, int64_t bytes) {
+    return llvm::alignTo(uint64_t(llvm::alignTo(rows, 8) * bytes), 1024);
+  };
+  uint64_t buffer = array(batch * m, step) + array(batch * n, step) +
+                    llvm::divideCeil(nBytes, width) * array(batch * stepK, width);
+  return (lhs.getShape().back() > stepK ? 2 : 1) * buffer <= kMaxStaticSharedBytes;
+}
+
 namespace {
 struct AsyncCopyMmaOperandsPass
     : tilepipe::tile_as::impl::AsyncCopyMmaOperandsBase<AsyncCopyMmaOperandsPass> {
@@ -185,11 +221,12 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // The mmafs of the mma.sync path, (on sm_90a) of the wgmma path, whose
-      // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
-      // of the tcgen05 path: all stage their operands with cp.async from an
-      // mmaf_global.
-      if (layout && ((hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape())) ||
+      // The mmafs of the mma.sync path, (on sm_90a) of the wgmma path (tf32
+      // and fp8 too), whose accumulator layout is an mma.sync-shaped one
+      // too, and (on sm_100) of the tcgen05 path: all stage their operands
+      // with cp.async from an mmaf_global.
+      if (layout && (((hasMmaSyncForm(op) || (hasWgmmaForm(op) && fitsWgmmaLanding(op))) &&
+                      isMmaAccumulatorLayout(layout, acc.getShape())) ||
                      hasTcgen05Form(op)))
         candidates.push_back(op);
     });
@@ -209,7 +246,9 @@ struct AsyncCopyMmaOperandsPass
       // known (the load's address arithmetic is a view's, TiledViewMatch)
       // and its runs are 16 bytes: TMA needs a 16-byte aligned base and
       // row strides, which shorter proven runs (cp.async.ca) do not give.
-      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType());
+      // (f16/bf16 only: wgmma reads tf32 and fp8 B K-major, which the
+      // lowering transposes from cp.async copies, SwizzledStaging.h.)
+      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType()) && hasMmaSyncForm(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
         if (wgmma && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
@@ -234,6 +273,8 @@ struct AsyncCopyMmaOperandsPass
       for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {
         if (!operand)
           continue;
+        if (operand->round)
+          operand->round.erase();
         if (operand->reshape)
           operand->reshape.erase();
         operand->load.erase();

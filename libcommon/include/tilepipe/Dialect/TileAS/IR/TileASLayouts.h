@@ -103,8 +103,15 @@ bool isWgmmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape)
 /// wgmma path, and half of hasWgmmaForm.
 bool hasWgmmaAccumulator(mlir::Operation *op, mlir::Type acc);
 
-/// Whether an mmaf belongs to the wgmma path: it has an mma.sync form
-/// (hasMmaSyncForm) and hasWgmmaAccumulator.
+/// Whether an mmaf has a wgmma.mma_async form ("Asynchronous Warpgroup
+/// Level Matrix Multiply-Accumulate Instructions", "Data types"): f16/bf16
+/// (k16), tf32 (k8) or e4m3/e5m2 (k32) operands, the types getMmaSyncForm
+/// takes, with an f32 (or f16) accumulator. tf32 and fp8 read B K-major
+/// only, which the lowering stages so (SwizzledStaging.h).
+bool hasWgmmaKind(MmaFOp op);
+
+/// Whether an mmaf belongs to the wgmma path: hasWgmmaKind and
+/// hasWgmmaAccumulator.
 /// (The lowering still falls back to mma.sync when its staging does not fit.)
 bool hasWgmmaForm(MmaFOp op);
 

@@ -26,11 +26,11 @@ def SelectWgmmaTarget : Pass<"tilepipe-select-wgmma-target", "::mlir::ModuleOp">
     wgmma only exists on the arch-specific sm_90a. A module stamped sm_90
     is retargeted to sm_90a (tile_as.target; tile-ptx then prints .target
     sm_90a) when one of its mmafs would take the wgmma path there: an
-    f16/bf16 multiply whose accumulator tiles by whole warpgroups
+    f16/bf16, tf32 or fp8 multiply whose accumulator tiles by whole warpgroups
     (getWgmmaAccumulatorLayout) and whose A and B are no gathers (contiguous
     or strided tile loads, or values in registers; see WgmmaChoice.h for the
     measurements behind the rule). A gather-fed mmaf stays on mma.sync, on
-    sm_90 and on an explicit sm_90a alike. Each f16/bf16 mmaf on a Hopper
+    sm_90 and on an explicit sm_90a alike. Each such mmaf on a Hopper
     target gets a remark saying which path it takes and why (tile-sched and
     tileiras print them under -v). Runs before tilepipe-assign-layouts.
   }];
@@ -106,10 +106,14 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     2 2-byte elements its contiguity proves adjacent, aligned and under one
     mask bit (one 16-, 8- or 4-byte copy each), it sits in the mmaf's block
     and nothing between it and the mmaf may write memory (the copy happens
-    at the mmaf). On the wgmma path a fused operand also gets its `view`
-    (base, sizes, strides, starts) where its pointers and mask are the
-    arithmetic of a partition-view load (TiledViewMatch.h); the lowering
-    then reads it with TMA. Runs after tilepipe-assign-layouts.
+    at the mmaf). On the wgmma path a fused f16/bf16 operand also gets its
+    `view` (base, sizes, strides, starts) where its pointers and mask are
+    the arithmetic of a partition-view load (TiledViewMatch.h); the lowering
+    then reads it with TMA. tf32 and fp8 operands fuse on the wgmma path
+    (their B lands N-major and is transposed in shared memory) where that
+    staging fits static shared memory; there an f32 load converted to tf32
+    (arith.truncf, to nearest even) fuses as the f32 load, which the
+    lowering rounds in shared memory. Runs after tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
