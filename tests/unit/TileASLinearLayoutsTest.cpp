@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Dialect/TileAS/IR/TileASLinearLayouts.h"
+#include "tilepipe/Dialect/TileAS/IR/LayoutConversion.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
 #include "RegisterEmitter.h"
@@ -281,6 +282,95 @@ TEST_F(TileASLinearLayouts, SwizzledLayoutsMatchTheStagingAddresses) {
   EXPECT_FALSE(getSwizzledSharedLayout(8, 48, 2, 128).has_value());
   EXPECT_FALSE(getSwizzledSharedLayout(8, 16, 2, 64).has_value());
   EXPECT_FALSE(getSwizzledSharedLayout(8, 64, 2, 48).has_value());
+}
+
+/// Every result location gets its element from where `plan` says.
+void checkPlan(const LinearLayout &from, const LinearLayout &to,
+               const LayoutConversionPlan &plan) {
+  ASSERT_NE(plan.kind, LayoutConversionPlan::Kind::SharedMemory);
+  bool shuffles = plan.kind == LayoutConversionPlan::Kind::WarpShuffles;
+  for (int32_t warp = 0; warp < to.getInDimSize(kWarpDim); ++warp)
+    for (int32_t lane = 0; lane < 32; ++lane) {
+      int32_t sourceLane = lane;
+      if (shuffles) {
+        sourceLane = 0;
+        for (auto [bit, basis] : llvm::enumerate(plan.laneBases))
+          if (lane >> bit & 1)
+            sourceLane ^= basis;
+      }
+      for (int32_t reg = 0; reg < to.getInDimSize(kRegisterDim); ++reg) {
+        int32_t fromLane = shuffles ? sourceLane ^ plan.laneOffset[reg] : lane;
+        ASSERT_EQ(from.apply({plan.sourceRegister[reg], fromLane, warp}),
+                  to.apply({reg, lane, warp}))
+            << "register " << reg << " lane " << lane << " warp " << warp;
+      }
+    }
+}
+
+TEST_F(TileASLinearLayouts, PlansConversionsByWhatMoves) {
+  auto plan = [&](BlockedAttr from, BlockedAttr to, ArrayRef<int64_t> shape) {
+    std::optional<LinearLayout> a = toLinearLayout(from, shape, 4);
+    std::optional<LinearLayout> b = toLinearLayout(to, shape, 4);
+    EXPECT_TRUE(a && b);
+    LayoutConversionPlan result = planLayoutConversion(*a, *b);
+    if (result.kind != LayoutConversionPlan::Kind::SharedMemory)
+      checkPlan(*a, *b, result);
+    return result.kind;
+  };
+  using Kind = LayoutConversionPlan::Kind;
+  // Register order only (convert_registers.mlir).
+  EXPECT_EQ(plan(BlockedAttr::get(&context, {1, 1}, {1, 32}, {4, 1}, {1, 0}),
+                 BlockedAttr::get(&context, {1, 1}, {1, 32}, {4, 1}, {0, 1}), {8, 64}),
+            Kind::Registers);
+  // Lanes permuted within each warp (convert_shuffle.mlir).
+  EXPECT_EQ(plan(BlockedAttr::get(&context, {1, 1}, {8, 4}, {4, 1}, {1, 0}),
+                 BlockedAttr::get(&context, {1, 1}, {8, 4}, {4, 1}, {0, 1}), {64, 8}),
+            Kind::WarpShuffles);
+  // Warps along different dimensions (convert_layout.mlir).
+  EXPECT_EQ(plan(BlockedAttr::get(&context, {1, 4}, {2, 16}, {4, 1}, {1, 0}),
+                 BlockedAttr::get(&context, {2, 1}, {4, 8}, {1, 4}, {0, 1}), {8, 64}),
+            Kind::SharedMemory);
+  // A transpose within the warp: the register a lane needs depends on the
+  // lane, which one shuffle per register cannot give.
+  EXPECT_EQ(plan(BlockedAttr::get(&context, {1, 4}, {8, 4}, {4, 1}, {1, 0}),
+                 BlockedAttr::get(&context, {1, 1}, {8, 4}, {4, 1}, {1, 0}), {32, 16}),
+            Kind::SharedMemory);
+}
+
+TEST_F(TileASLinearLayouts, EveryPlanMovesEveryElement) {
+  // Random pairs of layouts of one shape: whatever the plan, it is right.
+  std::mt19937 random(21);
+  auto pick = [&](unsigned bound) { return unsigned(random() % bound); };
+  auto split = [&](unsigned log2) {
+    SmallVector<unsigned> parts(2, 1);
+    for (unsigned bit = 0; bit < log2; ++bit)
+      parts[pick(2)] *= 2;
+    return parts;
+  };
+  auto layout = [&]() {
+    SmallVector<unsigned> order = {0, 1};
+    if (pick(2))
+      std::swap(order[0], order[1]);
+    return BlockedAttr::get(&context, split(pick(3)), split(5), split(pick(3)), order);
+  };
+  unsigned planned[3] = {0, 0, 0};
+  for (unsigned round = 0; round < 400; ++round) {
+    SmallVector<int64_t> shape = {int64_t(1) << (1 + pick(5)), int64_t(1) << (1 + pick(5))};
+    BlockedAttr from = layout(), to = layout();
+    std::optional<LinearLayout> a = toLinearLayout(from, shape, 4);
+    std::optional<LinearLayout> b = toLinearLayout(to, shape, 4);
+    ASSERT_TRUE(a && b);
+    LayoutConversionPlan result = planLayoutConversion(*a, *b);
+    ++planned[unsigned(result.kind)];
+    if (result.kind != LayoutConversionPlan::Kind::SharedMemory) {
+      SCOPED_TRACE(::testing::Message() << "round " << round);
+      checkPlan(*a, *b, result);
+    }
+  }
+  // The sample reaches every kind.
+  EXPECT_GT(planned[0], 0u);
+  EXPECT_GT(planned[1], 0u);
+  EXPECT_GT(planned[2], 0u);
 }
 
 } // namespace

@@ -3,13 +3,15 @@
 // Ops that move elements between positions of a tensor. When every thread
 // already holds what it needs (a single-element source, a layout change that
 // only adds or drops size-1 dimensions, a broadcast within one layout) the
-// result is a register shuffle; otherwise the elements go through shared
-// memory (SharedExchange.h), each op giving the slot of an element from its
+// result is a register shuffle; a layout change within one shape whose
+// elements stay in their warps takes warp shuffles (RegisterConversion.h);
+// otherwise the elements go through shared memory (SharedExchange.h), each op giving the slot of an element from its
 // source and result coordinates. ConvertTileASToLLVMPass registers these
 // patterns through populateDataMovementToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+#include "RegisterConversion.h"
 #include "SharedExchange.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -107,6 +109,14 @@ LogicalResult lowerReorder(ConversionPatternRewriter &rewriter, Operation *op,
     rewriter.replaceOp(op, splatFirstRegister(rewriter, op->getLoc(), source, type));
     return success();
   }
+  // Within one shape the linear layouts may show a way without shared
+  // memory: a register permutation or warp shuffles (RegisterConversion.h).
+  RegisterEmitter e(rewriter, op->getLoc());
+  if (from.shape == to.shape)
+    if (Value moved = convertInRegisters(e, op, source, from, to, type)) {
+      rewriter.replaceOp(op, moved);
+      return success();
+    }
   RowMajor write{from.shape}, read{to.shape};
   return replaceThroughShared(
       rewriter, op, {ExchangeSource{source, from, write}}, to, type, read,
