@@ -41,3 +41,10 @@ emu_arange() {
 @test "convert_layout across warps still goes through shared memory (tile-emu)" {
   emu_arange convert_layout.mlir 512
 }
+
+@test "convert_layout across warps: swizzled slots, vector stores kept" {
+  run bash -c "tile-llvm --emit=mlir '$IN/convert_layout.mlir' | FileCheck --check-prefix=SWZ '$IN/convert_layout.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-llvm '$IN/convert_layout.mlir' -o '$BATS_TEST_TMPDIR/c.ll' && tile-ptx --gpu-name sm_80 '$BATS_TEST_TMPDIR/c.ll' -o - | FileCheck --check-prefix=PTX '$IN/convert_layout.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

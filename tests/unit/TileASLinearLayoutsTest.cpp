@@ -21,7 +21,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
+#include <set>
 
 using namespace mlir;
 using namespace tilepipe::tile_as;
@@ -371,6 +373,102 @@ TEST_F(TileASLinearLayouts, EveryPlanMovesEveryElement) {
   EXPECT_GT(planned[0], 0u);
   EXPECT_GT(planned[1], 0u);
   EXPECT_GT(planned[2], 0u);
+}
+
+/// Replays of each register's warp-0 request counted lane by lane, with
+/// accesses of `unitBytes` (4, 8 or 16) per lane served 128 bytes a phase:
+/// the most distinct units any bank group serves in one phase.
+unsigned simulateReplays(const LinearLayout &layout, const LinearLayout &slots,
+                         unsigned elementBytes, unsigned unitBytes) {
+  LinearLayout placed = cantFail(layout.compose(slots));
+  unsigned worst = 0, phaseLanes = 128 / unitBytes;
+  for (int32_t reg = 0; reg < placed.getInDimSize(kRegisterDim); ++reg)
+    for (unsigned phase = 0; phase < 32 / phaseLanes; ++phase) {
+      std::map<int32_t, std::set<int32_t>> unitsOfGroup;
+      for (int32_t lane = phase * phaseLanes; lane < int32_t((phase + 1) * phaseLanes); ++lane) {
+        int32_t unit = placed.apply({reg, lane, 0})[0] * int32_t(elementBytes) / unitBytes;
+        unitsOfGroup[unit % phaseLanes].insert(unit);
+      }
+      for (auto &[group, units] : unitsOfGroup)
+        worst = std::max<unsigned>(worst, units.size());
+    }
+  return worst;
+}
+
+TEST_F(TileASLinearLayouts, ExchangeSlotsAvoidBankConflicts) {
+  // convert_layout.mlir: rows of 64 i32 written by 16 lanes a row, four
+  // adjacent elements a thread (one 16-byte store), read by columns.
+  // Row-major slots conflict 4-way on the loads; the swizzled ones do
+  // not, and keep each thread's four elements adjacent.
+  LinearLayout from = *toLinearLayout(
+      BlockedAttr::get(&context, {1, 4}, {2, 16}, {4, 1}, {1, 0}), {8, 64}, 4);
+  LinearLayout to = *toLinearLayout(
+      BlockedAttr::get(&context, {2, 1}, {4, 8}, {1, 4}, {0, 1}), {8, 64}, 4);
+  LinearLayout rowMajor = rowMajorSlotLayout(from);
+  for (int32_t row = 0; row < 8; ++row)
+    for (int32_t column = 0; column < 64; ++column)
+      ASSERT_EQ(rowMajor.apply({row, column})[0], row * 64 + column);
+  EXPECT_EQ(countBankReplays(from, rowMajor, 4), 1u);
+  EXPECT_EQ(simulateReplays(from, rowMajor, 4, 16), 1u);
+  EXPECT_EQ(countBankReplays(to, rowMajor, 4), 4u);
+  EXPECT_EQ(simulateReplays(to, rowMajor, 4, 4), 4u);
+  std::optional<LinearLayout> slots = exchangeSlotLayout(from, to, 4);
+  ASSERT_TRUE(slots.has_value());
+  EXPECT_TRUE(slots->isInvertible());
+  EXPECT_EQ(countBankReplays(from, *slots, 4), 1u);
+  EXPECT_EQ(countBankReplays(to, *slots, 4), 1u);
+  EXPECT_EQ(simulateReplays(from, *slots, 4, 16), 1u);
+  EXPECT_EQ(simulateReplays(to, *slots, 4, 4), 1u);
+  for (int32_t column = 0; column < 64; column += 4)
+    for (int32_t i = 1; i < 4; ++i)
+      EXPECT_EQ(slots->apply({5, column + i})[0], slots->apply({5, column})[0] + i);
+  // 8-byte elements keep row-major slots.
+  EXPECT_FALSE(exchangeSlotLayout(from, to, 8).has_value());
+}
+
+TEST_F(TileASLinearLayouts, ExchangeSlotsNeverConflictMore) {
+  // Random pairs of 2-d layouts and element sizes: the slots are a
+  // bijection onto the elements, the replay count matches a lane-by-lane
+  // count (scalar accesses), and a swizzle is only chosen where it does
+  // better than row-major.
+  std::mt19937 random(5);
+  auto pick = [&](unsigned bound) { return unsigned(random() % bound); };
+  auto split = [&](unsigned log2) {
+    SmallVector<unsigned> parts(2, 1);
+    for (unsigned bit = 0; bit < log2; ++bit)
+      parts[pick(2)] *= 2;
+    return parts;
+  };
+  auto layout = [&]() {
+    SmallVector<unsigned> order = {0, 1};
+    if (pick(2))
+      std::swap(order[0], order[1]);
+    return BlockedAttr::get(&context, split(pick(3)), split(5), split(2), order);
+  };
+  unsigned swizzled = 0;
+  for (unsigned round = 0; round < 200; ++round) {
+    SCOPED_TRACE(::testing::Message() << "round " << round);
+    SmallVector<int64_t> shape = {int64_t(1) << (2 + pick(5)), int64_t(1) << (2 + pick(5))};
+    LinearLayout from = *toLinearLayout(layout(), shape, 4);
+    LinearLayout to = *toLinearLayout(layout(), shape, 4);
+    unsigned bytes = 1u << pick(3);
+    LinearLayout rowMajor = rowMajorSlotLayout(from);
+    std::optional<LinearLayout> slots = exchangeSlotLayout(from, to, bytes);
+    if (bytes == 4) {
+      for (const LinearLayout &side : {from, to})
+        if (side.getInDimSize(kRegisterDim) == 1)
+          ASSERT_EQ(countBankReplays(side, rowMajor, bytes),
+                    simulateReplays(side, rowMajor, bytes, 4));
+    }
+    if (!slots)
+      continue;
+    ++swizzled;
+    ASSERT_TRUE(slots->isInvertible()) << slots->toString();
+    ASSERT_EQ(slots->getOutDimSize(kOffsetDim), shape[0] * shape[1]);
+    EXPECT_LT(countBankReplays(from, *slots, bytes) + countBankReplays(to, *slots, bytes),
+              countBankReplays(from, rowMajor, bytes) + countBankReplays(to, rowMajor, bytes));
+  }
+  EXPECT_GT(swizzled, 0u);
 }
 
 } // namespace

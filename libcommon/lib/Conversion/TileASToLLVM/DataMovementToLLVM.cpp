@@ -3,15 +3,15 @@
 // Ops that move elements between positions of a tensor. When every thread
 // already holds what it needs (a single-element source, a layout change that
 // only adds or drops size-1 dimensions, a broadcast within one layout) the
-// result is a register shuffle; a layout change within one shape whose
-// elements stay in their warps takes warp shuffles (RegisterConversion.h);
-// otherwise the elements go through shared memory (SharedExchange.h), each op giving the slot of an element from its
+// result is a register shuffle; a layout change within one shape is planned
+// on linear layouts (LayoutConversionToLLVM.h); otherwise the elements go
+// through shared memory (SharedExchange.h), each op giving the slot of an element from its
 // source and result coordinates. ConvertTileASToLLVMPass registers these
 // patterns through populateDataMovementToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
-#include "RegisterConversion.h"
+#include "LayoutConversionToLLVM.h"
 #include "SharedExchange.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -109,14 +109,19 @@ LogicalResult lowerReorder(ConversionPatternRewriter &rewriter, Operation *op,
     rewriter.replaceOp(op, splatFirstRegister(rewriter, op->getLoc(), source, type));
     return success();
   }
-  // Within one shape the linear layouts may show a way without shared
-  // memory: a register permutation or warp shuffles (RegisterConversion.h).
-  RegisterEmitter e(rewriter, op->getLoc());
-  if (from.shape == to.shape)
-    if (Value moved = convertInRegisters(e, op, source, from, to, type)) {
-      rewriter.replaceOp(op, moved);
+  // Within one shape the linear layouts plan the move: a register
+  // permutation, warp shuffles or a bank-conflict-avoiding exchange
+  // (LayoutConversionToLLVM.h).
+  if (from.shape == to.shape) {
+    RegisterEmitter e(rewriter, op->getLoc());
+    FailureOr<Value> moved = lowerLayoutConversion(e, op, source, from, to, type);
+    if (failed(moved))
+      return failure();
+    if (*moved) {
+      rewriter.replaceOp(op, *moved);
       return success();
     }
+  }
   RowMajor write{from.shape}, read{to.shape};
   return replaceThroughShared(
       rewriter, op, {ExchangeSource{source, from, write}}, to, type, read,

@@ -8,7 +8,9 @@
 //   - WarpShuffles: the warp parts agree, so every element a thread needs
 //     is held in its own warp: one shfl.sync.idx per result register, the
 //     source register the same for every lane of the warp;
-//   - SharedMemory: anything else, through the shared-memory exchange.
+//   - SharedMemory: anything else, through the shared-memory exchange, in
+//     slots chosen so that a warp's stores and loads avoid bank conflicts
+//     (exchangeSlotLayout).
 // See docs/layouts.md.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +18,8 @@
 #define TILEPIPE_DIALECT_TILEAS_IR_LAYOUTCONVERSION_H
 
 #include "tilepipe/Dialect/TileAS/IR/LinearLayout.h"
+
+#include <optional>
 
 namespace tilepipe::tile_as {
 
@@ -39,6 +43,27 @@ struct LayoutConversionPlan {
 /// layouts ((register, lane, warp) -> the same tensor coordinates, as
 /// toLinearLayout builds them with one warp count).
 LayoutConversionPlan planLayoutConversion(const LinearLayout &from, const LinearLayout &to);
+
+/// Replays (wavefronts per phase, 1 when conflict-free) of one warp's
+/// access to shared memory where lane l of `layout` touches element slot
+/// slots(layout(r, l, w)) of `elementBytes` (1, 2 or 4) bytes, a thread's
+/// run of adjacent slots (up to 16 bytes) taken as one vector access: 32
+/// banks of 4 bytes, lanes in one word not conflicting.
+unsigned countBankReplays(const LinearLayout &layout, const LinearLayout &slots,
+                          unsigned elementBytes);
+
+/// The row-major slots of `layout`'s outputs (tensor coordinates ->
+/// `offset`, the last dimension fastest).
+LinearLayout rowMajorSlotLayout(const LinearLayout &layout);
+
+/// The slots (tensor coordinates -> `offset`, a bijection onto the
+/// elements) of a shared-memory exchange from `from` to `to` of elements
+/// of `elementBytes`: row-major, with bits above the bank window XORed into
+/// the bank bits above both sides' vector runs, chosen to lower the bank
+/// replays of the stores (`from`) plus the loads (`to`). None where that
+/// gains nothing over row-major slots, and for elements over 4 bytes.
+std::optional<LinearLayout> exchangeSlotLayout(const LinearLayout &from, const LinearLayout &to,
+                                               unsigned elementBytes);
 
 } // namespace tilepipe::tile_as
 
