@@ -35,6 +35,37 @@ Value RegisterEmitter::buildVector(VectorType type, ArrayRef<Value> elements) {
   return vector;
 }
 
+Value RegisterEmitter::shuffle(Value value, Value lane, NVVM::ShflKind kind) {
+  Type wordType = builder.getI32Type();
+  Value everyLane = i32(-1);
+  // c operand: the last lane a shuffle may read (0 for `up`: the first).
+  Value clamp = i32(kind == NVVM::ShflKind::up ? 0 : kWarpSize - 1);
+  auto kindAttr = NVVM::ShflKindAttr::get(builder.getContext(), kind);
+  auto word = [&](Value x) -> Value {
+    return NVVM::ShflOp::create(builder, loc, x.getType(), everyLane, x, lane, clamp,
+                                kindAttr, UnitAttr());
+  };
+  Type type = value.getType();
+  if (type.isF32() || type.isInteger(32))
+    return word(value);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = builder.getIntegerType(bits);
+  Value bitsValue =
+      type.isInteger() ? value : LLVM::BitcastOp::create(builder, loc, intType, value);
+  Value result;
+  if (bits < 32) {
+    Value wide = LLVM::ZExtOp::create(builder, loc, wordType, bitsValue);
+    result = LLVM::TruncOp::create(builder, loc, intType, word(wide));
+  } else {
+    auto pairType = VectorType::get({2}, wordType);
+    Value pair = LLVM::BitcastOp::create(builder, loc, pairType, bitsValue);
+    Value lo = word(extract(pair, 0));
+    Value hi = word(extract(pair, 1));
+    result = LLVM::BitcastOp::create(builder, loc, intType, buildVector(pairType, {lo, hi}));
+  }
+  return type.isInteger() ? result : LLVM::BitcastOp::create(builder, loc, type, result);
+}
+
 /// (id / below) % count for the thread or warp id split over dimensions.
 static Value digit(RegisterEmitter &e, Value id, unsigned below, unsigned count) {
   Value value = id;

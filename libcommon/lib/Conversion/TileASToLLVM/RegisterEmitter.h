@@ -10,6 +10,7 @@
 
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 
 namespace tilepipe::tile_as {
@@ -25,6 +26,11 @@ public:
   mlir::Value insert(mlir::Value vector, mlir::Value element, int64_t index);
   /// A vector of `type` holding `elements` in order.
   mlir::Value buildVector(mlir::VectorType type, mlir::ArrayRef<mlir::Value> elements);
+
+  /// nvvm.shfl.sync of `kind` over the whole warp of a scalar of up to 64
+  /// bits (PTX shuffles 32-bit words: narrower values widen, 64-bit ones
+  /// go in two halves); `lane` is the source lane (idx) or the offset.
+  mlir::Value shuffle(mlir::Value value, mlir::Value lane, mlir::NVVM::ShflKind kind);
 
   /// Coordinate along `dim` of every register of this thread for a tensor of
   /// `shape` in `layout` (i32 values).
