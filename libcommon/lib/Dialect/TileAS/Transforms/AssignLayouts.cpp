@@ -239,10 +239,29 @@ struct AssignLayoutsPass
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       else if (mmaf && takesWgmma(mmaf))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      // fp8 multiplies pair their columns (getMmaAccumulatorLayout), so
+      // that B can be staged as global memory holds it and copied by
+      // cp.async (stagesMmaSyncBTransposed); not the block-scaled ones,
+      // whose scale lookup expects the plain fragment.
+      std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+      bool paired = mmaf && form->elementBytes == 1;
+      if (!layout && paired)
+        layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps, true);
+      // (Paired columns need N in 16-column spans; else the plain form.)
       if (!layout)
         layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
-      if (layout)
-        layouts[ShapeKey(acc.getShape().begin(), acc.getShape().end())] = layout;
+      if (!layout)
+        return;
+      ShapeKey key(acc.getShape().begin(), acc.getShape().end());
+      auto [it, inserted] = layouts.try_emplace(key, layout);
+      if (inserted || it->second == layout)
+        return;
+      // Multiplies of one accumulator shape that want different layouts:
+      // the last one's, but where one wanted paired columns the plain
+      // fragment, which every mma.sync kind reads.
+      if (hasPairedMmaColumns(it->second) || hasPairedMmaColumns(layout))
+        layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      it->second = layout;
     });
     return layouts;
   }

@@ -133,13 +133,20 @@ struct AsyncCopyMmaOperandsPass
       // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
       // of the tcgen05 path: all stage their operands with cp.async from an
       // mmaf_global.
-      if (layout && ((hasMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape())) ||
+      if (layout && ((getMmaSyncForm(op) && isMmaAccumulatorLayout(layout, acc.getShape())) ||
                      hasTcgen05Form(op)))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {
       std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op);
       std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op);
+      // A B that the mma.sync path stages transposed (K contiguous, unlike
+      // global memory) has no runs to copy: it stays in registers.
+      std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+      auto accLayout =
+          cast<BlockedAttr>(cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
+      if (!hasTcgen05Form(op) && form && stagesMmaSyncBTransposed(*form, accLayout))
+        rhs.reset();
       if (!lhs && !rhs)
         continue;
       // An operand that does not qualify stays in registers and is stored
