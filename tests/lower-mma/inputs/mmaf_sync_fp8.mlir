@@ -52,7 +52,7 @@ cuda_tile.module @kernels {
 // slot: 2576 bytes) then B as global memory holds it (64 rows of K, each 16
 // + 16 bytes of N, a trash slot: 2064 bytes), both copied by cp.async.cg;
 // per k step of 32 one ldmatrix.x4 (A) and one ldmatrix.x4.trans (B: byte
-// pairs of four row pairs) whose registers two selects and four prmt sort
+// pairs of four row pairs) whose registers four prmt sort
 // into the B fragments of the even and the odd columns, for two fp8
 // mma.sync intrinsics (nvvm.mma.sync rejects e4m3).
 // LLVM: llvm.mlir.global internal @__tile_scratch() {{.*}} : !llvm.array<4640 x i8>
@@ -74,7 +74,7 @@ cuda_tile.module @kernels {
 // LLVM-NOT: llvm.intr.fma
 
 // tileiras (PTX, sm_89): the two k steps unrolled, A and B by cp.async, no
-// FMAs; the prmt selectors are constants (a predicate picks the order).
+// FMAs; the prmt selectors are constants.
 // PTX-NOT: st.shared
 // PTX: cp.async.cg.shared.global
 // PTX: cp.async.cg.shared.global

@@ -123,65 +123,51 @@ SmallVector<Value> loadMatrices(RegisterEmitter &e, Value address, unsigned coun
 /// lane (g, t), from matrix j, the byte pairs of columns 2g and 2g + 1 in
 /// rows 2t and 2t + 1 of the eight rows lanes 8j..8j+7 name. Naming rows so
 /// that matrices 0 and 1 bring lane t the k rows 4t, 4t + 1 and 4t + 2,
-/// 4t + 3 (in one order or the other), and matrices 2 and 3 the same 16 k
-/// further, every lane ends up with k 4t..4t+3 and 16 + 4t.. of columns 2g
-/// and 2g + 1: column g of the block of even columns and of the block of odd
-/// columns, whose D columns 2t, 2t + 1 are the span's 4t..4t+3 the lane
-/// holds. Two prmt per register then sort the bytes by column. So one
-/// ldmatrix.x4, four selects and four prmt read the fragments of two blocks, and B needs
+/// 4t + 3, and matrices 2 and 3 the same 16 k further, every lane ends up
+/// with k 4t..4t+3 and 16 + 4t.. of columns 2g and 2g + 1: column g of the
+/// block of even columns and of the block of odd columns, whose D columns
+/// 2t, 2t + 1 are the span's 4t..4t+3 the lane holds. Two prmt per
+/// register (constant selectors) then sort the bytes by column. So one
+/// ldmatrix.x4 and four prmt read the fragments of two blocks, and B needs
 /// no transposed staging, which cp.async cannot fill (ld.shared.b32 of a
-/// 4x4 byte block plus prmt would load four times the bytes a lane keeps).
+/// 4x4 byte block plus prmt would read four times the bytes a lane keeps).
 ///
-/// Which pair a matrix brings alternates with t: matrix 0 names the rows
-/// {0, 1, 4, 5, 10, 11, 14, 15} and matrix 1 the others, so that the eight
-/// rows of one matrix differ mod 8 and, at a row pitch of an odd number of
-/// 16-byte units (N a multiple of 32 plus the 16-byte padding), fall into
-/// eight different bank groups: no bank conflicts, where the rows {0, 1, 4,
-/// 5, 8, 9, 12, 13} would conflict two-way.
+/// The eight rows of matrix 0, {0, 1, 4, 5, 8, 9, 12, 13}, hold k and k + 8,
+/// which fall into the same bank group at any 16-byte row pitch: a two-way
+/// conflict on B's ldmatrix (one in five of a k step's ldmatrix on
+/// BatchMatMul's tile). The conflict-free order ({0, 1, 4, 5, 10, 11, 14,
+/// 15}) gives lanes t = 2, 3 their high pair first, and the per-lane swap
+/// it needs (a select per register, or per-lane prmt selectors) pushed
+/// BatchMatMul's fp8 tile past 255 registers on sm_90 (8 to 12 bytes of
+/// spills).
 struct PairedByteFragments {
-  /// Whether this lane (t = 2, 3) got its high k pair from matrix 0 and the
-  /// low one from matrix 1: a select per register then puts the low pair
-  /// first, so that prmt takes constant selectors (an i1 predicate, where
-  /// per-lane selectors held two registers beside the accumulator).
-  Value highFirst;
-
-  PairedByteFragments(IndexMath &m, Value lane)
-      : highFirst(LLVM::ICmpOp::create(m.e.builder, m.e.loc, LLVM::ICmpPredicate::ne,
-                                       m.bits(lane, 1, 1), m.e.i32(0))) {}
-
   /// The k row (from the k step's first) lane `lane` names: lane 8j + r
-  /// names row r of matrix j, 16 * (j / 2) + 4 * (r / 2) + (r % 2) plus 2
-  /// where the matrix brings the high pair ((j % 2) xor (r / 4)).
+  /// names row r of matrix j, 16 * (j / 2) + 2 * (j % 2) + 4 * (r / 2) +
+  /// (r % 2).
   static Value laneRow(IndexMath &m, Value lane) {
-    Value high = m.bitXor(m.bits(lane, 3, 1), m.bits(lane, 2, 1));
-    return m.add(m.add(m.mul(m.bits(lane, 4, 1), 16), m.mul(m.bits(lane, 1, 3), 4)),
-                 m.add(m.mul(high, 2), m.bits(lane, 0, 1)));
+    return m.add(m.add(m.mul(m.bits(lane, 4, 1), 16), m.mul(m.bits(lane, 3, 1), 2)),
+                 m.add(m.mul(m.bits(lane, 1, 3), 4), m.bits(lane, 0, 1)));
   }
 
   /// The even block's two registers, then the odd block's, read from the
   /// span whose rows the lanes name at `address`.
-  SmallVector<SmallVector<Value>> load(RegisterEmitter &e, Value address) const {
+  static SmallVector<SmallVector<Value>> load(RegisterEmitter &e, Value address) {
     SmallVector<Value> matrices = loadMatrices(e, address, 4, /*transpose=*/true);
-    auto permute = [&](Value a, Value b, Value selector) {
+    auto permute = [&](Value a, Value b, int64_t selector) {
       Type i32 = e.builder.getI32Type();
       return LLVM::CallIntrinsicOp::create(e.builder, e.loc, i32,
                                            e.builder.getStringAttr("llvm.nvvm.prmt"),
-                                           ValueRange{a, b, selector})
+                                           ValueRange{a, b, e.i32(selector)})
           .getResult(0);
     };
-    // Per register: the low pair's matrix, then the high pair's (bytes
-    // k, column 2g; k, 2g + 1; k + 1, 2g; k + 1, 2g + 1 each).
-    SmallVector<Value> sorted;
-    for (int reg = 0; reg < 2; ++reg) {
-      Value first = matrices[2 * reg], second = matrices[2 * reg + 1];
-      sorted.push_back(LLVM::SelectOp::create(e.builder, e.loc, highFirst, second, first));
-      sorted.push_back(LLVM::SelectOp::create(e.builder, e.loc, highFirst, first, second));
-    }
-    // The even columns' bytes 0, 2, 4, 6; the odd columns' 1, 3, 5, 7.
+    // Matrix 2r + 0 holds (k, column 2g), (k, 2g + 1), (k + 1, 2g),
+    // (k + 1, 2g + 1) of k = 4t (+ 16r); matrix 2r + 1 the same of k + 2:
+    // the even columns are bytes 0, 2, 4, 6 of the pair, the odd ones 1, 3,
+    // 5, 7.
     SmallVector<SmallVector<Value>> fragments;
     for (int64_t selector : {0x6420, 0x7531})
-      fragments.push_back({permute(sorted[0], sorted[1], e.i32(selector)),
-                           permute(sorted[2], sorted[3], e.i32(selector))});
+      fragments.push_back({permute(matrices[0], matrices[1], selector),
+                           permute(matrices[2], matrices[3], selector)});
     return fragments;
   }
 };
@@ -302,9 +288,6 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
                              : m.bits(lane, 0, 15);
   Value bLaneColumn = m.bits(lane, 0, 7);
   Value columnInPair = m.mul(m.bits(lane, 0, 3), blockColumns);
-  std::optional<PairedByteFragments> pairedB;
-  if (paired)
-    pairedB.emplace(m, lane);
 
   // A thread's fragments lie at fixed distances from its first one: the
   // accumulator layout repeats a thread's blocks at constant strides (along
@@ -390,8 +373,8 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
           // One B fragment per m16n8 block: plain columns c, c + 1 of the
           // thread, paired the even (c, c + 2) and odd (c + 1, c + 3) ones.
           SmallVector<SmallVector<Value>> bFragments;
-          if (pairedB)
-            bFragments = pairedB->load(e, bAddress);
+          if (paired)
+            bFragments = PairedByteFragments::load(e, bAddress);
           else
             bFragments.push_back(loadMatrices(e, bAddress, 2, !bTransposed));
           for (auto [block, bRegs] : llvm::enumerate(bFragments)) {
