@@ -29,12 +29,17 @@
 // rows (K contiguous), and read each B fragment with a plain ldmatrix.x2:
 // its two 8x16-byte matrices are the first and second 16 bytes of K of the
 // fragment's 8 columns, which is the B fragment exactly. A's ldmatrix.x4
-// likewise yields the 8-bit and tf32 A fragments unchanged.
+// likewise yields the 8-bit and tf32 A fragments unchanged. fp8 mmafs
+// instead get the paired-column accumulator (four adjacent columns per lane,
+// two m16n8 blocks per 16-column span: its even and its odd columns), which
+// lets B stay [batch][chunk][N], as global memory holds it and cp.async
+// copies it, its fragments built by ldmatrix.x4.trans and prmt
+// (PairedByteFragments).
 // f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
 // once at the end.
 //
 // A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global load of A,
-// of B or of both into it) fills the same staging with cp.async straight
+// of B or of both into it; any mma.sync form) fills the same staging with cp.async straight
 // from global memory, 16 bytes per copy (cp.async.cg; 8 or 4 by cp.async.ca
 // where only shorter runs are proven), masked-off bytes zero-filled by the
 // copy's source size, while an operand in registers is stored as above;

@@ -188,6 +188,11 @@ static std::optional<Candidate> analyze(scf::ForOp loop, int64_t maxStages,
   // layout) stages its operands itself.
   if (hasWgmmaAccumulator(c.mma, accType) || hasTcgen05Accumulator(c.mma, accType))
     return std::nullopt;
+  // The ring's staging and mma.sync are the 16-bit form's (m16n8k16, B not
+  // transposed); fp8 mmaf_globals keep the staging of their own form.
+  Type element = cast<PtrType>(lhs.getElementType()).getPointeeType();
+  if (!element.isF16() && !element.isBF16())
+    return std::nullopt;
   std::optional<std::pair<int64_t, int64_t>> ring =
       chooseRing(rank == 3 ? accType.getShape()[0] : 1, accType.getShape()[rank - 2],
                  accType.getShape()[rank - 1], c.k, maxStages);

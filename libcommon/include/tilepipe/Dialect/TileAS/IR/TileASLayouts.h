@@ -198,7 +198,7 @@ unsigned getTargetComputeCapability(mlir::Operation *op);
 
 /// Whether an mmaf has a 16-bit mma.sync form: f16 x f16 or bf16 x bf16
 /// operands, an f32 or f16 accumulator, K a multiple of 16 (m16n8k16). The
-/// wgmma path and the cp.async operand fusion take only these.
+/// wgmma path takes only these.
 bool hasMmaSyncForm(MmaFOp op);
 
 } // namespace tilepipe::tile_as
