@@ -203,6 +203,28 @@ compile_all() {
   done
 }
 
+# fp8 BatchMatMul (128x128 by 128x256 e4m3 into f32, 8 warps) on the fp8
+# mma.sync path: A and B reach shared memory by cp.async.cg (B as global
+# memory holds it, [K][N]), the paired-column accumulator's B fragments come
+# from ldmatrix.x4.trans and prmt, and the 128 accumulator registers per
+# thread fit beside them without spills (sm_89 from the sm_90 bytecode).
+@test "mma.sync path (sm_89, sm_90, sm_120): fp8 BatchMatMul copies A and B by cp.async, builds B fragments by ldmatrix.trans + prmt, and assembles without spills" {
+  local case=samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm bytecode
+  for sm in sm_89 sm_90 sm_120; do
+    bytecode=sm_90
+    [ "$sm" = sm_120 ] && bytecode=sm_120
+    tileiras "$BYTECODE/$case.$bytecode.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/k.ptx"
+    grep -q 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32' "$TMP/k.ptx" &&
+      grep -q '^\s*cp.async.cg.shared.global' "$TMP/k.ptx" &&
+      grep -q '^\s*ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' "$TMP/k.ptx" &&
+      grep -q '^\s*prmt.b32' "$TMP/k.ptx" && ! grep -q '^\s*st.shared.b8' "$TMP/k.ptx" ||
+      { echo "$sm: no fp8 mma.sync, cp.async, ldmatrix.trans or prmt, or B stored byte by byte"; false; }
+    run ptxas -arch $sm -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+      { echo "$sm: $output"; false; }
+  done
+}
+
 # Plain sm_90 takes sm_90a where a multiply gains from wgmma
 # (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel but the
 # gather-fed MoE, which keeps mma.sync (also on an explicit sm_90a), and the

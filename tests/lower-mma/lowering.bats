@@ -46,7 +46,7 @@ setup() {
 
 # The fp8 mma.sync path (tests/lower-mma/inputs/mmaf_sync_fp8.mlir): sm_89
 # and later only.
-@test "tile-sched: an fp8 mma.sync accumulator takes the m16n8 fragment layout on sm_89, not on sm_80" {
+@test "tile-sched: an fp8 mma.sync accumulator takes the paired-column m16n8 fragment layout on sm_89 (A and B fuse into mmaf_global), not on sm_80" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir"
   run bash -c "tile-lower --gpu-name sm_89 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -54,7 +54,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tile-llvm: fp8 B staged transposed, plain ldmatrix.x2 and the m16n8k32 e4m3 intrinsic in a loop over k" {
+@test "tile-llvm: fp8 A and B by cp.async, B as global memory holds it, ldmatrix.x4.trans + prmt fragments and the m16n8k32 e4m3 intrinsic in a loop over k" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir"
   run bash -c "tile-lower --gpu-name sm_89 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -75,15 +75,17 @@ setup() {
 # BatchMatMul's B (128x256, reshaped from its 1x128x256 load) has the
 # accumulator's shape but keeps the load's vector-width layout: the
 # fragment layout cost a layout exchange through shared memory and 4 KB of
-# spills more (fp8 mma.sync: sm_89; sm_90 takes wgmma, and cp.async copies
-# B from that layout's pointers).
+# spills more (fp8 mma.sync: sm_89, as sm_90 takes wgmma). That width is the fp8 load's 16 bytes, not the
+# 4 f32 of the result tile of the same shape (no data flows between them),
+# so B keeps 16-byte runs and fuses into the mmaf_global (cp.async), next to
+# the paired-column fp8 accumulator.
 @test "tile-sched: an mma operand of the accumulator's shape made by a reshape keeps the vector-width layout" {
   local bc="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc"
-  run bash -c "tileiras '$bc' --gpu-name sm_89 --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' && grep 'tile_as.mmaf' '$BATS_TEST_TMPDIR/s.mlir'"
+  run bash -c "tileiras '$bc' --gpu-name sm_89 --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' && grep 'tile_as.mmaf_global' '$BATS_TEST_TMPDIR/s.mlir'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [[ "$output" == *"tensor<128x256xf8E4M3FN, #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32]"* ]] ||
+  [[ "$output" == *"tensor<128x256x!tile_as.ptr<f8E4M3FN, 1>, #tile_as.blocked<sizePerThread = [1, 16], threadsPerWarp = [2, 16]"* ]] ||
     { echo "B took another layout: $output"; false; }
-  [[ "$output" == *"tensor<128x256xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4]"* ]] ||
+  [[ "$output" == *"tensor<128x256xf32, #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4]"* ]] ||
     { echo "the accumulator lost the fragment layout: $output"; false; }
 }
 

@@ -197,6 +197,26 @@ E5M2_MMA=mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
   MMA_VALID=50,60,40 sync_case sm_89 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
+# fp8 A and B copied by cp.async (B [K][N] as in global memory; .ca where
+# the square tiles share their mask with the f32 accumulator's load, whose
+# 4-element runs then bound theirs) into the
+# paired-column accumulator, whose B fragments ldmatrix.x4.trans and prmt
+# build (lowering.bats pins the IR): e4m3 and e5m2, warp grids with 1, 2
+# and 4 spans of 16 columns per warp, two K chunks, ragged M, N and K.
+@test "mma.sync path, fp8 by cp.async: B fragments from ldmatrix.trans + prmt, e4m3 and e5m2, spans, K chunks, ragged" {
+  local cases=("sm_89 $E4M3_MMA 64 64 64 f8E4M3FN" "sm_90 $E5M2_MMA 32 128 64 f8E5M2"
+               "sm_120 $E4M3_MMA 128 256 256 f8E4M3FN")
+  local c
+  for c in "${cases[@]}"; do
+    set -- $c
+    sync_case "$1" "$2" "$3" "$4" "$5" "$6" f32 0 -- --rtol 1e-5 --atol 1e-3
+    run bash -c "tileiras --gpu-name $1 --emit=ptx -o - '$TMP/k.mlir'"
+    [[ "$output" == *"cp.async.c"[ag]".shared.global"* && "$output" == *"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"* &&
+       "$output" == *"prmt.b32"* ]] || { echo "$c: no cp.async, ldmatrix.trans or prmt"; false; }
+  done
+  MMA_VALID=50,40,72 sync_case sm_89 $E5M2_MMA 64 64 128 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
+}
+
 S8_MMA=mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 
 @test "mma.sync path, mmai s8 (m16n8k32): warp grids, K chunks, batched 3-D, ragged edges" {

@@ -41,6 +41,16 @@ setup() {
   grep -q 'tile_as.mmaf_global' "$BATS_TEST_TMPDIR/b.mlir" && ! grep -q 'mma_stage_copy' "$BATS_TEST_TMPDIR/b.mlir"
 }
 
+# The ring stages and multiplies in the 16-bit form; an fp8 mmaf_global
+# (BatchMatMul's, both operands by cp.async) keeps its loop, forced or not.
+@test "tile-sched: an fp8 mmaf_global's K loop keeps its own staging (no ring), even forced" {
+  local bc="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc"
+  run bash -c "tileiras '$bc' --gpu-name sm_90 --emit=lowered -o - | tile-opt --tilepipe-assign-layouts --tilepipe-async-copy-mma-operands --tilepipe-pipeline-mma-loops=max-ring-registers=1024"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"tile_as.mmaf_global"* && "$output" != *"tile_as.mma_stage_copy"* ]] ||
+    { echo "$output" | grep mma; false; }
+}
+
 @test "PTX (default tileiras, sm_80): MatMul's prologue groups, wait_group 1 and bar.sync before ldmatrix, a drain after the loop" {
   run bash -c "tileiras '$MATMUL' --gpu-name sm_80 --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }

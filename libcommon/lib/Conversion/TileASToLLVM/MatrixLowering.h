@@ -330,8 +330,14 @@ mlir::LogicalResult lowerMmaSync(mlir::Operation *op, Value lhs, Value rhs, Valu
 /// Whether the mma.sync path stages B transposed, as [batch][N][chunk] rows
 /// with K contiguous, and reads its fragments with plain ldmatrix: for 8-bit
 /// and tf32 operands, whose "col" B fragments ldmatrix .trans (16-bit
-/// elements only) cannot produce. 16-bit B stays [batch][chunk][N].
-inline bool stagesBTransposed(const MmaSyncForm &form) { return form.elementBytes != 2; }
+/// elements only) cannot produce, except 1-byte ones into a paired-column
+/// accumulator `acc` (stagesMmaSyncBTransposed). 16-bit B stays
+/// [batch][chunk][N].
+inline bool stagesBTransposed(const MmaSyncForm &form, mlir::Type acc) {
+  auto tensor = mlir::cast<mlir::RankedTensorType>(acc);
+  return stagesMmaSyncBTransposed(form,
+                                  mlir::dyn_cast_or_null<BlockedAttr>(tensor.getEncoding()));
+}
 
 /// Where one mma.sync of the mma.sync path sits: the accumulator registers of
 /// its C/D fragment (c0..c3: row g, columns 2t and 2t + 1, then row g + 8)

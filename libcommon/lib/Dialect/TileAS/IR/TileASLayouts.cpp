@@ -115,18 +115,21 @@ BlockedAttr tilepipe::tile_as::getDefaultBlockedLayout(MLIRContext *context,
 /// Whether warpsM x warpsN warps tile the M x N accumulator in m16n8 blocks:
 /// every warp holds whole 16-row fragments (pairs of its 8-row blocks); along
 /// N the warps may also wrap around a narrow tile (replicated columns).
-static bool tilesWithMma(ArrayRef<int64_t> shape, int64_t warpsM, int64_t warpsN) {
+/// A warp covers `span` columns (8, or 16 with paired columns).
+static bool tilesWithMma(ArrayRef<int64_t> shape, int64_t warpsM, int64_t warpsN,
+                         int64_t span = 8) {
   int64_t m = shape[shape.size() - 2], n = shape[shape.size() - 1];
-  return m % (16 * warpsM) == 0 && n % 8 == 0 &&
-         (n % (8 * warpsN) == 0 || (8 * warpsN) % n == 0);
+  return m % (16 * warpsM) == 0 && n % span == 0 &&
+         (n % (span * warpsN) == 0 || (span * warpsN) % n == 0);
 }
 
 BlockedAttr tilepipe::tile_as::getMmaAccumulatorLayout(MLIRContext *context,
                                                        ArrayRef<int64_t> shape,
-                                                       unsigned numWarps) {
+                                                       unsigned numWarps, bool pairedColumns) {
   unsigned rank = shape.size();
   if ((rank != 2 && rank != 3) || !llvm::isPowerOf2_32(numWarps))
     return {};
+  const int64_t span = pairedColumns ? 16 : 8;
   // Per k step a warp loads one A fragment per 16 rows and one B fragment
   // per 8 columns it covers: the grid with the smallest warp tile perimeter
   // loads least.
@@ -134,10 +137,10 @@ BlockedAttr tilepipe::tile_as::getMmaAccumulatorLayout(MLIRContext *context,
   int64_t bestM = 0, bestCost = 0;
   for (int64_t warpsM = 1; warpsM <= numWarps; warpsM *= 2) {
     int64_t warpsN = numWarps / warpsM;
-    if (!tilesWithMma(shape, warpsM, warpsN))
+    if (!tilesWithMma(shape, warpsM, warpsN, span))
       continue;
     // Warps wrapping around a narrow N repeat others' work.
-    int64_t cost = m / warpsM + n / std::min(warpsN, n / 8);
+    int64_t cost = m / warpsM + n / std::min(warpsN, n / span);
     if (!bestM || cost < bestCost)
       bestM = warpsM, bestCost = cost;
   }
@@ -145,7 +148,7 @@ BlockedAttr tilepipe::tile_as::getMmaAccumulatorLayout(MLIRContext *context,
     return {};
   SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1), warps(rank, 1),
       order;
-  sizePerThread[rank - 1] = 2;
+  sizePerThread[rank - 1] = span / 4;
   threads[rank - 2] = 8;
   threads[rank - 1] = 4;
   warps[rank - 2] = bestM;
@@ -167,12 +170,26 @@ bool tilepipe::tile_as::isMmaAccumulatorLayout(BlockedAttr layout,
   for (unsigned i = 0; i < rank; ++i)
     if (layout.getOrder()[i] != rank - 1 - i)
       return false;
-  return layout.getSizePerThread()[rank - 2] == 1 &&
-         layout.getSizePerThread()[rank - 1] == 2 &&
+  unsigned columns = layout.getSizePerThread()[rank - 1];
+  return layout.getSizePerThread()[rank - 2] == 1 && (columns == 2 || columns == 4) &&
          layout.getThreadsPerWarp()[rank - 2] == 8 &&
          layout.getThreadsPerWarp()[rank - 1] == 4 &&
          tilesWithMma(shape, layout.getWarpsPerCTA()[rank - 2],
-                      layout.getWarpsPerCTA()[rank - 1]);
+                      layout.getWarpsPerCTA()[rank - 1], 4 * columns);
+}
+
+bool tilepipe::tile_as::hasPairedMmaColumns(BlockedAttr layout) {
+  if (!layout || layout.getSizePerThread().size() < 2)
+    return false;
+  unsigned rank = layout.getSizePerThread().size();
+  return layout.getSizePerThread()[rank - 1] == 4 && layout.getSizePerThread()[rank - 2] == 1 &&
+         layout.getThreadsPerWarp()[rank - 1] == 4 && layout.getThreadsPerWarp()[rank - 2] == 8;
+}
+
+bool tilepipe::tile_as::stagesMmaSyncBTransposed(const MmaSyncForm &form, BlockedAttr acc) {
+  if (form.elementBytes == 2)
+    return false;
+  return !(form.elementBytes == 1 && hasPairedMmaColumns(acc));
 }
 
 /// The target the module around `op` names (tile_as.target), or null.
@@ -207,7 +224,7 @@ BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,
 }
 
 bool tilepipe::tile_as::isWgmmaAccumulatorLayout(BlockedAttr layout, ArrayRef<int64_t> shape) {
-  if (!isMmaAccumulatorLayout(layout, shape))
+  if (!isMmaAccumulatorLayout(layout, shape) || hasPairedMmaColumns(layout))
     return false;
   unsigned rank = shape.size();
   return layout.getWarpsPerCTA()[rank - 1] == 1 && layout.getWarpsPerCTA()[rank - 2] % 4 == 0;
@@ -232,7 +249,6 @@ std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   Type a = lhs.getElementType();
   Type b = getElementTypeOrSelf(op->getOperand(1).getType());
   Type acc = getElementTypeOrSelf(op->getOperand(2).getType());
-  auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   std::optional<MmaSyncForm> form;
   if (isa<MmaFScaledOp>(op)) {
     // Block-scaled mma.sync (m16n8k32 kind::mxf8f6f4): the op exists only
@@ -241,17 +257,24 @@ std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   } else if (isa<MmaIOp>(op)) {
     if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32))
       form = MmaSyncForm{32, 1};
-  } else if (a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16())) {
-    form = MmaSyncForm{16, 2};
-  } else if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b) && acc.isF32()) {
-    form = MmaSyncForm{8, 4};
-  } else if (isFloat8(a) && isFloat8(b) && (acc.isF32() || acc.isF16()) &&
-             getTargetComputeCapability(op) >= 89) {
-    form = MmaSyncForm{32, 1};
+  } else {
+    form = getMmaFSyncForm(a, b, acc, getTargetComputeCapability(op));
   }
   if (!form || lhs.getShape().back() % form->k != 0)
     return std::nullopt;
   return form;
+}
+
+std::optional<MmaSyncForm> tilepipe::tile_as::getMmaFSyncForm(Type a, Type b, Type acc,
+                                                              unsigned capability) {
+  auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16()))
+    return MmaSyncForm{16, 2};
+  if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b) && acc.isF32())
+    return MmaSyncForm{8, 4};
+  if (isFloat8(a) && isFloat8(b) && (acc.isF32() || acc.isF16()) && capability >= 89)
+    return MmaSyncForm{32, 1};
+  return std::nullopt;
 }
 
 bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {

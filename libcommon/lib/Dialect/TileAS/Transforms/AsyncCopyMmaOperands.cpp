@@ -221,18 +221,30 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // The mmafs of the mma.sync path, (on sm_90a) of the wgmma path (tf32
-      // and fp8 too), whose accumulator layout is an mma.sync-shaped one
-      // too, and (on sm_100) of the tcgen05 path: all stage their operands
-      // with cp.async from an mmaf_global.
-      if (layout && (((hasMmaSyncForm(op) || (hasWgmmaForm(op) && fitsWgmmaLanding(op))) &&
-                      isMmaAccumulatorLayout(layout, acc.getShape())) ||
+      // The mmafs of the mma.sync path (every form), of the wgmma path on
+      // sm_90a (f16/bf16, and tf32/fp8 where B's landing fits), whose
+      // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
+      // of the tcgen05 path: all stage their operands with cp.async from an
+      // mmaf_global.
+      bool wgmmaPath = hasWgmmaForm(op);
+      bool stagedForm = wgmmaPath ? hasMmaSyncForm(op) || fitsWgmmaLanding(op)
+                                  : getMmaSyncForm(op).has_value();
+      if (layout && ((stagedForm && isMmaAccumulatorLayout(layout, acc.getShape())) ||
                      hasTcgen05Form(op)))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {
       std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op);
       std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op);
+      // A B that the mma.sync path stages transposed (K contiguous, unlike
+      // global memory) has no runs to copy: it stays in registers. (wgmma
+      // lands a tf32/fp8 B N-major and transposes it in shared memory.)
+      std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+      auto accLayout =
+          cast<BlockedAttr>(cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
+      if (!hasTcgen05Form(op) && !hasWgmmaForm(op) && form &&
+          stagesMmaSyncBTransposed(*form, accLayout))
+        rhs.reset();
       // An operand that does not qualify stays in registers and is stored
       // to the staging as tile_as.mmaf stores both.
       OpBuilder builder(op);

@@ -223,6 +223,11 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   // layout) stages its operands itself.
   if (hasWgmmaAccumulator(c.mma, accType) || hasTcgen05Accumulator(c.mma, accType))
     return std::nullopt;
+  // The ring's staging and mma.sync are the 16-bit form's (m16n8k16, B not
+  // transposed); fp8 mmaf_globals keep the staging of their own form.
+  Type element = cast<PtrType>(cast<RankedTensorType>(c.mma.getLhs().getType()).getElementType()).getPointeeType();
+  if (!element.isF16() && !element.isBF16())
+    return std::nullopt;
   return c;
 }
 

@@ -70,13 +70,23 @@ BlockedAttr getDefaultBlockedLayout(mlir::MLIRContext *context,
 /// m16n8 fragment (rows r and r + 8 * warpsM). A leading batch dimension, if
 /// any, is held whole by every thread. Null when the shape cannot be tiled
 /// this way by `numWarps` warps (M a multiple of 16 * warpsM, N of 8 * warpsN).
+///
+/// With `pairedColumns` (the 1-byte operand multiplies; see
+/// getMmaColumnsPerThread) lane l holds four adjacent columns 4 * (l % 4)
+/// of a 16-column span instead (sizePerThread [1, 4]): two m16n8 blocks
+/// whose D columns interleave, the even columns of the span in one mma and
+/// the odd ones in the other, and N a multiple of 16 * warpsN.
 BlockedAttr getMmaAccumulatorLayout(mlir::MLIRContext *context,
                                     llvm::ArrayRef<int64_t> shape,
-                                    unsigned numWarps);
+                                    unsigned numWarps, bool pairedColumns = false);
 
-/// Whether `layout` has the form getMmaAccumulatorLayout builds and tiles
-/// `shape` (for any warp grid).
+/// Whether `layout` has the form getMmaAccumulatorLayout builds (either
+/// column form) and tiles `shape` (for any warp grid).
 bool isMmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
+/// Whether the mma.sync accumulator layout `layout` is the paired-column
+/// form (four adjacent columns per lane).
+bool hasPairedMmaColumns(BlockedAttr layout);
 
 /// Whether the module around `op` targets sm_90a, the one target with wgmma
 /// (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
@@ -174,13 +184,28 @@ struct MmaSyncForm {
 /// The accumulator of an op with a form gets getMmaAccumulatorLayout.
 std::optional<MmaSyncForm> getMmaSyncForm(mlir::Operation *op);
 
+/// The mma.sync form of A and B elements `a` and `b` (tile types) into
+/// accumulator elements `acc` for mmaf on a target of compute capability
+/// `capability` (getMmaSyncForm's rules for mmaf, K aside).
+std::optional<MmaSyncForm> getMmaFSyncForm(mlir::Type a, mlir::Type b, mlir::Type acc,
+                                           unsigned capability);
+
+/// Whether the mma.sync path of `form` with accumulator layout `acc` stages B
+/// transposed, as [batch][N][chunk] rows with K contiguous: 8-bit and tf32
+/// B fragments hold consecutive k per register ("col"), which ldmatrix
+/// .trans (16-bit elements only) cannot gather from [K][N] rows. With the
+/// paired-column accumulator 1-byte B stays [batch][chunk][N] (as global
+/// memory has it, so cp.async can copy it) and ldmatrix.trans of byte
+/// pairs plus byte permutes builds the fragments (MmaSyncToLLVM.cpp).
+bool stagesMmaSyncBTransposed(const MmaSyncForm &form, BlockedAttr acc);
+
 /// The compute capability the module around `op` targets (90 for sm_90a,
 /// 100 for sm_100f); 0 when it names none.
 unsigned getTargetComputeCapability(mlir::Operation *op);
 
 /// Whether an mmaf has a 16-bit mma.sync form: f16 x f16 or bf16 x bf16
 /// operands, an f32 or f16 accumulator, K a multiple of 16 (m16n8k16). The
-/// wgmma path and the cp.async operand fusion take only these.
+/// wgmma path takes only these.
 bool hasMmaSyncForm(MmaFOp op);
 
 } // namespace tilepipe::tile_as

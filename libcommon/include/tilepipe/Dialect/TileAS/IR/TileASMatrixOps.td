@@ -76,9 +76,9 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     element of a pointer operand whose mask bit is false reads as +0.0 (the
     load's zero padding); only pointer operands take a mask. The pointer
     tensors keep the loads' layouts: every thread's pointers come in runs
-    (its sizePerThread along the innermost dimension, up to 8) of 2, 4 or 8
-    adjacent, contiguous 2-byte elements, aligned to the run's 4, 8 or 16
-    bytes, that share one mask bit (the loads' contiguity promised that).
+    (its sizePerThread along the innermost dimension) of adjacent, contiguous
+    elements, 4, 8 or 16 bytes long and aligned to that, that share one mask
+    bit (the loads' contiguity promised that).
     The reads happen where the op stands.
 
     A pointer operand whose runs are 8 elements (16 bytes) may also carry its

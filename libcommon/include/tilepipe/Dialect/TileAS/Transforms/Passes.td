@@ -75,10 +75,15 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
   let description = [{
     Memory ops anchor the layout: each thread holds up to 16 bytes of adjacent
     elements (bounded by the access's proven contiguity), threads and warps
-    fill the tile innermost first. Tensors of one shape share one layout so
-    elementwise code needs no conversions. The accumulator shape of an mmaf
-    with an mma.sync form (f16/bf16 operands) takes the m16n8 accumulator
-    fragment layout instead (unless tensor cores are turned off).
+    fill the tile innermost first. Tensors of one shape that data flows
+    between (elementwise operands and results, a load's pointers and value,
+    loop-carried values) share one layout, the narrowest their memory ops
+    allow, so elementwise code needs no conversions; unrelated tensors of
+    the same shape (an fp8 operand tile and an f32 result tile) keep their
+    own widths. The accumulator shape of an mmaf with an mma.sync form takes
+    the m16n8 accumulator fragment layout instead (fp8: paired columns; the
+    wgmma or tcgen05 layout where those paths apply), unless tensor cores
+    are turned off.
   }];
   let options = [
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
@@ -102,9 +107,11 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     does not qualify (FMHA's P, computed in registers) stays a register
     operand of the mmaf_global.
     A load qualifies where its masked-off elements are +0.0 (no `other`, or
-    a splat of +0.0: cp.async zero-fills), each thread reads runs of 8, 4 or
-    2 2-byte elements its contiguity proves adjacent, aligned and under one
-    mask bit (one 16-, 8- or 4-byte copy each), it sits in the mmaf's block
+    a splat of +0.0: cp.async zero-fills), each thread reads runs of 16, 8 or
+    4 bytes its contiguity proves adjacent, aligned and under one mask bit
+    (one copy each), the mma.sync path stages it as global memory holds it
+    (not B where that path transposes it: tf32, and fp8 into an accumulator
+    without paired columns), it sits in the mmaf's block
     and nothing between it and the mmaf may write memory (the copy happens
     at the mmaf). On the wgmma path a fused f16/bf16 operand also gets its
     `view` (base, sizes, strides, starts) where its pointers and mask are
