@@ -32,3 +32,18 @@ setup() {
     [ "$status" -eq 0 ] || { echo "$sm $v: $output"; false; }
   done
 }
+
+@test "all-gather matmul on sm_100 (tcgen05 kind::tf32, accumulator in tensor memory) matches numpy in tile-emu" {
+  run "$RUN" --manifest "$MANIFEST" --case "$CASE" --bytecode "$BYTECODE/$CASE.sm_100.13.4.tileirbc" \
+    --gpu-name sm_100 --bin "$TILEPIPE_BIN" --work "$TMP/sm_100" \
+    --shape 'inp_list[0]=128,128' --shape 'inp_list[1]=128,128' --shape w=128,128 \
+    --shape out=256,128 --grid 2,1,1
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  grep -q 'llvm.nvvm.tcgen05.mma.shared.tf32' "$TMP/sm_100/kernel.ll" || { echo "no kind::tf32 tcgen05.mma"; false; }
+}
+
+@test "all-gather matmul assembles for sm_100a without spills" {
+  tileiras "$BYTECODE/$CASE.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
+  run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
+}

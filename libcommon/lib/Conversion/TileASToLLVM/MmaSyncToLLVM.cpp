@@ -386,6 +386,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     Type element = elementOf(op.getLhs()), rhsElement = elementOf(op.getRhs());
     MmaSyncForm form{16, 2};
     bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element, rhsElement);
+    if (!tcgen05 && hasTmemAccumulator(op))
+      return op.emitOpError("keeps its accumulator in tensor memory but does not take the "
+                            "tcgen05 path");
     if (!wgmma && !tcgen05 && (!(element.isF16() || element.isBF16()) ||
                    !hasMmaSyncStaging(lhsType, op.getAcc().getType(), form)))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");

@@ -193,6 +193,20 @@ LogicalResult waitForPhase(ConversionPatternRewriter &rewriter, RegisterEmitter 
   return emitAsInlinePtx(rewriter, wait.getOperation());
 }
 
+/// Whether a multiply of `lhs` (tensor type, elements `a`) by elements `b`
+/// into `acc` fits the tcgen05 path: it has a kind and the staging fits
+/// shared memory (the tensor-memory limit is a diagnostic of the lowering).
+bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
+  std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(a, b);
+  FailureOr<MmaShape> shape = getMmaShape(cast<RankedTensorType>(lhs).getShape(),
+                                          cast<RankedTensorType>(acc).getShape());
+  return kind && succeeded(shape) &&
+         SwizzledStaging::chooseChunk(*shape, kind->elementBytes, /*stageA=*/true,
+                                      kStagingLimit) > 0;
+}
+
+} // namespace
+
 /// The pieces in which a thread moves its accumulator registers between
 /// registers and tensor memory with tcgen05.ld/st.32x32b: `fn(address,
 /// regs)` per piece, `regs` the registers of consecutive columns (at most
@@ -237,19 +251,52 @@ Type accessType(RegisterEmitter &e, int64_t width) {
   return width == 1 ? i32 : Type(VectorType::get({width}, i32));
 }
 
-/// Whether a multiply of `lhs` (tensor type, elements `a`) by elements `b`
-/// into `acc` fits the tcgen05 path: it has a kind and the staging fits
-/// shared memory (the tensor-memory limit is a diagnostic of the lowering).
-bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
-  std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(a, b);
-  FailureOr<MmaShape> shape = getMmaShape(cast<RankedTensorType>(lhs).getShape(),
-                                          cast<RankedTensorType>(acc).getShape());
-  return kind && succeeded(shape) &&
-         SwizzledStaging::chooseChunk(*shape, kind->elementBytes, /*stageA=*/true,
-                                      kStagingLimit) > 0;
+void storeAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
+                      ArrayRef<Value> sums) {
+  OpBuilder &builder = e.builder;
+  Type i32 = builder.getI32Type();
+  Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, i32);
+  forEachAccumulatorPiece(e, accLaid, s, tmem, tid, [&](Value address, ArrayRef<int64_t> regs) {
+    SmallVector<Value> words;
+    for (int64_t reg : regs)
+      words.push_back(LLVM::BitcastOp::create(builder, e.loc, i32, sums[reg]));
+    Value value = regs.size() == 1 ? words.front()
+                                   : e.buildVector(cast<VectorType>(accessType(e, regs.size())),
+                                                   words);
+    NVVM::Tcgen05StOp::create(builder, e.loc, /*unpack=*/false,
+                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, value,
+                              /*offset=*/Value());
+  });
+  NVVM::Tcgen05WaitOp::create(builder, e.loc, NVVM::Tcgen05WaitKind::STORE);
+  NVVM::Tcgen05FenceOp::create(builder, e.loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
 }
 
-} // namespace
+void loadAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
+                     SmallVectorImpl<Value> &sums) {
+  OpBuilder &builder = e.builder;
+  Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
+  forEachAccumulatorPiece(e, accLaid, s, tmem, tid, [&](Value address, ArrayRef<int64_t> regs) {
+    Value loaded = NVVM::Tcgen05LdOp::create(builder, e.loc, accessType(e, regs.size()),
+                                             /*pack=*/false,
+                                             NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
+                                             /*offset=*/Value());
+    NVVM::Tcgen05WaitOp::create(builder, e.loc, NVVM::Tcgen05WaitKind::LOAD);
+    for (auto [j, reg] : llvm::enumerate(regs)) {
+      Value word = regs.size() == 1 ? loaded : e.extract(loaded, j);
+      sums[reg] = LLVM::BitcastOp::create(builder, e.loc, builder.getF32Type(), word);
+    }
+  });
+}
+
+bool hasTmemAccumulator(Operation *op) {
+  return op->hasAttr(TileASDialect::kTmemAccumulatorAttrName);
+}
+
+LogicalResult replaceWithTmemAccumulator(ConversionPatternRewriter &rewriter, Operation *op,
+                                         Type accVector) {
+  rewriter.replaceOp(op, LLVM::PoisonOp::create(rewriter, op->getLoc(), accVector));
+  return success();
+}
 
 bool canLowerToTcgen05(MmaFOp op) {
   return hasTcgen05Form(op) && fitsTcgen05(getElementTypeOrSelf(op.getLhs().getType()),
@@ -314,10 +361,14 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
-  OperandRegs c = unpackOperand(e, acc, *accLaid);
+  // An accumulator kept in tensor memory (KeepAccumulatorsInTmem) has no
+  // registers here.
+  bool inTmem = hasTmemAccumulator(op);
   Arithmetic arith{/*isFloat=*/true};
   arith.computeType = rewriter.getF32Type();
-  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
+  SmallVector<Value> sums;
+  if (!inTmem)
+    sums = widenAccumulator(e, unpackOperand(e, acc, *accLaid), accElement, arith);
 
   int64_t chunkLength =
       SwizzledStaging::chooseChunk(s, elementBytes, /*stageA=*/true, kStagingLimit);
@@ -339,21 +390,11 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       NVVM::MBarrierInitOp::create(rewriter, loc, barrier, e.i32(1), Value());
   });
 
-  // The accumulator into tensor memory, where the MMAs add to it; the
-  // barrier opening the first chunk orders it before them.
-  forEachAccumulatorPiece(e, *accLaid, s, tmem, tid, [&](Value address, ArrayRef<int64_t> regs) {
-    SmallVector<Value> words;
-    for (int64_t reg : regs)
-      words.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, sums[reg]));
-    Value value = regs.size() == 1 ? words.front()
-                                   : e.buildVector(cast<VectorType>(accessType(e, regs.size())),
-                                                   words);
-    NVVM::Tcgen05StOp::create(rewriter, loc, /*unpack=*/false,
-                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, value,
-                              /*offset=*/Value());
-  });
-  NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
-  NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  // The accumulator into tensor memory, where the MMAs add to it (unless
+  // it is there already); the barrier opening the first chunk orders it
+  // before them.
+  if (!inTmem)
+    storeAccumulator(e, *accLaid, s, tmem, sums);
 
   struct Issue {
     int64_t batch, block, n0, width;
@@ -428,18 +469,10 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       return failure();
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 
-  // The sums back into the accumulator registers.
-  forEachAccumulatorPiece(e, *accLaid, s, tmem, tid, [&](Value address, ArrayRef<int64_t> regs) {
-    Value loaded = NVVM::Tcgen05LdOp::create(rewriter, loc, accessType(e, regs.size()),
-                                             /*pack=*/false,
-                                             NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
-                                             /*offset=*/Value());
-    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
-    for (auto [j, reg] : llvm::enumerate(regs)) {
-      Value word = regs.size() == 1 ? loaded : e.extract(loaded, j);
-      sums[reg] = LLVM::BitcastOp::create(rewriter, loc, f32, word);
-    }
-  });
+  // The sums back into the accumulator registers (unless they stay in
+  // tensor memory for the next multiply).
+  if (!inTmem)
+    loadAccumulator(e, *accLaid, s, tmem, sums);
   // Every thread is past its waits and loads: the mbarriers may go, and
   // later users of the scratch and of the tensor memory may overwrite them.
   emitTensorMemoryBarrier(rewriter, loc);
@@ -448,6 +481,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       NVVM::MBarrierInvalOp::create(rewriter, loc, barrier);
   });
 
+  if (inTmem)
+    return replaceWithTmemAccumulator(rewriter, op, acc.getType());
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 
