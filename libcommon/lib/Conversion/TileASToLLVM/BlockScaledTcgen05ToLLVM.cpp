@@ -156,6 +156,9 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
     uint64_t scaleBytes = bScaleOffset + s.batch * s.n * pitch;
 
     RegisterEmitter e(rewriter, loc);
+    // In a K loop (see makeThreadIdUnhoistable).
+    if (inTmem)
+      e.makeThreadIdUnhoistable();
     IndexMath m{e};
     FailureOr<CanonicalMma> prepared = CanonicalMma::prepare(
         op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(), *getTypeConverter(), e,

@@ -393,6 +393,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
                    !hasMmaSyncStaging(lhsType, op.getAcc().getType(), form)))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
+    // In a K loop (see makeThreadIdUnhoistable).
+    if (tcgen05 && hasTmemAccumulator(op))
+      e.makeThreadIdUnhoistable();
     FailureOr<StagedOperand> a =
         getStagedOperand(e, op, op.getLhs(), adaptor.getLhs(), adaptor.getLhsMask());
     FailureOr<StagedOperand> b =

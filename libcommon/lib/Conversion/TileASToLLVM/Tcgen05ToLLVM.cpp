@@ -23,7 +23,10 @@
 // tensor memory (tcgen05.st, then tcgen05.wait::st), every MMA accumulates
 // onto it (enable-input-d), and it is loaded back into the same registers at
 // the end, 32 columns at a time: while the operands are staged and
-// multiplied the accumulator occupies no registers.
+// multiplied the accumulator occupies no registers. A multiply marked
+// `tile_as.tmem_accumulator` (a K loop's, KeepAccumulatorsInTmem.cpp) skips
+// both: its D stays in tensor memory from tile_as.acc_to_tmem before the
+// loop to tile_as.acc_from_tmem after it (Tcgen05AccumulatorToLLVM.cpp).
 //
 // A (as [batch * M][K], K-major) and B (as [batch * K][N], N-major) are
 // staged a K chunk at a time in the swizzled layouts of SwizzledStaging.h,
@@ -313,6 +316,10 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
                            const TypeConverter &converter,
                            ConversionPatternRewriter &rewriter) {
   RegisterEmitter e(rewriter, op.getLoc());
+  // In a K loop (its accumulator stays in tensor memory there) the staging
+  // addresses are recomputed each iteration rather than hoisted.
+  if (hasTmemAccumulator(op))
+    e.makeThreadIdUnhoistable();
   FailureOr<StagedOperand> a = getStagedOperand(e, op, op.getLhs(), lhs, /*mask=*/{});
   FailureOr<StagedOperand> b = getStagedOperand(e, op, op.getRhs(), rhs, /*mask=*/{});
   if (failed(a) || failed(b))
@@ -381,7 +388,7 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   SmallVector<Value> barriers;
   for (int64_t i = 0; i < kMBarriers; ++i)
     barriers.push_back(getTcgen05MBarrier(e, op, i));
-  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
   Value leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
   // The barrier opening the first chunk's staging publishes the init.
