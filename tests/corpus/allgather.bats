@@ -53,3 +53,23 @@ setup() {
   run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
+
+@test "all-gather matmul on sm_100 (tcgen05 kind::tf32, accumulator in tensor memory) matches numpy in tile-emu" {
+  run "$RUN" --manifest "$MANIFEST" --case "$CASE" --bytecode "$BYTECODE/$CASE.sm_100.13.4.tileirbc" \
+    --gpu-name sm_100 --bin "$TILEPIPE_BIN" --work "$TMP/sm_100" \
+    --shape 'inp_list[0]=128,128' --shape 'inp_list[1]=128,128' --shape w=128,128 \
+    --shape out=256,128 --grid 2,1,1
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  grep -q 'call void @llvm.nvvm.tcgen05.mma.shared(' "$TMP/sm_100/kernel.ll" || { echo "no tcgen05.mma"; false; }
+}
+
+# The 128x128 tf32 accumulator stays in tensor memory across the K loop and
+# the staging addresses are recomputed in it: ptxas spilled 3 KB before, some
+# 630 bytes of spill stores remain (issue #10: not yet zero).
+@test "all-gather matmul assembles for sm_100a with spills below 1 KiB" {
+  local stores
+  tileiras "$BYTECODE/$CASE.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
+  run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+  stores=$(echo "$output" | sed -n 's/.* \([0-9]*\) bytes spill stores.*/\1/p')
+  [[ "$status" -eq 0 && -n "$stores" && "$stores" -le 1024 ]] || { echo "$output"; false; }
+}

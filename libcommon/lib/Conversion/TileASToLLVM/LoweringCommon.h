@@ -109,6 +109,10 @@ void populateBlockScaledMmaToLLVMPatterns(TileLLVMTypeConverter &converter,
 /// block_scale (BlockScaledTcgen05ToLLVM.cpp; before the mma.sync one).
 void populateBlockScaledTcgen05ToLLVMPatterns(TileLLVMTypeConverter &converter,
                                               mlir::RewritePatternSet &patterns);
+/// tile_as.acc_to_tmem / acc_from_tmem: a K loop's tcgen05 accumulator
+/// into and out of tensor memory (Tcgen05AccumulatorToLLVM.cpp).
+void populateTcgen05AccumulatorToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                              mlir::RewritePatternSet &patterns);
 void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 

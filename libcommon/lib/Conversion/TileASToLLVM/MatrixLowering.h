@@ -489,6 +489,10 @@ mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
                               const std::optional<TmaView> &aView = std::nullopt,
                               const std::optional<TmaView> &bView = std::nullopt);
 
+/// Whether `op`, a tcgen05 multiply, has its accumulator in tensor memory
+/// (`tile_as.tmem_accumulator`): it neither stores nor loads it.
+bool hasTmemAccumulator(mlir::Operation *op);
+
 /// Whether `op` (an mmaf) can take the tcgen05 path: hasTcgen05Form, and
 /// its staging fits shared memory and its accumulator tensor memory.
 bool canLowerToTcgen05(MmaFOp op);

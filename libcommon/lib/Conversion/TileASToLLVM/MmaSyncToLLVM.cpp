@@ -480,10 +480,16 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
         getMmaFSyncForm(element, rhsElement, getElementTypeOrSelf(op.getAcc().getType()),
                         getTargetComputeCapability(op));
     bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element, rhsElement);
+    if (!tcgen05 && hasTmemAccumulator(op))
+      return op.emitOpError("keeps its accumulator in tensor memory but does not take the "
+                            "tcgen05 path");
     if (!wgmma && !tcgen05 &&
         (!form || !hasMmaSyncStaging(lhsType, op.getAcc().getType(), *form)))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
+    // In a K loop (see makeThreadIdUnhoistable).
+    if (tcgen05 && hasTmemAccumulator(op))
+      e.makeThreadIdUnhoistable();
     FailureOr<StagedOperand> a =
         getStagedOperand(e, op, op.getLhs(), adaptor.getLhs(), adaptor.getLhsMask());
     FailureOr<StagedOperand> b =

@@ -74,8 +74,19 @@ static Value digit(RegisterEmitter &e, Value id, unsigned below, unsigned count)
   return LLVM::URemOp::create(e.builder, e.loc, value, e.i32(count));
 }
 
+void RegisterEmitter::makeThreadIdUnhoistable() {
+  Type i32 = builder.getI32Type();
+  Value tid = NVVM::ThreadIdXOp::create(builder, loc, i32);
+  threadId = LLVM::InlineAsmOp::create(builder, loc, i32, ValueRange{tid}, "{ add.u32 $0, $1, 0; }",
+                                       "=r,r", /*has_side_effects=*/true,
+                                       /*is_align_stack=*/false,
+                                       LLVM::tailcallkind::TailCallKind::None,
+                                       LLVM::AsmDialectAttr(), ArrayAttr())
+                 .getResult(0);
+}
+
 Value RegisterEmitter::threadBase(BlockedAttr layout, unsigned dim) {
-  Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
+  Value tid = threadId ? threadId : NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
   Value lane = LLVM::URemOp::create(builder, loc, tid, i32(kWarpSize));
   Value warp = LLVM::UDivOp::create(builder, loc, tid, i32(kWarpSize));
   unsigned lanesBelow = 1, warpsBelow = 1;

@@ -32,6 +32,19 @@ public:
   /// go in two halves); `lane` is the source lane (idx) or the offset.
   mlir::Value shuffle(mlir::Value value, mlir::Value lane, mlir::NVVM::ShflKind kind);
 
+  /// The thread index the coordinates derive from; null: tid.x read where
+  /// needed. makeThreadIdUnhoistable sets it.
+  mlir::Value threadId;
+
+  /// Makes the coordinates computed from here on derive from a thread index
+  /// that LLVM may not hoist out of a loop (an inline-PTX copy of tid.x with
+  /// side effects, in the `{ ... }` block form tile-emu translates). A
+  /// tcgen05 multiply in a K loop stages hundreds of registers at swizzled shared addresses that depend on the thread only:
+  /// LICM hoisted them all before the loop, live across it (thousands of
+  /// bytes of spills on cuTile's block-scaled and tf32 tiles); recomputed in
+  /// the loop they cost a few instructions each.
+  void makeThreadIdUnhoistable();
+
   /// Coordinate along `dim` of every register of this thread for a tensor of
   /// `shape` in `layout` (i32 values).
   llvm::SmallVector<mlir::Value> coordinates(BlockedAttr layout,

@@ -23,7 +23,10 @@
 // tensor memory (tcgen05.st, then tcgen05.wait::st), every MMA accumulates
 // onto it (enable-input-d), and it is loaded back into the same registers at
 // the end, 32 columns at a time: while the operands are staged and
-// multiplied the accumulator occupies no registers.
+// multiplied the accumulator occupies no registers. A multiply marked
+// `tile_as.tmem_accumulator` (a K loop's, KeepAccumulatorsInTmem.cpp) skips
+// both: its D stays in tensor memory from tile_as.acc_to_tmem before the
+// loop to tile_as.acc_from_tmem after it (Tcgen05AccumulatorToLLVM.cpp).
 //
 // A (as [batch * M][K], K-major) and B (as [batch * K][N], N-major) are
 // staged a K chunk at a time in the swizzled layouts of SwizzledStaging.h,
@@ -313,6 +316,42 @@ bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
 
 } // namespace
 
+void storeAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
+                      ArrayRef<Value> sums) {
+  Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
+  storeToTensorMemory(e, accLaid, s, tmem, tid, sums, /*perWord=*/1);
+  NVVM::Tcgen05WaitOp::create(e.builder, e.loc, NVVM::Tcgen05WaitKind::STORE);
+  NVVM::Tcgen05FenceOp::create(e.builder, e.loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+}
+
+void loadAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
+                     SmallVectorImpl<Value> &sums) {
+  OpBuilder &builder = e.builder;
+  Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
+  forEachTmemPiece(e, accLaid, s, tmem, tid, /*perWord=*/1,
+                   [&](Value address, ArrayRef<int64_t> regs) {
+                     Value loaded = NVVM::Tcgen05LdOp::create(
+                         builder, e.loc, accessType(e, regs.size()), /*pack=*/false,
+                         NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, /*offset=*/Value());
+                     NVVM::Tcgen05WaitOp::create(builder, e.loc, NVVM::Tcgen05WaitKind::LOAD);
+                     for (auto [j, reg] : llvm::enumerate(regs)) {
+                       Value word = regs.size() == 1 ? loaded : e.extract(loaded, j);
+                       sums[reg] =
+                           LLVM::BitcastOp::create(builder, e.loc, builder.getF32Type(), word);
+                     }
+                   });
+}
+
+bool hasTmemAccumulator(Operation *op) {
+  return op->hasAttr(TileASDialect::kTmemAccumulatorAttrName);
+}
+
+LogicalResult replaceWithTmemAccumulator(ConversionPatternRewriter &rewriter, Operation *op,
+                                         Type accVector) {
+  rewriter.replaceOp(op, LLVM::PoisonOp::create(rewriter, op->getLoc(), accVector));
+  return success();
+}
+
 bool canLowerToTcgen05(MmaFOp op) {
   return hasTcgen05Form(op) && fitsTcgen05(getElementTypeOrSelf(op.getLhs().getType()),
                                            getElementTypeOrSelf(op.getRhs().getType()),
@@ -328,6 +367,10 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
                            const TypeConverter &converter,
                            ConversionPatternRewriter &rewriter) {
   RegisterEmitter e(rewriter, op.getLoc());
+  // In a K loop (its accumulator stays in tensor memory there) the staging
+  // addresses are recomputed each iteration rather than hoisted.
+  if (hasTmemAccumulator(op))
+    e.makeThreadIdUnhoistable();
   FailureOr<StagedOperand> a = getStagedOperand(e, op, op.getLhs(), lhs, /*mask=*/{});
   FailureOr<StagedOperand> b = getStagedOperand(e, op, op.getRhs(), rhs, /*mask=*/{});
   if (failed(a) || failed(b))
@@ -384,10 +427,14 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
-  OperandRegs c = unpackOperand(e, acc, *accLaid);
+  // An accumulator kept in tensor memory (KeepAccumulatorsInTmem) has no
+  // registers here.
+  bool inTmem = hasTmemAccumulator(op);
   Arithmetic arith{/*isFloat=*/true};
   arith.computeType = rewriter.getF32Type();
-  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
+  SmallVector<Value> sums;
+  if (!inTmem)
+    sums = widenAccumulator(e, unpackOperand(e, acc, *accLaid), accElement, arith);
 
   int64_t chunkLength =
       SwizzledStaging::chooseChunk(s, elementBytes, /*stageA=*/!aInTmem, kStagingLimit);
@@ -402,7 +449,7 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   SmallVector<Value> barriers;
   for (int64_t i = 0; i < kMBarriers; ++i)
     barriers.push_back(getTcgen05MBarrier(e, op, i));
-  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
   Value leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
   // The barrier opening the first chunk's staging publishes the init.
@@ -414,7 +461,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   // The accumulator (and A, where it goes there) into tensor memory, where
   // the MMAs read it; the barrier opening the first chunk orders the stores
   // before them.
-  storeToTensorMemory(e, *accLaid, s, tmem, tid, sums, /*perWord=*/1);
+  if (!inTmem) // (else it is there already)
+    storeToTensorMemory(e, *accLaid, s, tmem, tid, sums, /*perWord=*/1);
   if (aInTmem)
     storeToTensorMemory(e, a.laid, s, aTmem, tid, a.regs.values, aPerWord);
   NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
@@ -500,19 +548,10 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       return failure();
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 
-  // The sums back into the accumulator registers.
-  forEachTmemPiece(e, *accLaid, s, tmem, tid, /*perWord=*/1, [&](Value address,
-                                                                ArrayRef<int64_t> regs) {
-    Value loaded = NVVM::Tcgen05LdOp::create(rewriter, loc, accessType(e, regs.size()),
-                                             /*pack=*/false,
-                                             NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
-                                             /*offset=*/Value());
-    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
-    for (auto [j, reg] : llvm::enumerate(regs)) {
-      Value word = regs.size() == 1 ? loaded : e.extract(loaded, j);
-      sums[reg] = LLVM::BitcastOp::create(rewriter, loc, f32, word);
-    }
-  });
+  // The sums back into the accumulator registers (unless they stay in
+  // tensor memory for the next multiply).
+  if (!inTmem)
+    loadAccumulator(e, *accLaid, s, tmem, sums);
   // Every thread is past its waits and loads: the mbarriers may go, and
   // later users of the scratch and of the tensor memory may overwrite them.
   emitTensorMemoryBarrier(rewriter, loc);
@@ -521,6 +560,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       NVVM::MBarrierInvalOp::create(rewriter, loc, barrier);
   });
 
+  if (inTmem)
+    return replaceWithTmemAccumulator(rewriter, op, acc.getType());
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 

@@ -358,6 +358,23 @@ bool tilepipe::tile_as::hasTcgen05Accumulator(Operation *op, Type acc) {
   return layout && isTcgen05AccumulatorLayout(layout, tensor.getShape());
 }
 
+int64_t tilepipe::tile_as::getTcgen05ScaleColumns(int64_t batch, int64_t m, int64_t n,
+                                                  int64_t k) {
+  constexpr int64_t kBlock = 32, kBlocksPerWord = 4;
+  int64_t words = llvm::divideCeil(k / kBlock, kBlocksPerWord);
+  int64_t aColumns = words * kTcgen05Rows / kTmemLanesPerWarp;
+  int64_t bColumns = words * llvm::divideCeil(n, kTmemLanesPerWarp);
+  return batch * (m / kTcgen05Rows * aColumns + bColumns);
+}
+
+int64_t tilepipe::tile_as::getTcgen05TmemColumns(ArrayRef<int64_t> acc, int64_t k,
+                                                 bool scaled) {
+  size_t rank = acc.size();
+  int64_t batch = rank == 3 ? acc[0] : 1, m = acc[rank - 2], n = acc[rank - 1];
+  int64_t columns = batch * (m / kTcgen05Rows) * n;
+  return scaled ? columns + getTcgen05ScaleColumns(batch, m, n, k) : columns;
+}
+
 bool tilepipe::tile_as::hasTcgen05Kind(MmaFOp op) {
   // The mma.sync forms of mmaf are kind::f16 (f16/bf16), kind::tf32 and
   // kind::f8f6f4 (e4m3/e5m2) multiplies, with an f32 (or f16) accumulator.

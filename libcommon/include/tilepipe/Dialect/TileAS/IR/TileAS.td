@@ -25,6 +25,11 @@ def TileAS_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNumWarpsAttrName = "tile_as.num_warps";
     static constexpr ::llvm::StringLiteral kOptLevelAttrName = "tile_as.opt_level";
     static constexpr ::llvm::StringLiteral kThreadsPerWarp = "tile_as.threads_per_warp";
+    /// On a tcgen05 multiply whose accumulator operand and result live in
+    /// tensor memory (between tile_as.acc_to_tmem and tile_as.acc_from_tmem;
+    /// tilepipe-keep-accumulators-in-tmem sets it).
+    static constexpr ::llvm::StringLiteral kTmemAccumulatorAttrName =
+        "tile_as.tmem_accumulator";
   }];
 }
 

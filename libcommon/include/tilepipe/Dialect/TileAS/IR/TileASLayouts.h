@@ -153,6 +153,18 @@ bool isTcgen05AccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shap
 /// test for the tcgen05 path, and half of hasTcgen05Form.
 bool hasTcgen05Accumulator(mlir::Operation *op, mlir::Type acc);
 
+/// The tensor-memory columns a cta_group::1 tcgen05 multiply takes: its
+/// f32 accumulator `acc` ([batch x] M x N, M a multiple of 128) one region
+/// of N columns per (batch, 128-row block), and with `scaled` the e8m0
+/// scales of its K too (getTcgen05ScaleColumns). At most 512 fit.
+int64_t getTcgen05TmemColumns(llvm::ArrayRef<int64_t> acc, int64_t k, bool scaled);
+
+/// The columns a block-scaled tcgen05 multiply's scales take (the layout
+/// BlockScaledTcgen05ToLLVM.cpp copies them in): one 32-bit word holds the
+/// scales of four k blocks of 32; A's words take 4 columns per (batch,
+/// 128-row block), B's one column per 32 columns of N, per batch.
+int64_t getTcgen05ScaleColumns(int64_t batch, int64_t m, int64_t n, int64_t k);
+
 /// Whether an mmaf targets tcgen05 and has one of its kinds: f16/bf16
 /// (kind::f16), tf32 (kind::tf32) or e4m3/e5m2 (kind::f8f6f4) operands, the
 /// types that have an mma.sync form (getMmaSyncForm).

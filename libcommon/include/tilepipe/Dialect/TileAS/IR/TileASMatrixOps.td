@@ -130,3 +130,38 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     }
   }];
 }
+
+// A tcgen05 K loop's accumulator kept in tensor memory for the whole loop
+// (tile-sched's tilepipe-keep-accumulators-in-tmem): acc_to_tmem moves the
+// accumulator there before the loop, the multiplies inside carry the unit
+// attribute `tile_as.tmem_accumulator` (their acc operand and result are the
+// tensor-memory copy, not registers) and acc_from_tmem reads the sum back
+// after the loop. In value terms both ops are the identity; they write and
+// read the kernel's tensor memory, hence the effects (no two may be merged
+// or reordered).
+def TileAS_AccToTmemOp : TileAS_Op<"acc_to_tmem", [MemoryEffects<[MemWrite]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "store a tcgen05 accumulator into tensor memory";
+  let description = [{
+    The accumulator (the tcgen05 accumulator layout, tcgen05.st.32x32b's)
+    goes to the columns the tcgen05.mma D regions take (one region of N
+    columns per batch and 128-row block, from column 0 of the kernel's
+    tensor memory); the result names that copy, which only multiplies with
+    `tile_as.tmem_accumulator` and acc_from_tmem may use.
+  }];
+  let arguments = (ins AnyRankedTensor:$acc);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc)";
+}
+
+def TileAS_AccFromTmemOp : TileAS_Op<"acc_from_tmem", [MemoryEffects<[MemRead]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "load a tcgen05 accumulator from tensor memory into registers";
+  let description = [{
+    Reads the accumulator that acc_to_tmem placed and the multiplies since
+    added to (tcgen05.ld.32x32b) into registers of its layout.
+  }];
+  let arguments = (ins AnyRankedTensor:$acc);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc)";
+}

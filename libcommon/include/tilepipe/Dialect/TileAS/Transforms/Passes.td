@@ -54,8 +54,13 @@ def SplitMmaAccumulators : Pass<"tilepipe-split-mma-accumulators", "::mlir::Modu
     scales); the values it needs are rebuilt for the sub-tile from iota,
     splat, constant, elementwise, load, permute, broadcast and reshape ops
     (a part that cannot be is computed whole and extracted), and a loop
-    with anything else stays as it is. Targets with tcgen05 (accumulator in
-    tensor memory) are left alone. Runs before tilepipe-assign-layouts.
+    with anything else stays as it is. On targets with tcgen05 the
+    accumulator lives in tensor memory during the loop
+    (tilepipe-keep-accumulators-in-tmem) and in registers only after it:
+    there a loop splits where D (and a block-scaled multiply's scales) would
+    take more than the 512 tensor-memory columns or the read-back sum more
+    than max-acc-registers, M halved down to 128 rows, then N.
+    Runs before tilepipe-assign-layouts.
     See SplitMmaAccumulators.cpp.
   }];
   let options = [
@@ -162,6 +167,30 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def KeepAccumulatorsInTmem : Pass<"tilepipe-keep-accumulators-in-tmem", "::mlir::ModuleOp"> {
+  let summary = "Keep a tcgen05 K loop's accumulator in tensor memory for the whole loop";
+  let description = [{
+    On its own, each tcgen05 multiply of a K loop stores the accumulator
+    from registers into tensor memory, multiplies there and loads it back,
+    so the whole accumulator is live in registers across the loop (ptxas
+    spilled kilobytes on cuTile's block-scaled and tf32 tiles). Where an
+    scf.for's iteration argument is only the accumulator operand of the one
+    multiply in the loop (tile_as.mmaf, mmaf_global or mmaf_scaled that
+    takes the tcgen05 path: a tcgen05 target and the tcgen05 accumulator
+    layout) and that multiply's result is only yielded back to it, and the
+    accumulator (and a block-scaled multiply's scales) fit the 512
+    tensor-memory columns, this pass moves the initial value into tensor
+    memory before the loop (tile_as.acc_to_tmem), marks the multiply
+    `tile_as.tmem_accumulator` (its lowering neither loads nor stores the
+    accumulator) and reads the sum back once after the loop
+    (tile_as.acc_from_tmem). The loop body may hold no other multiply, as
+    every tcgen05 multiply puts its D from column 0 of the kernel's tensor
+    memory. A loop that does anything else with the accumulator keeps the
+    per-multiply round trip. Runs after tilepipe-async-copy-mma-operands.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
 #endif // TILEPIPE_TILEAS_PASSES_TD
