@@ -60,7 +60,8 @@ setup() {
     --shape 'inp_list[0]=128,128' --shape 'inp_list[1]=128,128' --shape w=128,128 \
     --shape out=256,128 --grid 2,1,1
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  grep -q 'call void @llvm.nvvm.tcgen05.mma.shared(' "$TMP/sm_100/kernel.ll" || { echo "no tcgen05.mma"; false; }
+  # (A, in the accumulator layout, may come from tensor memory: .tensor.)
+  grep -qE 'call void @llvm.nvvm.tcgen05.mma.(shared|tensor)\(' "$TMP/sm_100/kernel.ll" || { echo "no tcgen05.mma"; false; }
 }
 
 # The 128x128 tf32 accumulator stays in tensor memory across the K loop and

@@ -213,6 +213,20 @@ static bool fitsWgmmaLanding(MmaFOp op) {
   return (lhs.getShape().back() > stepK ? 2 : 1) * buffer <= kMaxStaticSharedBytes;
 }
 
+/// Whether the mma.sync staging of `op` (MmaStaging.h) fits static shared
+/// memory at its smallest K chunk (one instruction's k): the mmaf_global
+/// lowering has no other staging, while an unfused mmaf falls back to the
+/// FMA path where it does not fit.
+static bool fitsMmaSyncStaging(MmaFOp op, const MmaSyncForm &form) {
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  ArrayRef<int64_t> shape = acc.getShape();
+  int64_t batch = shape.size() == 3 ? shape[0] : 1;
+  bool bTransposed = stagesMmaSyncBTransposed(form, cast<BlockedAttr>(acc.getEncoding()));
+  MmaSyncStaging staging(batch, shape[shape.size() - 2], shape.back(), form.k, form.elementBytes,
+                         bTransposed);
+  return staging.bytes <= kMaxStaticSharedBytes;
+}
+
 namespace {
 struct AsyncCopyMmaOperandsPass
     : tilepipe::tile_as::impl::AsyncCopyMmaOperandsBase<AsyncCopyMmaOperandsPass> {
@@ -227,8 +241,9 @@ struct AsyncCopyMmaOperandsPass
       // of the tcgen05 path: all stage their operands with cp.async from an
       // mmaf_global.
       bool wgmmaPath = hasWgmmaForm(op);
+      std::optional<MmaSyncForm> syncForm = getMmaSyncForm(op);
       bool stagedForm = wgmmaPath ? hasMmaSyncForm(op) || fitsWgmmaLanding(op)
-                                  : getMmaSyncForm(op).has_value();
+                                  : layout && syncForm && fitsMmaSyncStaging(op, *syncForm);
       if (layout && ((stagedForm && isMmaAccumulatorLayout(layout, acc.getShape())) ||
                      hasTcgen05Form(op)))
         candidates.push_back(op);
