@@ -44,6 +44,8 @@ static const PipelineRow kSchedPipeline[] = {
     {0, "tilepipe-assign-layouts"},
     {0, "tilepipe-async-copy-mma-operands"},
     {1, "tilepipe-pipeline-mma-loops"},
+    // A tcgen05 K loop's accumulator stays in tensor memory.
+    {1, "tilepipe-keep-accumulators-in-tmem"},
 };
 
 // tile-llvm: -> LLVM + NVVM dialects. Cleanups run before translation.

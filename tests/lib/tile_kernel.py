@@ -28,11 +28,13 @@ class Kernel:
         self.emit("%%c%d = constant <i32: %d> : tile<i32>" % (self.n, value))
         return "%%c%d" % self.n
 
-    def view(self, ptr, shape, dtype, extent=None, padding=None):
+    def view(self, ptr, shape, dtype, extent=None, padding=None, dim_map=None):
         """A partition view covering the whole dense tensor at `ptr`, with its
         sizes and strides passed as values (as cuTile does). With `extent`,
         the view claims only that much of each dimension (the tile overhangs
-        it, and `padding`, e.g. "zero", fills the rest)."""
+        it, and `padding`, e.g. "zero", fills the rest). With `dim_map`, tile
+        dimension i covers tensor dimension dim_map[i] (`shape` and `extent`
+        are the tensor's; the tile is them permuted)."""
         self.n += 1
         dims = [self.const(s) for s in (extent or shape)]
         strides = [self.const(s) for s in dense_strides(shape)[:-1]] + ["1"]
@@ -40,18 +42,28 @@ class Kernel:
         sq = ",".join(["?"] * (len(shape) - 1) + ["1"])
         tview = "tensor_view<%sx%s, strides=[%s]>" % (q, dtype, sq)
         pad = "padding_value = %s, " % padding if padding else ""
-        pview = "partition_view<tile=(%s), %s%s>" % ("x".join(map(str, shape)), pad, tview)
+        tile_shape = [shape[d] for d in dim_map] if dim_map else shape
+        mapping = ", dim_map=[%s]" % ", ".join(map(str, dim_map)) if dim_map else ""
+        pview = "partition_view<tile=(%s), %s%s%s>" % ("x".join(map(str, tile_shape)), pad, tview,
+                                                       mapping)
         self.emit("%%tv%d = make_tensor_view %s, shape = [%s], strides = [%s] : tile<i32> -> %s"
                   % (self.n, ptr, ", ".join(dims), ", ".join(strides), tview))
         self.emit("%%pv%d = make_partition_view %%tv%d : %s" % (self.n, self.n, pview))
         return "%%pv%d" % self.n, pview
 
-    def load(self, ptr, shape, dtype, stored=None, extent=None, padding=None):
+    def load(self, ptr, shape, dtype, stored=None, extent=None, padding=None, dim_map=None):
         """Loads the tensor; with `stored` (an integer type wider than the
         1-byte `dtype`), each element is loaded as that word, truncated to i8
-        and bitcast to `dtype`. `extent`, `padding`: as for view."""
+        and bitcast to `dtype`. `extent`, `padding`: as for view. With
+        `dim_map`, `shape` (and `extent`) are the tile's, and tile dimension i
+        is the tensor's dimension dim_map[i] (a dim_map'd partition view)."""
         stored = stored or dtype
-        pv, ptype = self.view(ptr, shape, stored, extent, padding)
+        if dim_map:
+            inverse = lambda dims: [dims[dim_map.index(d)] for d in range(len(dims))]
+            pv, ptype = self.view(ptr, inverse(shape), stored, extent and inverse(extent), padding,
+                                  dim_map)
+        else:
+            pv, ptype = self.view(ptr, shape, stored, extent, padding)
         idx = ", ".join([self.const(0)] * len(shape))
         self.n += 1
         x = "%%x%d" % self.n

@@ -46,7 +46,7 @@ setup() {
 
 # The fp8 mma.sync path (tests/lower-mma/inputs/mmaf_sync_fp8.mlir): sm_89
 # and later only.
-@test "tile-sched: an fp8 mma.sync accumulator takes the m16n8 fragment layout on sm_89, not on sm_80" {
+@test "tile-sched: an fp8 mma.sync accumulator takes the paired-column m16n8 fragment layout on sm_89 (A and B fuse into mmaf_global), not on sm_80" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir"
   run bash -c "tile-lower --gpu-name sm_89 '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -54,7 +54,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tile-llvm: fp8 B staged transposed, plain ldmatrix.x2 and the m16n8k32 e4m3 intrinsic in a loop over k" {
+@test "tile-llvm: fp8 A and B by cp.async, B as global memory holds it, ldmatrix.x4.trans + prmt fragments and the m16n8k32 e4m3 intrinsic in a loop over k" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir"
   run bash -c "tile-lower --gpu-name sm_89 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -75,14 +75,17 @@ setup() {
 # BatchMatMul's B (128x256, reshaped from its 1x128x256 load) has the
 # accumulator's shape but keeps the load's vector-width layout: the
 # fragment layout cost a layout exchange through shared memory and 4 KB of
-# spills more (fp8, sm_90).
+# spills more (fp8 mma.sync: sm_89, as sm_90 takes wgmma). That width is the fp8 load's 16 bytes, not the
+# 4 f32 of the result tile of the same shape (no data flows between them),
+# so B keeps 16-byte runs and fuses into the mmaf_global (cp.async), next to
+# the paired-column fp8 accumulator.
 @test "tile-sched: an mma operand of the accumulator's shape made by a reshape keeps the vector-width layout" {
   local bc="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc"
-  run bash -c "tileiras '$bc' --gpu-name sm_90 --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' && grep 'tile_as.mmaf' '$BATS_TEST_TMPDIR/s.mlir'"
+  run bash -c "tileiras '$bc' --gpu-name sm_89 --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' && grep 'tile_as.mmaf_global' '$BATS_TEST_TMPDIR/s.mlir'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [[ "$output" == *"tensor<128x256xf8E4M3FN, #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32]"* ]] ||
+  [[ "$output" == *"tensor<128x256x!tile_as.ptr<f8E4M3FN, 1>, #tile_as.blocked<sizePerThread = [1, 16], threadsPerWarp = [2, 16]"* ]] ||
     { echo "B took another layout: $output"; false; }
-  [[ "$output" == *"tensor<128x256xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4]"* ]] ||
+  [[ "$output" == *"tensor<128x256xf32, #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4]"* ]] ||
     { echo "the accumulator lost the fragment layout: $output"; false; }
 }
 
@@ -150,7 +153,7 @@ setup() {
   [[ "$status" -eq 0 && "$output" == *"arith.truncf"* && "$output" != *"_tf32"* ]] || { echo "$output" | grep -n 'mmaf\|truncf'; false; }
 }
 
-@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, or a view of the wrong length; tf32 rounding of anything but f32 pointers, shortened runs of registers" {
+@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, a view of the wrong length, or rhs_view_transposed without a view; tf32 rounding of anything but f32 pointers, shortened runs of registers" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
@@ -337,6 +340,45 @@ CHECK
   run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/neg.ptx' '$tmp/neg.mlir' && FileCheck --input-file '$tmp/neg.ptx' '$tmp/neg.check'"
   rm -rf "$tmp"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+# A K-major B, read through a dim_map'd view (b holds B^T as FMHA's K
+# holds K^T's rows): tile-lower proves its next-innermost dimension's runs
+# (transposed_contiguity), tile-sched fuses it with its view in memory order
+# (N x K sizes, K's stride, rhs_view_transposed), and TMA loads it as one
+# box of all 128 N rows per 128-byte block next to A's 16 boxes of 8 rows.
+@test "tile-lower proves a transposed view's runs; tile-sched fuses a K-major B with its view in memory order; TMA loads it as N-row boxes; no spills" {
+  local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
+  tmp="$(mktemp -d)"
+  "$kernel" --m 128 --n 128 --k 64 --a f16 --acc f32 --valid 104,96,40 --b-kmajor > "$tmp/k.mlir"
+  run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir'"
+  [[ "$output" =~ "load %"[0-9]+", %"[0-9]+", %cst"[_0-9]*" {transposed_contiguity = 8 : i64}" ]] ||
+    { echo "$output" | grep -n "load"; rm -rf "$tmp"; false; }
+  run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir' | tile-sched"
+  [[ "$output" =~ "view %arg1[%c96_i32, %c40_i32, %c64_i32, %c0_i32, %c0_i32], %"[0-9]+" {rhs_view_transposed}" ]] ||
+    { echo "$output" | grep -n "mmaf"; rm -rf "$tmp"; false; }
+  cat > "$tmp/k.check" <<'CHECK'
+CHECK: .shared .align 1024 .b8 __tile_scratch[32784];
+CHECK: mov.b32 [[W:%r[0-9]+]], 64;
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[A:%rd[0-9]+]]{{\]}}, 0, [[W]];
+CHECK: mov.b32 [[R8:%r[0-9]+]], 8;
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[A]]{{\]}}, 1, [[R8]];
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[B:%rd[0-9]+]]{{\]}}, 0, [[W]];
+CHECK: mov.b32 [[R128:%r[0-9]+]], 128;
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[B]]{{\]}}, 1, [[R128]];
+CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__tile_scratch+32768], {{.*}};
+CHECK-COUNT-17: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [__tile_scratch+32768];
+CHECK-NOT: cp.async.bulk.tensor
+CHECK: mbarrier.try_wait.parity.shared.b64 {{.*}}, 0,
+CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+CHECK-NOT: cp.async.cg
+CHECK-NOT: st.shared.v4
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k.ptx' '$tmp/k.mlir' && FileCheck --input-file '$tmp/k.ptx' '$tmp/k.check'"
+  [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
+  run ptxas -arch sm_90a -v -o "$tmp/k.cubin" "$tmp/k.ptx"
+  rm -rf "$tmp"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
 
 # The tcgen05 path on Blackwell (tests/lower-mma/inputs/mmaf_tcgen05.mlir).

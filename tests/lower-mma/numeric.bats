@@ -36,20 +36,27 @@ teardown() {
 # (MMA_FROM_F32=1 with tf32: A and B are f32 arrays the kernel rounds with
 # ftof. MMA_WARPS=N: the kernel asks for N warps. MMA_VALID=VM,VN,VK (2-D only):
 # the views cover only VM x VK of A, VK x VN of B and VM x VN of C and D, so
-# the tiles overhang them into random data that must read as zero padding.)
+# the tiles overhang them into random data that must read as zero padding.
+# MMA_B_KMAJOR=1 (2-D only): the array b holds B^T, N x K, which the kernel
+# reads through a dim_map'd view as FMHA reads K^T.)
 # A and B are standard normal (f16/bf16/f32/tf32), small fp8 values of
 # either sign, or in [-128, 128) (i8).
 mma_case() {
   local m=$1 n=$2 k=$3 ta=$4 tacc=$5 batch=${6:-0}
   shift 6
   [ "${1:-}" != "--" ] || shift
-  local lead="" gen=(--m "$m" --n "$n" --k "$k" --a "$ta" --acc "$tacc")
+  # MMA_FROM_F32: the kernel loads f32 and converts (kernel.py --ftof-tf32).
+  local lead="" ka=$ta
+  [ -z "${MMA_FROM_F32:-}" ] || ka=f32
+  local gen=(--m "$m" --n "$n" --k "$k" --a "$ka" --acc "$tacc")
   if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
   [ -z "${MMA_WARPS:-}" ] || gen+=(--warps "$MMA_WARPS")
   [ -z "${MMA_VALID:-}" ] || gen+=(--valid "$MMA_VALID")
-  [ -z "${MMA_FROM_F32:-}" ] || gen+=(--from-f32)
+  [ -z "${MMA_FROM_F32:-}" ] || gen+=(--ftof-tf32)
+  local sb="($lead$k,$n)" bm=b
+  if [ -n "${MMA_B_KMAJOR:-}" ]; then gen+=(--b-kmajor); sb="($n,$k)"; bm=b.T; fi
   "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
-  local sa="($lead$m,$k)" sb="($lead$k,$n)" sc="($lead$m,$n)" a b c d
+  local sa="($lead$m,$k)" sc="($lead$m,$n)" a b c d
   case $ta in
     f16) a="a=$RNG.standard_normal($sa).astype(np.float16)"
          b="b=$RNG.standard_normal($sb).astype(np.float16)"
@@ -92,7 +99,9 @@ mma_case() {
   if [ -n "${MMA_VALID:-}" ]; then
     local vm vn vk
     IFS=, read -r vm vn vk <<< "$MMA_VALID"
-    d="np.pad((lambda a, b, c: $d)(a[:$vm, :$vk], b[:$vk, :$vn], c[:$vm, :$vn]), ((0, $((m - vm))), (0, $((n - vn)))))"
+    d="np.pad((lambda a, b, c: $d)(a[:$vm, :$vk], $bm[:$vk, :$vn], c[:$vm, :$vn]), ((0, $((m - vm))), (0, $((n - vn)))))"
+  elif [ "$bm" != b ]; then
+    d="(lambda b: $d)($bm)"
   fi
   run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
     --array "$a" --array "$b" --array "$c" --array "d_out=np.zeros($sc, c.dtype)" \
@@ -193,11 +202,32 @@ E5M2_MMA=mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
   MMA_WARPS=8 sync_case sm_90 $E5M2_MMA 64 64 128 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-4
 }
 
+# (On sm_90 these accumulators tile by warpgroups and take wgmma: sm_89.)
 @test "mma.sync path, fp8: K in several shared-memory chunks, f16 accumulator, batched 3-D, ragged edges" {
-  sync_case sm_90 $E4M3_MMA 128 128 512 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  sync_case sm_89 $E4M3_MMA 128 128 512 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
   sync_case sm_89 $E5M2_MMA 32 32 64 f8E5M2 f16 0 -- --rtol 2e-3 --atol 2e-2
   sync_case sm_89 $E4M3_MMA 32 16 64 f8E4M3FN f32 2 -- --rtol 1e-5 --atol 1e-4
-  MMA_VALID=50,60,40 sync_case sm_90 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_VALID=50,60,40 sync_case sm_89 $E4M3_MMA 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+}
+
+# fp8 A and B copied by cp.async (B [K][N] as in global memory; .ca where
+# the square tiles share their mask with the f32 accumulator's load, whose
+# 4-element runs then bound theirs) into the
+# paired-column accumulator, whose B fragments ldmatrix.x4.trans and prmt
+# build (lowering.bats pins the IR): e4m3 and e5m2, warp grids with 1, 2
+# and 4 spans of 16 columns per warp, two K chunks, ragged M, N and K.
+@test "mma.sync path, fp8 by cp.async: B fragments from ldmatrix.trans + prmt, e4m3 and e5m2, spans, K chunks, ragged" {
+  local cases=("sm_89 $E4M3_MMA 64 64 64 f8E4M3FN" "sm_90 $E5M2_MMA 32 128 64 f8E5M2"
+               "sm_120 $E4M3_MMA 128 256 256 f8E4M3FN")
+  local c
+  for c in "${cases[@]}"; do
+    set -- $c
+    sync_case "$1" "$2" "$3" "$4" "$5" "$6" f32 0 -- --rtol 1e-5 --atol 1e-3
+    run bash -c "tileiras --gpu-name $1 --emit=ptx -o - '$TMP/k.mlir'"
+    [[ "$output" == *"cp.async.c"[ag]".shared.global"* && "$output" == *"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"* &&
+       "$output" == *"prmt.b32"* ]] || { echo "$c: no cp.async, ldmatrix.trans or prmt"; false; }
+  done
+  MMA_VALID=50,40,72 sync_case sm_89 $E5M2_MMA 64 64 128 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
 }
 
 S8_MMA=mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
@@ -300,6 +330,86 @@ wgmma_case() {
   wgmma_case 128 16 16 f16 f16 4 -- --rtol 2e-3 --atol 2e-2
 }
 
+# wgmma_kind_case INSTRUCTION wgmma_case-args: wgmma_case, whose sm_90a PTX
+# must have INSTRUCTION and a B descriptor of a K-major layout: wgmma reads
+# tf32 and fp8 B only K-major, so the lowering stages it transposed.
+wgmma_kind_case() {
+  local instruction=$1
+  shift
+  wgmma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"$instruction"* ]] || { echo "$*: no $instruction in the PTX"; false; }
+}
+
+# tf32 (k8) and fp8 (k32) wgmma: exact operand values, so only the f32 sums
+# round (1e-5 fails where B is read in the wrong order or A and B of
+# different k meet).
+@test "wgmma path (sm_90a): tf32 and e4m3/e5m2 operands with a K-major B; warpgroups, K chunks, batched, ragged" {
+  wgmma_kind_case m64n64k8.f32.tf32.tf32 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_WARPS=8 wgmma_kind_case m64n128k8.f32.tf32.tf32 128 128 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  wgmma_kind_case m64n32k8.f32.tf32.tf32 64 32 16 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5
+  MMA_VALID=50,60,20 wgmma_kind_case m64n64k8.f32.tf32.tf32 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_WARPS=8 wgmma_kind_case m64n256k32.f32.e4m3.e4m3 128 256 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n64k32.f32.e5m2.e5m2 64 64 512 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n32k32.f32.e4m3.e4m3 64 32 64 f8E4M3FN f16 0 -- --rtol 2e-3 --atol 2e-2
+  MMA_VALID=50,60,40 wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+}
+
+# Where A, B and the accumulator differ in shape the operands keep their
+# loads' vector layouts and fuse into mmaf_global: A and B come by cp.async,
+# B lands N-major and all threads transpose it to K-major (4 x 4 squares;
+# 8 warps: 256 threads share them), chunk by chunk.
+@test "wgmma path (sm_90a): tf32 and fp8 operands by cp.async, B transposed in shared memory; K chunks, 8 warps" {
+  wgmma_kind_case m64n32k32.f32.e4m3.e4m3 64 32 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_WARPS=8 wgmma_kind_case m64n64k32.f32.e5m2.e5m2 128 64 256 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
+  wgmma_kind_case m64n32k8.f32.tf32.tf32 64 32 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_WARPS=8 wgmma_kind_case m64n256k8.f32.tf32.tf32 128 256 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  "$KERNEL" --m 64 --n 32 --k 128 --a f8E4M3FN --acc f32 > "$TMP/k.mlir"
+  run bash -c "tileiras --gpu-name sm_90 --emit=scheduled -o - '$TMP/k.mlir' | grep -c tile_as.mmaf_global"
+  [ "$output" = 1 ] || { echo "the fp8 operands did not fuse: $output"; false; }
+  run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *cp.async.cg.shared.global* && "$output" == *prmt.b32* ]] ||
+    { echo "no cp.async or byte transpose: $output"; false; }
+  # A B whose wgmma landing staging would not fit 48 KiB keeps sm_90 and
+  # the mma.sync path, whose tf32 staging ([K][N] rows of words, 36 KiB
+  # here) fits: fused there, copied by cp.async, and it compiles.
+  "$KERNEL" --m 64 --n 1024 --k 128 --a tf32 --acc f32 > "$TMP/w.mlir"
+  run tileiras --gpu-name sm_90 --emit=scheduled -o - "$TMP/w.mlir"
+  [[ "$status" -eq 0 && "$output" == *'tile_as.target = "sm_90"'* &&
+     "$output" == *tile_as.mmaf_global* ]] || { echo "wide B: $output"; false; }
+  run tileiras --gpu-name sm_90 -o "$TMP/w.cubin" "$TMP/w.mlir"
+  [ "$status" -eq 0 ] || { echo "wide B: $output"; false; }
+}
+
+# cuTile's tf32 matmuls load f32 and convert it (ftof, to nearest even). On
+# sm_90a the loads fuse into cp.async all the same: the f32 lands in shared
+# memory and is rounded there (A in place, B as it is transposed to
+# K-major), before the tensor cores read it (which would truncate). The
+# products of tf32 values are exact, so 1e-5 holds only for the right
+# rounding of every element.
+@test "wgmma path (sm_90a): f32 loads converted to tf32 fuse into cp.async and round to nearest even in shared memory" {
+  local TF32RN="(lambda v: ((v.astype(np.float32).view(np.uint32).astype(np.uint64) + 0xfff + ((v.astype(np.float32).view(np.uint32) >> 13) & 1)) & 0xffffe000).astype(np.uint32).view(np.float32).astype(np.float64))"
+  local shape m n k warps
+  for shape in "64 32 64 4" "128 256 64 8"; do
+    read -r m n k warps <<< "$shape"
+    "$KERNEL" --m $m --n $n --k $k --a f32 --ftof-tf32 --warps $warps > "$TMP/k.mlir"
+    run bash -c "tileiras --gpu-name sm_90 --emit=scheduled -o - '$TMP/k.mlir'"
+    [[ "$output" == *"tile_as.mmaf_global"*"!tile_as.ptr<f32, 1>"* && "$output" != *"arith.truncf"* ]] ||
+      { echo "$shape: the conversions did not fuse: $output"; false; }
+    run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
+    [[ "$output" == *"wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32"* && "$output" == *cp.async.cg.shared.global* ]] ||
+      { echo "$shape: no cp.async-fed tf32 wgmma"; false; }
+    run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_90 \
+      --array "a=$RNG.standard_normal(($m, $k)).astype(np.float32)" \
+      --array "b=$RNG.standard_normal(($k, $n)).astype(np.float32)" \
+      --array "c=$RNG.standard_normal(($m, $n)).astype(np.float32)" \
+      --array "d_out=np.zeros(($m, $n), np.float32)" \
+      --expect "d_out = $TF32RN(a) @ $TF32RN(b) + c" --rtol 1e-5 --atol 1e-5
+    [ "$status" -eq 0 ] || { echo "$shape: $output"; false; }
+  done
+}
+
 # tcgen05_case: mma_case on sm_100 (plain: tcgen05 is the Blackwell path),
 # whose PTX must take the tcgen05 path.
 tcgen05_case() {
@@ -321,6 +431,42 @@ tcgen05_case() {
   tcgen05_case 128 64 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
   tcgen05_case 128 32 32 f16 f32 2 -- --rtol 1e-4 --atol 1e-4
   MMA_VALID=100,40,24 tcgen05_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+}
+
+# tcgen05_chain_case M N K N2 TYPE BATCH: kernel.py --then N2 on sm_100, P =
+# ftof(A x B + C) then D = P x E, whose second tcgen05.mma (at least) reads
+# its A, P in the accumulator layout, from tensor memory ("[a]") rather than
+# shared memory. Small integers keep every product, sum and P exact, so any
+# misplaced element of P shows.
+tcgen05_chain_case() {
+  local m=$1 n=$2 k=$3 n2=$4 ta=$5 batch=$6 lead="" a b c e d
+  local gen=(--m "$m" --n "$n" --k "$k" --a "$ta" --acc f32 --then "$n2")
+  if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
+  "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
+  local ints="$RNG.integers(LO, HI, (SHAPE)).astype(np.float32)"
+  a=${ints//SHAPE/$lead$m,$k}; b=${ints//SHAPE/$lead$k,$n}; e=${ints//SHAPE/$lead$n,$n2}
+  a=${a//LO/-1}; a=${a//HI/2}; b=${b//LO/-1}; b=${b//HI/2}; e=${e//LO/-2}; e=${e//HI/3}
+  c="c=$RNG.integers(-4, 5, ($lead$m,$n)).astype(np.float32)"
+  if [ "$ta" = bf16 ]; then
+    a="a=bf16($a)"; b="b=bf16($b)"; e="e=bf16($e)"
+    d="($BF(a) @ $BF(b) + c) @ $BF(e)"
+  else
+    a="a=($a).astype(np.float16)"; b="b=($b).astype(np.float16)"; e="e=($e).astype(np.float16)"
+    d="(a.astype(np.float32) @ b.astype(np.float32) + c) @ e.astype(np.float32)"
+  fi
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_100 \
+    --array "$a" --array "$b" --array "$c" --array "$e" \
+    --array "d_out=np.zeros(($lead$m,$n2), np.float32)" --expect "d_out = $d" --rtol 0 --atol 0
+  [ "$status" -eq 0 ] || { echo "chain $m x $n x $k then $n2 $ta batch=$batch: $output"; false; }
+  run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir' | grep -cE 'tcgen05.mma.cta_group::1.kind::f16.* \[%r[0-9]+\], \[%r[0-9]+\], %rd'"
+  [ "$status" -eq 0 ] && [ "$output" -ge 1 ] || { echo "chain $m x $n x $k: no tcgen05.mma with A in tensor memory"; false; }
+}
+
+@test "tcgen05 path (sm_100): P = A x B + C in registers feeds P x E from tensor memory (f16, bf16; 4 and 8 warps, two row blocks, batched)" {
+  tcgen05_chain_case 128 64 32 32 f16 0
+  tcgen05_chain_case 128 128 32 64 bf16 0     # 8 warps: each thread holds half a row of P
+  tcgen05_chain_case 256 64 16 32 f16 0       # two row blocks, two regions of P
+  tcgen05_chain_case 128 32 32 16 bf16 2      # batched 3-D
 }
 
 # tcgen05_kind_case KIND tcgen05_case-args: tcgen05_case, whose PTX must
@@ -387,6 +533,24 @@ tma_case() {
   MMA_VALID=120,72,200 tma_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3 # chunks, phases 0 and 1
   MMA_WARPS=8 MMA_VALID=200,64,24 tma_case 256 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4  # two warpgroups
   MMA_WARPS=8 tma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3          # 4 chunks of 16
+}
+
+# kmajor_case: tma_case of a K-major B (MMA_B_KMAJOR: b holds B^T, read
+# through dim_map=[1, 0] as FMHA reads K^T). TMA loads it as [N][K] boxes
+# and every wgmma reads it without imm-trans-b (its last immediate 0).
+kmajor_case() {
+  MMA_B_KMAJOR=1 tma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir' | grep 'wgmma.mma_async' | grep -vcE ', +0;\$'"
+  [ "$output" -eq 0 ] || { echo "$*: a wgmma with imm-trans-b 1"; false; }
+}
+
+@test "wgmma path (sm_90a) with TMA: a K-major B from a transposed view; ragged, 32-, 64- and 128-byte swizzles, chunks, blocks, N over 256" {
+  MMA_VALID=104,96,40 kmajor_case 128 128 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3   # 128B, one chunk
+  MMA_VALID=56,40,24 kmajor_case 64 64 32 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4     # 64B
+  kmajor_case 64 64 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4                         # 32B
+  MMA_VALID=120,72,200 kmajor_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3 # chunks, phases 0 and 1
+  kmajor_case 64 64 128 f16 f32 0 -- --rtol 1e-4 --atol 1e-3                        # two blocks along K
+  MMA_WARPS=4 kmajor_case 64 512 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4           # two boxes of 256 N rows
 }
 
 # Ragged edges: the tiles overhang the views along M, N and K. Where the

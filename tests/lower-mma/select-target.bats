@@ -77,3 +77,25 @@ teardown() {
     { echo "$output"; false; }
   grep -q 'tile_as.target = "sm_90"' "$TMP/k.sched.mlir"
 }
+
+@test "tileiras sm_90: tf32 and fp8 matmuls whose accumulator tiles by warpgroups compile as sm_90a with wgmma; -v says why" {
+  local a instruction
+  for a in tf32:m64n64k8.f32.tf32.tf32 f8E4M3FN:m64n64k32.f32.e4m3.e4m3 f8E5M2:m64n64k32.f32.e5m2.e5m2; do
+    instruction=${a#*:} a=${a%%:*}
+    "$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" --m 64 --n 64 --k 64 --a $a --acc f32 > "$TMP/k.mlir"
+    run tileiras --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+    [ "$status" -eq 0 ] || { echo "$a: $output"; false; }
+    [[ "$output" == *"remark: sm_90 -> sm_90a: wgmma for this mmaf (A: a contiguous load, B: a contiguous load)"* ]] ||
+      { echo "$a: $output"; false; }
+    grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q "wgmma.mma_async.sync.aligned.$instruction" "$TMP/k.ptx" ||
+      { echo "$a: no $instruction"; false; }
+    run ptxas -arch sm_90a -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [ "$status" -eq 0 ] || { echo "$a: $output"; false; }
+  done
+  # A tf32 accumulator of 32 rows stays sm_90 (mma.sync m16n8k8) and says why.
+  "$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" --m 32 --n 32 --k 32 --a tf32 --acc f32 > "$TMP/k.mlir"
+  run tileiras --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: its accumulator does not tile by warpgroups"* ]] ||
+    { echo "$output"; false; }
+  grep -q '^\.target sm_90$' "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' "$TMP/k.ptx"
+}

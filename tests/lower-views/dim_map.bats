@@ -25,7 +25,7 @@ transpose() {
     --expect "back = np.pad(a.reshape($m, $n), ((0, $cols - $m), (0, $rows - $n)), constant_values=7).ravel()"
 }
 
-@test "tile-lower: dim_map [1, 0] swaps sizes and strides; the permuted access is not contiguous" {
+@test "tile-lower: dim_map [1, 0] swaps sizes and strides; the permuted access is contiguous only along its next-innermost dimension (transposed_contiguity)" {
   run bash -c "set -o pipefail; tile-lower --gpu-name sm_80 '$IN/dim_map.mlir' | FileCheck --check-prefix=LOWER '$IN/dim_map.mlir'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

@@ -32,7 +32,8 @@ LogicalResult tilepipe::verifyIotaAxis(Operation *op, int32_t axis,
 
 LogicalResult tilepipe::verifyMemoryAccess(Operation *op, RankedTensorType ptrs,
                                            RankedTensorType value, Value mask,
-                                           Value other, int64_t contiguity) {
+                                           Value other, int64_t contiguity,
+                                           int64_t transposedContiguity) {
   if (ptrs.getShape() != value.getShape())
     return op->emitOpError("pointer and value shapes differ");
   if (mask && cast<RankedTensorType>(mask.getType()).getShape() !=
@@ -42,6 +43,8 @@ LogicalResult tilepipe::verifyMemoryAccess(Operation *op, RankedTensorType ptrs,
     return op->emitOpError("`other` must have the value type");
   if (contiguity < 1 || !llvm::isPowerOf2_64(contiguity))
     return op->emitOpError("contiguity must be a positive power of two");
+  if (transposedContiguity < 1 || !llvm::isPowerOf2_64(transposedContiguity))
+    return op->emitOpError("transposed contiguity must be a positive power of two");
   return success();
 }
 

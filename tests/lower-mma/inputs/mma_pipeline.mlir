@@ -48,6 +48,7 @@ func.func @ring(%a: !pa, %b: !pb, %m: !ma, %n: i32, %acc: !tc) -> !tc {
     %kb = arith.muli %k, %c4096 : i32
     %ob = tile_as.splat %kb : !ib
     %pb = tile_as.addptr %b, %ob : !pb, !ib
+    // expected-remark @+1 {{K loop pipelined: a cp.async ring of 3 stages of 32-deep K chunks (64 accumulator and 12 copy-address registers per thread)}}
     %d = tile_as.mmaf_global %pa mask %m, %pb, %c : !pa mask !ma, !pb, !tc
     scf.yield %d : !tc
   }
@@ -84,6 +85,7 @@ func.func @chunks(%a: tensor<128x64x!tile_as.ptr<bf16, 1>, #A2>, %b: tensor<64x2
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%c = %acc) -> (tensor<128x256xf32, #C2>) : i32 {
     %o = tile_as.splat %k : tensor<128x64xi32, #A2>
     %pa = tile_as.addptr %a, %o : tensor<128x64x!tile_as.ptr<bf16, 1>, #A2>, tensor<128x64xi32, #A2>
+    // expected-remark @+1 {{K loop pipelined: a cp.async ring of 3 stages of 16-deep K chunks (128 accumulator and 24 copy-address registers per thread)}}
     %d = tile_as.mmaf_global %pa, %b, %c : tensor<128x64x!tile_as.ptr<bf16, 1>, #A2>, tensor<64x256x!tile_as.ptr<bf16, 1>, #B2>, tensor<128x256xf32, #C2>
     scf.yield %d : tensor<128x256xf32, #C2>
   }
@@ -120,10 +122,58 @@ func.func @kept(%a: !pa, %b: !pb, %n: i32, %acc: !tc, %x: tensor<64x32xf16, #A>)
   return %r, %r2#0, %r3 : !tc, !tc, !tc
 }
 
-// Without max-acc-registers=128, @ring (64 accumulator registers per
-// thread) is pipelined and @chunks (128) is not.
-// DEFAULT-LABEL: func.func @ring
-// DEFAULT: tile_as.mmaf_stage
-// DEFAULT-LABEL: func.func @chunks
-// DEFAULT-NOT: tile_as.mmaf_stage
-// DEFAULT: tile_as.mmaf_global
+// The cost rule (max-ring-registers, 160 by default): cuTile's
+// BatchMatMul tile takes K 128 deep per iteration, so through the ring its
+// 128 accumulator registers per thread sit next to 48 of next-copy
+// addresses (8 16-byte runs of A, 16 of B, 64-bit each): 176, and the loop
+// keeps its mmaf_global (@chunks: 128 + 24 = 152 is pipelined). Forced
+// (max-ring-registers=1024, the FORCED prefix) it streams eight chunks per
+// iteration.
+// CHECK-LABEL: func.func @wide
+// CHECK-NOT: tile_as.mmaf_stage
+// CHECK: tile_as.mmaf_global
+// CHECK-NOT: tile_as.mmaf_stage
+// CHECK: return
+// FORCED-LABEL: func.func @wide
+// FORCED: scf.for
+// FORCED-COUNT-8: tile_as.mmaf_stage {{.*}} {chunk = 16 : i64, k_len = 16 : i64, operand_type = bf16, stages = 3 : i64}
+// FORCED-NOT: tile_as.mmaf_stage
+// FORCED: scf.yield
+#A3 = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+func.func @wide(%a: tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, %b: tensor<128x256x!tile_as.ptr<bf16, 1>, #B2>,
+                %n: i32, %acc: tensor<128x256xf32, #C2>) -> tensor<128x256xf32, #C2> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%c = %acc) -> (tensor<128x256xf32, #C2>) : i32 {
+    %o = tile_as.splat %k : tensor<128x128xi32, #A3>
+    %pa = tile_as.addptr %a, %o : tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, tensor<128x128xi32, #A3>
+    // expected-remark @+1 {{K loop not pipelined: the ring would keep 128 accumulator and 48 copy-address registers per thread live, over max-ring-registers = 160}}
+    %d = tile_as.mmaf_global %pa, %b, %c : tensor<128x128x!tile_as.ptr<bf16, 1>, #A3>, tensor<128x256x!tile_as.ptr<bf16, 1>, #B2>, tensor<128x256xf32, #C2>
+    scf.yield %d : tensor<128x256xf32, #C2>
+  }
+  return %r : tensor<128x256xf32, #C2>
+}
+
+// Registers within the rule but no room in shared memory: a 512x16 by
+// 16x256 f16 chunk takes 33 KiB staged (rows padded by 16 bytes), so not
+// even two fit the 48 KiB a tile kernel has, and the loop stays (on 32
+// warps the accumulator takes 128 registers per thread, the copies 4).
+// CHECK-LABEL: func.func @no_room
+// CHECK-NOT: tile_as.mmaf_stage
+// CHECK: tile_as.mmaf_global
+#A4 = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [32, 1], order = [1, 0]>
+#B4 = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [32, 1], order = [1, 0]>
+#C4 = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [8, 4], order = [1, 0]>
+func.func @no_room(%a: tensor<512x16x!tile_as.ptr<f16, 1>, #A4>, %b: tensor<16x256x!tile_as.ptr<f16, 1>, #B4>,
+                   %n: i32, %acc: tensor<512x256xf32, #C4>) -> tensor<512x256xf32, #C4> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%c = %acc) -> (tensor<512x256xf32, #C4>) : i32 {
+    %o = tile_as.splat %k : tensor<512x16xi32, #A4>
+    %pa = tile_as.addptr %a, %o : tensor<512x16x!tile_as.ptr<f16, 1>, #A4>, tensor<512x16xi32, #A4>
+    // expected-remark @+1 {{K loop not pipelined: not even two 16-deep chunks of A and B fit the 49152 bytes of static shared memory}}
+    %d = tile_as.mmaf_global %pa, %b, %c : tensor<512x16x!tile_as.ptr<f16, 1>, #A4>, tensor<16x256x!tile_as.ptr<f16, 1>, #B4>, tensor<512x256xf32, #C4>
+    scf.yield %d : tensor<512x256xf32, #C4>
+  }
+  return %r : tensor<512x256xf32, #C4>
+}

@@ -78,3 +78,15 @@ func.func @run_of_registers(%a: tensor<64x32x!tile_as.ptr<f32, 1>, #A>, %b: tens
   %d = tile_as.mmaf_global %a, %b, %c {lhs_tf32, lhs_run = 1 : i64, rhs_run = 1 : i64} : tensor<64x32x!tile_as.ptr<f32, 1>, #A>, tensor<32x128xtf32, #B>, tensor<64x128xf32, #C>
   return
 }
+
+// -----
+
+// rhs_view_transposed describes B's view: without one it is an error.
+#A = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#C = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+func.func @transposed_without_view(%a: tensor<64x32xf16, #C>, %b: tensor<32x128x!tile_as.ptr<f16, 1>, #B>, %c: tensor<64x128xf32, #C>) {
+  // expected-error @below {{rhs_view_transposed without an rhs view}}
+  %d = tile_as.mmaf_global %a, %b, %c {rhs_view_transposed} : tensor<64x32xf16, #C>, tensor<32x128x!tile_as.ptr<f16, 1>, #B>, tensor<64x128xf32, #C>
+  return
+}

@@ -39,40 +39,56 @@ cuda_tile.module @kernels {
   }
 }
 
-// tile-sched (sm_89): the accumulator takes the m16n8 fragment layout; on
-// sm_80 (no fp8 mma.sync) it keeps a vector-width one.
-// SCHED: tile_as.mmaf {{.*}} : tensor<32x64xf8E4M3FN, {{.*}}>, tensor<64x16xf8E4M3FN, {{.*}}>, tensor<32x16xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>>
-// SM80-NOT: tensor<32x16xf32, #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4]
+// tile-sched (sm_89): the accumulator takes the paired-column m16n8
+// fragment layout (four adjacent columns per lane), and both zero-padded
+// loads fuse into a tile_as.mmaf_global: A and B keep 16-byte runs; on
+// sm_80 (no fp8 mma.sync) the multiply keeps the FMA path, unfused.
+// SCHED: tile_as.mmaf_global {{.*}} : tensor<32x64x!tile_as.ptr<f8E4M3FN, 1>, {{.*}}>> mask {{.*}}, tensor<64x16x!tile_as.ptr<f8E4M3FN, 1>, {{.*}}>> mask {{.*}}, tensor<32x16xf32, #tile_as.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>>
+// SM80-NOT: tile_as.mmaf_global
+// SM80: tile_as.mmaf
+// SM80-NOT: tile_as.mmaf_global
 
 // tile-llvm (sm_89): A (32 rows of 64 + 16 padding bytes, a 16-byte trash
-// slot: 2576 bytes) then B transposed (16 rows of N, each 64 + 16 bytes of K,
-// a trash slot: 1296 bytes); A in 16-byte stores, B a byte at a time; per k
-// step of 32 one ldmatrix.x4 (A) and one plain ldmatrix.x2 (B, its rows
-// columns of N) feed the fp8 mma.sync intrinsic (nvvm.mma.sync rejects e4m3).
-// LLVM: llvm.mlir.global internal @__tile_scratch() {{.*}} : !llvm.array<3872 x i8>
+// slot: 2576 bytes) then B as global memory holds it (64 rows of K, each 16
+// + 16 bytes of N, a trash slot: 2064 bytes), both copied by cp.async.cg;
+// per k step of 32 one ldmatrix.x4 (A) and one ldmatrix.x4.trans (B: byte
+// pairs of four row pairs) whose registers four prmt sort
+// into the B fragments of the even and the odd columns, for two fp8
+// mma.sync intrinsics (nvvm.mma.sync rejects e4m3).
+// LLVM: llvm.mlir.global internal @__tile_scratch() {{.*}} : !llvm.array<4640 x i8>
 // LLVM-LABEL: llvm.func @k
 // LLVM: nvvm.barrier0
-// LLVM: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<16xi8>, !llvm.ptr<3>
-// LLVM: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<3>
+// LLVM: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg
+// LLVM: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg
+// LLVM: nvvm.cp.async.commit.group
+// LLVM: nvvm.cp.async.wait.group 0
 // LLVM: nvvm.barrier0
 // LLVM: llvm.br ^[[LOOP:bb[0-9]+]](
 // LLVM: ^[[LOOP]](
 // LLVM: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, {{.*}}} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
-// LLVM: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 2 : i32, {{.*}}} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
-// LLVM: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"({{.*}}) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// LLVM: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, {{.*}}} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// LLVM-COUNT-4: llvm.call_intrinsic "llvm.nvvm.prmt"
+// LLVM-COUNT-2: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.f32.e4m3.e4m3.f32"({{.*}}) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // LLVM-NOT: llvm.call_intrinsic "llvm.nvvm.mma
 // LLVM: llvm.cond_br %{{.*}}, ^[[LOOP]](
 // LLVM-NOT: llvm.intr.fma
 
-// tileiras (PTX, sm_89): the two k steps unrolled, no FMAs, no ldmatrix.trans.
+// tileiras (PTX, sm_89): the two k steps unrolled, A and B by cp.async, no
+// FMAs; the prmt selectors are constants.
+// PTX-NOT: st.shared
+// PTX: cp.async.cg.shared.global
+// PTX: cp.async.cg.shared.global
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX: prmt.b32 {{.*}}, 0x6420U;
+// PTX: prmt.b32 {{.*}}, 0x7531U;
+// PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // PTX: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32
 // PTX-NOT: fma.rn.f32
-// PTX-NOT: .trans
 
 // tileiras (PTX, sm_80): FMAs, no mma.sync.
 // PTX80-NOT: mma.sync

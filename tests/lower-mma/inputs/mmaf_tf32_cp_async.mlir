@@ -1,4 +1,4 @@
-// cuTile's tf32 matmul shape: f32 tiles loaded and rounded by ftof, 32x32x32 with ragged views (kernel.py --m 32 --n 32 --k 32 --a tf32 --from-f32 --valid 30,28,20).
+// cuTile's tf32 matmul shape: f32 tiles loaded and rounded by ftof, 32x32x32 with ragged views (kernel.py --m 32 --n 32 --k 32 --a f32 --ftof-tf32 --valid 30,28,20).
 cuda_tile.module @kernels {
   entry @k(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>, %c: tile<ptr<f32>>, %d_out: tile<ptr<f32>>) {
     %tok = make_token : token

@@ -61,3 +61,18 @@ cuda_tile.module @kernels {
 // KEEP-LABEL: func.func @mm(
 // KEEP-COUNT-1: scf.for {{.*}} -> (tensor<256x256xf32>)
 // KEEP-NOT: scf.for
+
+// On tcgen05 (sm_100a, tile-sched): two 128x256 sub-tiles, one loop each
+// with its accumulator in tensor memory.
+// TCGEN05-LABEL: func.func @mm(
+// TCGEN05: tile_as.acc_to_tmem
+// TCGEN05-NEXT: scf.for {{.*}} -> (tensor<128x256xf32
+// TCGEN05: tile_as.acc_from_tmem
+// TCGEN05: tile_as.store
+// TCGEN05: tile_as.acc_to_tmem
+// TCGEN05-NEXT: scf.for {{.*}} -> (tensor<128x256xf32
+// TCGEN05: tile_as.acc_from_tmem
+// TCGEN05: tile_as.store
+// TCGEN05-NOT: scf.for
+// TCGEN05-NOT: tensor<256x256xf32
+// TCGEN05: return

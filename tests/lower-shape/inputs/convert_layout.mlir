@@ -35,3 +35,15 @@ module attributes {tile_as.num_warps = 4 : i32} {
 // LLVM-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // LLVM: nvvm.barrier0
 // LLVM: st.global
+
+// The slots are row-major with bits above the 128-byte bank window XORed
+// into the bank bits (LayoutConversion.h, exchangeSlotLayout): the column
+// reads of #col no longer hit one bank 4 ways, and each thread's 4
+// adjacent #row elements stay adjacent and 16-byte aligned, one vector
+// store.
+// SWZ-LABEL: llvm.func @convert
+// SWZ: llvm.xor
+// SWZ: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : i32, !llvm.ptr<3>
+// SWZ-COUNT-3: llvm.store %{{.*}}, %{{.*}} {alignment = {{4|8}} : i64} : i32, !llvm.ptr<3>
+// PTX: st.shared.v4.b32
+// PTX-COUNT-4: ld.shared.b32

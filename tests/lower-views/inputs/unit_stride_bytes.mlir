@@ -64,8 +64,8 @@ cuda_tile.module @kernels {
 // LOWER: %[[U:.*]] = tile_as.load {{.*}} {contiguity = 16 : i64}
 // LOWER-SAME: -> tensor<16x32xi8>
 // LOWER-NEXT: tile_as.permute %[[U]] [1, 0] : tensor<16x32xi8> -> tensor<32x16xi8>
-// LOWER: tile_as.load
-// LOWER-NOT: contiguity
-// LOWER-SAME: -> tensor<32x16xi16>
+// A 2-byte tile keeps the plain access: no runs along its innermost
+// dimension, runs of 8 along the next-innermost one (transposed_contiguity).
+// LOWER: tile_as.load %{{[0-9]+}}, %{{[0-9]+}}, %{{[a-z_0-9]+}} {transposed_contiguity = 8 : i64} : {{.*}} -> tensor<32x16xi16>
 // LOWER-NOT: tile_as.permute
 // LOWER: return

@@ -24,12 +24,14 @@ mlir::LogicalResult verifyIotaAxis(mlir::Operation *op, int32_t axis,
                                    mlir::RankedTensorType type);
 
 /// Pointer, value, mask and other tensors have one shape; `other` has the
-/// value type; contiguity is a power of two.
+/// value type; contiguity (and a load's transposed contiguity) is a power
+/// of two.
 mlir::LogicalResult verifyMemoryAccess(mlir::Operation *op,
                                        mlir::RankedTensorType ptrs,
                                        mlir::RankedTensorType value,
                                        mlir::Value mask, mlir::Value other,
-                                       int64_t contiguity);
+                                       int64_t contiguity,
+                                       int64_t transposedContiguity = 1);
 
 /// permute: `permutation` reorders the dimensions of `src` (result dimension
 /// i is source dimension permutation[i]), element types equal.

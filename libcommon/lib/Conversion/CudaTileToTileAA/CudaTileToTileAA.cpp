@@ -197,7 +197,8 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
       auto load = tile_aa::LoadOp::create(
           rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
           accessPointers(rewriter, op, access->ptrs), access->mask, other, adaptor.getToken(),
-          rewriter.getI64IntegerAttr(access->contiguity));
+          rewriter.getI64IntegerAttr(access->contiguity),
+          rewriter.getI64IntegerAttr(access->transposedContiguity));
       recordMemoryOrder(op, load);
       tile = load.getResult();
       token = load.getResultToken();
@@ -265,7 +266,8 @@ struct LoadPtrLowering : TilePattern<ct::LoadPtrTkoOp> {
         accessPointers(rewriter, op, asOneElement(rewriter, loc, adaptor.getSource())),
         asOneElement(rewriter, loc, adaptor.getMask()),
         asOneElement(rewriter, loc, adaptor.getPaddingValue()), adaptor.getToken(),
-        rewriter.getI64IntegerAttr(getPointerAccessContiguity(op.getSource(), op.getMask())));
+        rewriter.getI64IntegerAttr(getPointerAccessContiguity(op.getSource(), op.getMask())),
+        IntegerAttr());
     recordMemoryOrder(op, load);
     orderAccess(rewriter, op);
     Value result = load.getResult();

@@ -85,7 +85,7 @@ std::pair<Value, Value> loadSubByteTile(ConversionPatternRewriter &rewriter, Ope
   auto load = tile_aa::LoadOp::create(rewriter, loc, bytesType,
                                       tile_aa::TokenType::get(op->getContext()),
                                       accessPointers(rewriter, op, ptrs), access.mask, zeros,
-                                      token, rewriter.getI64IntegerAttr(1));
+                                      token, rewriter.getI64IntegerAttr(1), IntegerAttr());
   Value bytes = load.getResult();
   Value shift = arith::ShLIOp::create(rewriter, loc, m.resize(nibble, rewriter.getI8Type()),
                                       m.splat(bytes, 2));

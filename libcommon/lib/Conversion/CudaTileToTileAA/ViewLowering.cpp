@@ -316,31 +316,40 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
       rewriter, b.loc, ptrTensorType, tile_aa::SplatOp::create(rewriter, b.loc, ptrTensorType, base),
       offsets);
 
-  // Contiguity: the tile's innermost elements are adjacent when the tensor
-  // dimension it covers has stride 1 (and is not gathered); a group stays
-  // aligned and under one mask bit while the base address, that dimension's
-  // size, the tile's start along it and every other covered stride are
-  // multiples of it. A gather view's start is its index (an element
-  // offset), known to divide as far as its `assume`s and constants say.
-  int64_t contiguity = 1;
-  unsigned inner = dimMap[rank - 1];
-  uint64_t startDivisor = traced->sparseDim
-                              ? getKnownDivisor(originalIndices[rank - 1])
-                              : powerOfTwoFactor(traced->step[rank - 1]);
-  if (strides[inner].constant == 1 && traced->sparseDim != rank - 1) {
+  // Contiguity along tile dimension `dim`: its elements are adjacent when
+  // the tensor dimension it covers has stride 1 (and is not gathered); a
+  // group stays aligned and under one mask bit while the base address, that
+  // dimension's size, the tile's start along it and every other covered
+  // stride are multiples of it. A gather view's start is its index (an
+  // element offset), known to divide as far as its `assume`s and constants
+  // say.
+  auto contiguityAlong = [&](unsigned dim) -> int64_t {
+    unsigned covered = dimMap[dim];
+    if (strides[covered].constant != 1 || traced->sparseDim == dim)
+      return 1;
+    uint64_t startDivisor = traced->sparseDim ? getKnownDivisor(originalIndices[dim])
+                                              : powerOfTwoFactor(traced->step[dim]);
     Type pointee = ptrType.getPointeeType();
     unsigned elementBytes = isa<FloatTF32Type>(pointee) // stored as 32-bit f32
                                 ? 4
                                 : std::max<unsigned>(1, pointee.getIntOrFloatBitWidth() / 8);
-    uint64_t group = tileShape[rank - 1];
-    group = std::min(group, sizes[inner].divisor());
+    uint64_t group = tileShape[dim];
+    group = std::min(group, sizes[covered].divisor());
     group = std::min(group, startDivisor);
     group = std::min<uint64_t>(group, getKnownDivisor(traced->tensorView.getBase()) / elementBytes);
-    for (unsigned dim = 0; dim + 1 < rank; ++dim)
-      group = std::min(group, strides[dimMap[dim]].divisor());
-    contiguity = group ? int64_t(llvm::bit_floor(group)) : 1;
-  }
-  return TileAccess{ptrs, mask, contiguity, offsets, base};
+    for (unsigned other = 0; other < rank; ++other)
+      if (other != dim)
+        group = std::min(group, strides[dimMap[other]].divisor());
+    return group ? int64_t(llvm::bit_floor(group)) : 1;
+  };
+  int64_t contiguity = contiguityAlong(rank - 1);
+  // A tile read transposed (its next-innermost dimension the unit-stride
+  // one): the same fact along that dimension, for TMA (tile_aa.load).
+  int64_t transposedContiguity =
+      rank >= 2 && contiguity == 1 && strides[dimMap[rank - 1]].constant != 1
+          ? contiguityAlong(rank - 2)
+          : 1;
+  return TileAccess{ptrs, mask, contiguity, offsets, base, transposedContiguity};
 }
 
 Value tilepipe::buildPaddingValue(ConversionPatternRewriter &rewriter,

@@ -26,6 +26,9 @@ struct TileAccess {
   /// view's base pointer `base`.
   mlir::Value offsets;
   mlir::Value base;
+  /// The contiguity along the next-innermost dimension where that one, not
+  /// the innermost, has unit stride (tile_aa.load's transposed_contiguity).
+  int64_t transposedContiguity = 1;
 };
 
 /// `value` unchanged when it is a tensor (or null); a scalar as the one

@@ -254,8 +254,25 @@ struct TruncFToF8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
   }
 };
 
-/// arith.truncf f32 -> tf32: tf32 values live in f32 registers, rounded
-/// here (emitRoundToTF32) rather than left to the tensor cores' truncation.
+} // namespace
+
+Value roundToTF32(OpBuilder &builder, Location loc, Value value) {
+  using P = LLVM::ICmpPredicate;
+  ElementwiseBuilder e(builder, loc, value.getType());
+  Value bits = e.bitcast(value, builder.getI32Type());
+  Value mask = e.i32(int32_t(0xffffe000u));
+  Value odd = e.band(e.lshr(bits, e.i32(13)), e.i32(1));
+  Value result = e.band(e.add(e.add(bits, e.i32(0xfff)), odd), mask);
+  Value isNaN = e.icmp(P::ugt, e.band(bits, e.i32(0x7fffffff)), e.i32(0x7f800000));
+  result = e.select(isNaN, e.bor(e.band(bits, mask), e.i32(0x00400000)), result);
+  return e.bitcast(result, builder.getF32Type());
+}
+
+namespace {
+
+/// arith.truncf f32 -> tf32: tf32 values live in f32 registers, and the
+/// tensor cores ignore the low 13 mantissa bits (truncating), so the
+/// conversion rounds here (roundToTF32).
 struct TruncFToTF32 : ConvertOpToLLVMPattern<arith::TruncFOp> {
   TruncFToTF32(const LLVMTypeConverter &converter)
       : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
@@ -267,10 +284,7 @@ struct TruncFToTF32 : ConvertOpToLLVMPattern<arith::TruncFOp> {
     if (op.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even) !=
         arith::RoundingMode::to_nearest_even)
       return op.emitOpError("f32 to tf32 rounds to nearest even only");
-    ElementwiseBuilder e(rewriter, op.getLoc(), adaptor.getIn().getType());
-    Value bits = e.bitcast(adaptor.getIn(), rewriter.getI32Type());
-    Value result = emitRoundToTF32(rewriter, op.getLoc(), bits);
-    rewriter.replaceOp(op, e.bitcast(result, rewriter.getF32Type()));
+    rewriter.replaceOp(op, roundToTF32(rewriter, op.getLoc(), adaptor.getIn()));
     return success();
   }
 };
@@ -299,16 +313,6 @@ struct ExtFFromF8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
 Value decodeFloat8(OpBuilder &builder, Location loc, Value bits, Type type) {
   ElementwiseBuilder e(builder, loc, bits.getType());
   return decodeF8(e, bits, *getF8Format(type));
-}
-
-Value emitRoundToTF32(OpBuilder &builder, Location loc, Value bits) {
-  using P = LLVM::ICmpPredicate;
-  ElementwiseBuilder e(builder, loc, bits.getType());
-  Value mask = e.i32(int32_t(0xffffe000u));
-  Value odd = e.band(e.lshr(bits, e.i32(13)), e.i32(1));
-  Value rounded = e.band(e.add(e.add(bits, e.i32(0xfff)), odd), mask);
-  Value isNaN = e.icmp(P::ugt, e.band(bits, e.i32(0x7fffffff)), e.i32(0x7f800000));
-  return e.select(isNaN, e.bor(e.band(bits, mask), e.i32(0x00400000)), rounded);
 }
 
 void populateArithmeticToLLVMPatterns(TileLLVMTypeConverter &converter,

@@ -55,25 +55,38 @@ bool hasTcgen05Form(MmaFScaledOp op) { return hasTcgen05Accumulator(op, op.getAc
 /// Where the scales and D live in tensor memory (columns from the
 /// allocation's start): A's scales, 4 columns per scale word, per (batch,
 /// row block) region; B's, one column per 32 columns of N per scale word,
-/// per batch; then the D regions of one group.
+/// per batch; and the D regions of one group. The scales come first and a
+/// group is as many regions as the rest holds, unless D stays in tensor
+/// memory across the multiplies (`tile_as.tmem_accumulator`): then all the
+/// regions are one group from column 0, where tile_as.acc_to_tmem put them,
+/// and the scales follow.
 struct TmemPlan {
   int64_t batch = 1, words = 0, rowBlocks = 0;
-  int64_t aColumns = 0, bColumnsPerWord = 0, bColumns = 0;
+  int64_t aColumns = 0, bColumnsPerWord = 0;
   int64_t scaleColumns = 0, groupRegions = 0;
+  int64_t scaleBase = 0, dBase = 0;
 
-  explicit TmemPlan(const MmaShape &s) : batch(s.batch) {
+  TmemPlan(const MmaShape &s, bool dInTmem) : batch(s.batch) {
     int64_t blocks = s.k / kScaledMmaBlock;
     words = llvm::divideCeil(blocks, kBlocksPerWord);
     rowBlocks = s.m / kTcgen05Rows;
     aColumns = words * kTcgen05Rows / kTmemLanesPerWarp;
     bColumnsPerWord = llvm::divideCeil(s.n, kTmemLanesPerWarp);
-    bColumns = words * bColumnsPerWord;
-    scaleColumns = s.batch * (rowBlocks * aColumns + bColumns);
+    scaleColumns = getTcgen05ScaleColumns(s.batch, s.m, s.n, s.k);
+    if (dInTmem) {
+      groupRegions = s.batch * rowBlocks;
+      scaleBase = groupRegions * s.n;
+      return;
+    }
     int64_t free = kTmemColumns - scaleColumns;
     groupRegions = free > 0 ? std::min(s.batch * rowBlocks, free / s.n) : 0;
+    dBase = scaleColumns;
   }
-  int64_t aColumn(int64_t region) const { return region * aColumns; }
-  int64_t bColumn(int64_t b) const { return batch * rowBlocks * aColumns + b * bColumns; }
+  int64_t aColumn(int64_t region) const { return scaleBase + region * aColumns; }
+  int64_t bColumn(int64_t b) const {
+    return scaleBase + batch * rowBlocks * aColumns + b * words * bColumnsPerWord;
+  }
+  int64_t dColumn(int64_t slot, const MmaShape &s) const { return dBase + slot * s.n; }
   int64_t columns(const MmaShape &s) const { return scaleColumns + groupRegions * s.n; }
 };
 
@@ -125,12 +138,17 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
     if (failed(shape) || failed(saLaid) || failed(sbLaid))
       return failure();
     const MmaShape &s = *shape;
-    TmemPlan plan(s);
-    if (plan.groupRegions < 1)
+    bool inTmem = hasTmemAccumulator(op);
+    TmemPlan plan(s, inTmem);
+    // At least one accumulator block beside the scales (all of them where
+    // D stays in tensor memory).
+    int64_t dColumns = (inTmem ? plan.groupRegions : 1) * s.n;
+    if (plan.groupRegions < 1 || plan.scaleColumns + dColumns > kTmemColumns)
       return op.emitError("allocated tmem out of resource: ")
-             << getTmemAllocationColumns(plan.scaleColumns + s.n) << " vs " << kTmemColumns
-             << " (the scales take " << plan.scaleColumns << " tensor-memory columns and one "
-             << "128x" << s.n << " f32 accumulator block " << s.n << ")";
+             << getTmemAllocationColumns(plan.scaleColumns + dColumns) << " vs " << kTmemColumns
+             << " (the scales take " << plan.scaleColumns << " tensor-memory columns and "
+             << (inTmem ? "the " : "one ") << (inTmem ? s.m : kTcgen05Rows) << "x" << s.n
+             << " f32 accumulator " << dColumns << ")";
     // The scale words in the scratch: [batch * M + row][words], then
     // [batch * N + column][words].
     int64_t pitch = plan.words * 4;
@@ -138,10 +156,13 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
     uint64_t scaleBytes = bScaleOffset + s.batch * s.n * pitch;
 
     RegisterEmitter e(rewriter, loc);
+    // In a K loop (see makeThreadIdUnhoistable).
+    if (inTmem)
+      e.makeThreadIdUnhoistable();
     IndexMath m{e};
     FailureOr<CanonicalMma> prepared = CanonicalMma::prepare(
         op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(), *getTypeConverter(), e,
-        scaleBytes);
+        scaleBytes, /*withAccumulator=*/!inTmem);
     if (failed(prepared))
       return failure();
     CanonicalMma &mma = *prepared;
@@ -228,7 +249,7 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
         for (int64_t n0 = 0; n0 < s.n; n0 += kTcgen05MaxN)
           issues.push_back({region / plan.rowBlocks, region % plan.rowBlocks, region - first, n0,
                             std::min(kTcgen05MaxN, s.n - n0)});
-      auto dColumn = [&](int64_t slot) { return plan.scaleColumns + slot * s.n; };
+      auto dColumn = [&](int64_t slot) { return plan.dColumn(slot, s); };
       for (int64_t k0 = 0; k0 < s.k; k0 += mma.staging.chunk(), ++phase) {
         int64_t len = std::min(mma.staging.chunk(), s.k - k0);
         mma.stageChunk(e, k0, len, [&](size_t i) {
@@ -237,8 +258,9 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
         LogicalResult issued = issuer.issueAndWait(rewriter, loc, phase, [&] {
           int64_t steps = len / mma.staging.layout.stepK();
           emitCountedLoop(rewriter, loc, steps, {}, [&](Value k, ValueRange) {
+            // D starts from zero, or from what it holds in tensor memory.
             Value accumulate =
-                k0 ? LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                k0 || inTmem ? LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                               rewriter.getBoolAttr(true))
                          .getResult()
                    : LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, k, e.i32(0))
@@ -276,17 +298,20 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
           return failure();
       }
       NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-      mma.addProducts(e, tmem, [&](int64_t batch, int64_t block) -> std::optional<int64_t> {
-        int64_t region = batch * plan.rowBlocks + block;
-        if (region < first || region >= last)
-          return std::nullopt;
-        return dColumn(region - first);
-      });
+      if (!inTmem)
+        mma.addProducts(e, tmem, [&](int64_t batch, int64_t block) -> std::optional<int64_t> {
+          int64_t region = batch * plan.rowBlocks + block;
+          if (region < first || region >= last)
+            return std::nullopt;
+          return dColumn(region - first);
+        });
       // Every thread has read the group's D (and is past its waits) before
       // the next group overwrites it, or the mbarrier goes.
       emitTensorMemoryBarrier(rewriter, loc);
     }
     issuer.invalidate(rewriter, loc);
+    if (inTmem)
+      return replaceWithTmemAccumulator(rewriter, op, adaptor.getAcc().getType());
     return replaceWithSums(rewriter, op, e, mma.sums, mma.arith, mma.accType,
                            adaptor.getAcc().getType());
   }

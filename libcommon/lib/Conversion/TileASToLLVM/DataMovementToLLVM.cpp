@@ -3,13 +3,15 @@
 // Ops that move elements between positions of a tensor. When every thread
 // already holds what it needs (a single-element source, a layout change that
 // only adds or drops size-1 dimensions, a broadcast within one layout) the
-// result is a register shuffle; otherwise the elements go through shared
-// memory (SharedExchange.h), each op giving the slot of an element from its
+// result is a register shuffle; a layout change within one shape is planned
+// on linear layouts (LayoutConversionToLLVM.h); otherwise the elements go
+// through shared memory (SharedExchange.h), each op giving the slot of an element from its
 // source and result coordinates. ConvertTileASToLLVMPass registers these
 // patterns through populateDataMovementToLLVMPatterns.
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+#include "LayoutConversionToLLVM.h"
 #include "SharedExchange.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -106,6 +108,19 @@ LogicalResult lowerReorder(ConversionPatternRewriter &rewriter, Operation *op,
   if (countElements(from.shape) == 1) {
     rewriter.replaceOp(op, splatFirstRegister(rewriter, op->getLoc(), source, type));
     return success();
+  }
+  // Within one shape the linear layouts plan the move: a register
+  // permutation, warp shuffles or a bank-conflict-avoiding exchange
+  // (LayoutConversionToLLVM.h).
+  if (from.shape == to.shape) {
+    RegisterEmitter e(rewriter, op->getLoc());
+    FailureOr<Value> moved = lowerLayoutConversion(e, op, source, from, to, type);
+    if (failed(moved))
+      return failure();
+    if (*moved) {
+      rewriter.replaceOp(op, *moved);
+      return success();
+    }
   }
   RowMajor write{from.shape}, read{to.shape};
   return replaceThroughShared(

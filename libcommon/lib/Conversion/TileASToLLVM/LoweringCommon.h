@@ -44,6 +44,14 @@ struct Laid {
 /// Bytes of one element in memory (pointers: 8; i1: 1).
 unsigned getByteSize(mlir::Type type);
 
+/// f32 (a scalar or vector of f32) rounded to tf32, to nearest even (the
+/// one rounding ftof allows for tf32; a carry into the exponent is the
+/// right answer, up to infinity), NaN staying a quiet NaN: tf32 values live
+/// in f32 registers and memory, and the tensor cores ignore the low 13
+/// mantissa bits (truncating), so the rounding is explicit. Defined in
+/// ArithmeticToLLVM.cpp.
+mlir::Value roundToTF32(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value value);
+
 /// Runs what `thenBody` builds only where `condition` (i1) holds: the block
 /// is split at the insertion point, and the insertion point ends up at the
 /// start of the continuation. Defined in ControlFlowToLLVM.cpp.
@@ -60,14 +68,6 @@ mlir::Value emitIfElse(mlir::RewriterBase &rewriter, mlir::Location loc,
 /// ArithmeticToLLVM.cpp with the fp8 conversions.
 mlir::Value decodeFloat8(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value bits, mlir::Type type);
-
-/// f32 bit patterns `bits` (i32, or a vector of i32) rounded to tf32, as
-/// bit patterns of the same type: to nearest even in the 13 low mantissa
-/// bits, which become zero (a carry into the exponent is the right answer, up
-/// to infinity), NaN staying a quiet NaN. The one rounding ftof to tf32
-/// allows; the tensor cores themselves would truncate. Defined in
-/// ArithmeticToLLVM.cpp.
-mlir::Value emitRoundToTF32(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value bits);
 
 /// The outermost module: where globals and function declarations live.
 /// Defined in MiscToLLVM.cpp.
@@ -108,6 +108,10 @@ void populateBlockScaledMmaToLLVMPatterns(TileLLVMTypeConverter &converter,
 /// tile_as.mmaf_scaled on tcgen05 targets: tcgen05.mma kind::mxf8f6f4
 /// block_scale (BlockScaledTcgen05ToLLVM.cpp; before the mma.sync one).
 void populateBlockScaledTcgen05ToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                              mlir::RewritePatternSet &patterns);
+/// tile_as.acc_to_tmem / acc_from_tmem: a K loop's tcgen05 accumulator
+/// into and out of tensor memory (Tcgen05AccumulatorToLLVM.cpp).
+void populateTcgen05AccumulatorToLLVMPatterns(TileLLVMTypeConverter &converter,
                                               mlir::RewritePatternSet &patterns);
 void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);

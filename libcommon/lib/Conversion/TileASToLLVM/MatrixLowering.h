@@ -335,11 +335,16 @@ mlir::LogicalResult lowerMmaSync(mlir::Operation *op, Value lhs, Value rhs, Valu
 /// Whether the mma.sync path stages B transposed, as [batch][N][chunk] rows
 /// with K contiguous, and reads its fragments with plain ldmatrix: for 8-bit
 /// operands, whose "col" B fragments ldmatrix .trans (16-bit elements only)
-/// cannot produce. 16-bit B stays [batch][chunk][N], read by ldmatrix
-/// .trans; tf32 B too, each fragment register one ld.shared.b32 (a tf32
-/// element is a whole register), so that a global B is copied in runs
+/// cannot produce, except into a paired-column accumulator `acc`
+/// (stagesMmaSyncBTransposed). 16-bit B stays [batch][chunk][N], read by
+/// ldmatrix .trans; tf32 B too, each fragment register one ld.shared.b32 (a
+/// tf32 element is a whole register), so that a global B is copied in runs
 /// along N rather than an element at a time.
-inline bool stagesBTransposed(const MmaSyncForm &form) { return form.elementBytes == 1; }
+inline bool stagesBTransposed(const MmaSyncForm &form, mlir::Type acc) {
+  auto tensor = mlir::cast<mlir::RankedTensorType>(acc);
+  return stagesMmaSyncBTransposed(form,
+                                  mlir::dyn_cast_or_null<BlockedAttr>(tensor.getEncoding()));
+}
 
 /// Where one mma.sync of the mma.sync path sits: the accumulator registers of
 /// its C/D fragment (c0..c3: row g, columns 2t and 2t + 1, then row g + 8)
@@ -416,10 +421,12 @@ inline Value emitMatrixDescriptor(RegisterEmitter &e, Value address, uint64_t fi
 
 /// An operand's view for TMA: mmaf_global's `view` operands (converted):
 /// sizes, strides (the innermost, 1, left out) and starts of a rank-r tile,
-/// outermost dimension first.
+/// outermost dimension first, in memory order (`transposed`: the operand's
+/// last two dimensions are the view's swapped, rhs_view_transposed).
 struct TmaView {
   Value base;
   SmallVector<Value> sizes, strides, starts;
+  bool transposed = false;
 };
 
 /// How TMA boxes fill one operand's chunk of a swizzled staged array (blocks
@@ -434,19 +441,28 @@ struct TmaBoxes {
   int64_t bytes() const { return blocks * int64_t(stagedRows.size()) * boxRows * width; }
 };
 
-/// The TMA loads of wgmma's A and B (TmaToLLVM.cpp). The constructor
-/// (thread 0) builds both tensor maps and initializes one mbarrier per
-/// buffer at `barriers` (a !llvm.ptr<3>); `load` fills a chunk and waits
-/// for it; `finish` invalidates the mbarriers (after the last wait and a
-/// CTA barrier).
+/// One operand TmaLoads fills: its view, its boxes, and whether K runs
+/// along the view's contiguous dimension (A, and a K-major B) or along its
+/// rows (an N-major B).
+struct TmaOperand {
+  TmaView view;
+  TmaBoxes boxes;
+  bool kContiguous = true;
+};
+
+/// The TMA loads of wgmma's staged operands (TmaToLLVM.cpp: A and B, or B
+/// alone where A comes from registers). The constructor (thread 0) builds
+/// one tensor map per operand and initializes one mbarrier per buffer at
+/// `barriers` (a !llvm.ptr<3>); `load` fills a chunk and waits for it;
+/// `finish` invalidates the mbarriers (after the last wait and a CTA
+/// barrier).
 class TmaLoads {
 public:
   TmaLoads(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e, mlir::Operation *op,
-           const TmaView &a, const TmaView &b, TmaBoxes aBoxes, TmaBoxes bBoxes, Type element,
-           Value barriers, int64_t buffers);
-  /// Chunk `chunk` (K from `k0`) into buffer chunk % buffers, whose A and B
-  /// start at `aDst` and `bDst`; every thread returns once it has landed.
-  mlir::LogicalResult load(int64_t chunk, int64_t k0, Value aDst, Value bDst);
+           SmallVector<TmaOperand, 2> operands, Type element, Value barriers, int64_t buffers);
+  /// Chunk `chunk` (K from `k0`) into buffer chunk % buffers, where operand
+  /// i starts at `dsts[i]`; every thread returns once it has landed.
+  mlir::LogicalResult load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
   void finish();
 
 private:
@@ -456,9 +472,9 @@ private:
 
   mlir::ConversionPatternRewriter &rewriter;
   RegisterEmitter &e;
-  const TmaView &a, &b;
-  TmaBoxes aBoxes, bBoxes;
-  Value barriers, aMap, bMap, producer;
+  SmallVector<TmaOperand, 2> operands;
+  SmallVector<Value> maps;
+  Value barriers, producer;
   int64_t buffers;
 };
 
@@ -469,13 +485,20 @@ constexpr uint64_t kTmaBarrierBytes = 16;
 /// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
 /// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op
 /// for which canLowerToWgmma holds.
-/// With `views` (both operands global, unbatched), A and B are loaded by
-/// TMA (TmaLoads) rather than copied with cp.async.
+/// Where B has a view and A one too or no staging (A from registers), on
+/// unbatched multiplies, the staged operands are loaded by TMA (TmaLoads)
+/// rather than copied with cp.async; a transposed B view (K-major) is read
+/// that way only, so elsewhere it is an error.
 mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
                               const StagedOperand &b, Type element, Type lhsType, Value acc,
                               Type accTensorType, const mlir::TypeConverter &converter,
                               mlir::ConversionPatternRewriter &rewriter,
-                              const std::pair<TmaView, TmaView> *views = nullptr);
+                              const std::optional<TmaView> &aView = std::nullopt,
+                              const std::optional<TmaView> &bView = std::nullopt);
+
+/// Whether `op`, a tcgen05 multiply, has its accumulator in tensor memory
+/// (`tile_as.tmem_accumulator`): it neither stores nor loads it.
+bool hasTmemAccumulator(mlir::Operation *op);
 
 /// Whether `op` (an mmaf) can take the tcgen05 path: hasTcgen05Form, and
 /// its staging fits shared memory and its accumulator tensor memory.

@@ -340,6 +340,9 @@ struct MmaFLowering : ConvertOpToLLVMPattern<MmaFOp> {
     if (canLowerToTcgen05(op))
       return lowerTcgen05(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
                           *getTypeConverter(), rewriter);
+    if (hasTmemAccumulator(op))
+      return op.emitOpError("keeps its accumulator in tensor memory but does not take the "
+                            "tcgen05 path");
     if (canLowerToWgmma(op))
       return lowerWgmma(op, adaptor.getLhs(), adaptor.getRhs(), adaptor.getAcc(),
                         *getTypeConverter(), rewriter);

@@ -32,13 +32,18 @@
 // fills a register, so tf32 B stays [batch][chunk][N] (copied in runs along
 // N like A) and each of a fragment's two registers is one ld.shared.b32,
 // k l % 4 and l % 4 + 4 of column l / 4 (MmaStaging.h pads those rows for
-// distinct banks). A's ldmatrix.x4 yields the 8-bit and tf32 A fragments
-// unchanged.
+// distinct banks). A's ldmatrix.x4 likewise yields the 8-bit and tf32 A
+// fragments unchanged. fp8 mmafs
+// instead get the paired-column accumulator (four adjacent columns per lane,
+// two m16n8 blocks per 16-column span: its even and its odd columns), which
+// lets B stay [batch][chunk][N], as global memory holds it and cp.async
+// copies it, its fragments built by ldmatrix.x4.trans and prmt
+// (PairedByteFragments).
 // f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
 // once at the end.
 //
 // A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global load of A,
-// of B or of both into it) fills the same staging with cp.async straight
+// of B or of both into it; any mma.sync form) fills the same staging with cp.async straight
 // from global memory, 16 bytes per copy (cp.async.cg; 8 or 4 by cp.async.ca
 // where only shorter runs are proven), masked-off bytes zero-filled by the
 // copy's source size, while an operand in registers is stored as above;
@@ -46,11 +51,11 @@
 // publishes the chunk. The copied tiles then never occupy registers. An
 // operand marked lhs_tf32/rhs_tf32 is copied as the raw f32 tile, and each
 // of its fragment registers is rounded to tf32 between ldmatrix and
-// mma.sync (emitRoundToTF32, the rounding of the ftof it replaces): a
-// handful of integer ops per register against a tile of registers and
-// st.shared the rounding in registers needed. On sm_90a an mmaf_global whose accumulator has the wgmma layout
-// takes the wgmma path instead (emitWgmma), whose staging cp.async fills the
-// same way.
+// mma.sync (roundToTF32, the rounding of the ftof it replaces): a handful
+// of integer ops per register against a tile of registers and st.shared the
+// rounding in registers needed. On sm_90a an mmaf_global whose accumulator
+// has the wgmma layout takes the wgmma path instead (emitWgmma), whose
+// staging cp.async fills the same way.
 //
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
@@ -70,15 +75,18 @@ namespace {
 constexpr int64_t kMaxUnrolledAccumulatorRegs = 64;
 
 /// The staging (MmaStaging.h) of one chunk of `chunk` K of the multiply `s`.
-MmaSyncStaging getStaging(const MmaShape &s, int64_t chunk, const MmaSyncForm &form) {
-  return MmaSyncStaging(s.batch, s.m, s.n, chunk, form.elementBytes, stagesBTransposed(form));
+/// (B transposed where `bTransposed`: stagesBTransposed.)
+MmaSyncStaging getStaging(const MmaShape &s, int64_t chunk, const MmaSyncForm &form,
+                          bool bTransposed) {
+  return MmaSyncStaging(s.batch, s.m, s.n, chunk, form.elementBytes, bTransposed);
 }
 
 /// The largest multiple of k of K whose staging fits the scratch limit,
 /// evened out over the chunks; 0 when not even one k step fits.
-int64_t chooseChunk(const MmaShape &s, const MmaSyncForm &form) {
-  return chooseKChunk(s.k, form.k, kMaxStaticSharedBytes,
-                      [&](int64_t chunk) { return getStaging(s, chunk, form).bytes; });
+int64_t chooseChunk(const MmaShape &s, const MmaSyncForm &form, bool bTransposed) {
+  return chooseKChunk(s.k, form.k, kMaxStaticSharedBytes, [&](int64_t chunk) {
+    return getStaging(s, chunk, form, bTransposed).bytes;
+  });
 }
 
 FailureOr<MmaShape> getShape(Type lhs, Type acc) {
@@ -93,8 +101,11 @@ bool hasMmaSyncStaging(Type lhs, Type acc, const MmaSyncForm &form) {
   auto layout = dyn_cast_or_null<BlockedAttr>(accTensor.getEncoding());
   if (!layout || !isMmaAccumulatorLayout(layout, accTensor.getShape()))
     return false;
+  // Paired columns are read from 1-byte B only (emitMmaSync).
+  if (hasPairedMmaColumns(layout) && form.elementBytes != 1)
+    return false;
   FailureOr<MmaShape> shape = getShape(lhs, acc);
-  return succeeded(shape) && chooseChunk(*shape, form) > 0;
+  return succeeded(shape) && chooseChunk(*shape, form, stagesBTransposed(form, acc)) > 0;
 }
 
 /// The i32 registers of `count` 8x8 b16 matrices ldmatrix reads at `address`
@@ -121,6 +132,67 @@ SmallVector<Value> loadWords(RegisterEmitter &e, ArrayRef<Value> addresses) {
     words.push_back(LLVM::LoadOp::create(e.builder, e.loc, e.builder.getI32Type(), address, 4));
   return words;
 }
+
+/// The B fragments of two m16n8k32 blocks of 1-byte elements, the even and
+/// the odd columns of a 16-column span (the paired-column accumulator
+/// layout), read from B staged as [k][n] rows, the way global memory holds
+/// it and cp.async copies it.
+///
+/// The B fragment of lane (g = lane / 4, t = lane % 4) is column g with k
+/// 4t..4t+3 in its first register and 16 + 4t.. in its second (PTX ISA,
+/// "Matrix Fragments for mma.m16n8k32"): four k per register, which no
+/// ldmatrix of [k][n] rows yields. ldmatrix.x4.trans of b16 elements gives
+/// lane (g, t), from matrix j, the byte pairs of columns 2g and 2g + 1 in
+/// rows 2t and 2t + 1 of the eight rows lanes 8j..8j+7 name. Naming rows so
+/// that matrices 0 and 1 bring lane t the k rows 4t, 4t + 1 and 4t + 2,
+/// 4t + 3, and matrices 2 and 3 the same 16 k further, every lane ends up
+/// with k 4t..4t+3 and 16 + 4t.. of columns 2g and 2g + 1: column g of the
+/// block of even columns and of the block of odd columns, whose D columns
+/// 2t, 2t + 1 are the span's 4t..4t+3 the lane holds. Two prmt per
+/// register (constant selectors) then sort the bytes by column. So one
+/// ldmatrix.x4 and four prmt read the fragments of two blocks, and B needs
+/// no transposed staging, which cp.async cannot fill (ld.shared.b32 of a
+/// 4x4 byte block plus prmt would read four times the bytes a lane keeps).
+///
+/// The eight rows of matrix 0, {0, 1, 4, 5, 8, 9, 12, 13}, hold k and k + 8,
+/// which fall into the same bank group at any 16-byte row pitch: a two-way
+/// conflict on B's ldmatrix (one in five of a k step's ldmatrix on
+/// BatchMatMul's tile). The conflict-free order ({0, 1, 4, 5, 10, 11, 14,
+/// 15}) gives lanes t = 2, 3 their high pair first, and the per-lane swap
+/// it needs (a select per register, or per-lane prmt selectors) pushed
+/// BatchMatMul's fp8 tile past 255 registers on sm_90 (8 to 12 bytes of
+/// spills).
+struct PairedByteFragments {
+  /// The k row (from the k step's first) lane `lane` names: lane 8j + r
+  /// names row r of matrix j, 16 * (j / 2) + 2 * (j % 2) + 4 * (r / 2) +
+  /// (r % 2).
+  static Value laneRow(IndexMath &m, Value lane) {
+    return m.add(m.add(m.mul(m.bits(lane, 4, 1), 16), m.mul(m.bits(lane, 3, 1), 2)),
+                 m.add(m.mul(m.bits(lane, 1, 3), 4), m.bits(lane, 0, 1)));
+  }
+
+  /// The even block's two registers, then the odd block's, read from the
+  /// span whose rows the lanes name at `address`.
+  static SmallVector<SmallVector<Value>> load(RegisterEmitter &e, Value address) {
+    SmallVector<Value> matrices = loadMatrices(e, address, 4, /*transpose=*/true);
+    auto permute = [&](Value a, Value b, int64_t selector) {
+      Type i32 = e.builder.getI32Type();
+      return LLVM::CallIntrinsicOp::create(e.builder, e.loc, i32,
+                                           e.builder.getStringAttr("llvm.nvvm.prmt"),
+                                           ValueRange{a, b, e.i32(selector)})
+          .getResult(0);
+    };
+    // Matrix 2r + 0 holds (k, column 2g), (k, 2g + 1), (k + 1, 2g),
+    // (k + 1, 2g + 1) of k = 4t (+ 16r); matrix 2r + 1 the same of k + 2:
+    // the even columns are bytes 0, 2, 4, 6 of the pair, the odd ones 1, 3,
+    // 5, 7.
+    SmallVector<SmallVector<Value>> fragments;
+    for (int64_t selector : {0x6420, 0x7531})
+      fragments.push_back({permute(matrices[0], matrices[1], selector),
+                           permute(matrices[2], matrices[3], selector)});
+    return fragments;
+  }
+};
 
 /// Stages the K chunk [k0, k0 + len) of `a` and `b` (of the multiply `s`,
 /// laid out as `staging`; B transposed where `bTransposed`) at `aBase` and
@@ -170,7 +242,10 @@ struct FragmentRounding {
 SmallVector<Value> roundFragment(RegisterEmitter &e, SmallVector<Value> regs, bool round) {
   if (round)
     for (Value &reg : regs)
-      reg = emitRoundToTF32(e.builder, e.loc, reg);
+      reg = LLVM::BitcastOp::create(
+          e.builder, e.loc, e.builder.getI32Type(),
+          roundToTF32(e.builder, e.loc,
+                      LLVM::BitcastOp::create(e.builder, e.loc, e.builder.getF32Type(), reg)));
   return regs;
 }
 
@@ -204,7 +279,7 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
   if (!accType)
     return op->emitOpError("accumulator element type has no LLVM form");
   const int64_t kStep = form.k;
-  bool bTransposed = stagesBTransposed(form);
+  bool bTransposed = stagesBTransposed(form, accTensorType);
   // tf32 B from [chunk][N] rows: a word per fragment register.
   bool bWords = !bTransposed && form.elementBytes == 4;
 
@@ -219,10 +294,14 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
 
   // The accumulator registers as [batch][row block][column]: rows r and
   // r + 1 (an even r) of a thread are the two halves of one m16n8 fragment.
+  // A column block is the two columns of one m16n8 block or, paired, the
+  // four of two blocks (even and odd columns of a 16-column span).
   BlockedAttr layout = accLaid->layout;
+  const bool paired = hasPairedMmaColumns(layout);
+  const int64_t blockColumns = paired ? 4 : 2;
   SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
   int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
-  int64_t rowRegs = regsPerDim[mDim], colBlocks = regsPerDim[nDim] / 2;
+  int64_t rowRegs = regsPerDim[mDim], colBlocks = regsPerDim[nDim] / blockColumns;
   int64_t warpsM = layout.getWarpsPerCTA()[mDim];
   auto regOf = [&](int64_t batch, int64_t row, int64_t col) {
     SmallVector<int64_t> perDim{row, col};
@@ -246,13 +325,14 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
   // ldmatrix.x2.trans of B: lanes 0-15 name k rows 0-15 of the 8 columns
   // starting at the fragment's first column, origin - 2 * (lane % 4).
   // Transposed B (plain ldmatrix.x2): lanes 8j..8j+7 name columns 0-7 at the
-  // j-th 16 bytes of the k step.
+  // j-th 16 bytes of the k step. Paired 1-byte B: see PairedByteFragments.
   // Word reads of tf32 B: lane l names k l % 4 of column l / 4.
   Value bLaneK = bTransposed ? m.mul(m.bits(lane, 3, 1), half)
+                 : paired    ? PairedByteFragments::laneRow(m, lane)
                  : bWords    ? m.bits(lane, 0, 3)
                              : m.bits(lane, 0, 15);
   Value bLaneColumn = bWords ? group : m.bits(lane, 0, 7);
-  Value columnInPair = m.mul(m.bits(lane, 0, 3), 2);
+  Value columnInPair = m.mul(m.bits(lane, 0, 3), blockColumns);
 
   // A thread's fragments lie at fixed distances from its first one: the
   // accumulator layout repeats a thread's blocks at constant strides (along
@@ -291,7 +371,7 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
       aFragmentOffset.push_back(
           (batchOffset * s.m + staticOffset(mDim, regOf(batch, row, 0))) * staging.aPitch);
     for (int64_t col = 0; col < colBlocks; ++col) {
-      int64_t column = staticOffset(nDim, regOf(batch, 0, 2 * col));
+      int64_t column = staticOffset(nDim, regOf(batch, 0, blockColumns * col));
       bFragmentOffset.push_back(bTransposed
                                     ? (batchOffset * s.n + column) * staging.bPitch
                                     : batchOffset * staging.chunk * staging.bPitch + column);
@@ -336,23 +416,33 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
       for (int64_t batch = 0; batch < batchRegs; ++batch)
         for (int64_t col = 0; col < colBlocks; ++col) {
           int64_t bOffset = bFragmentOffset[batch * colBlocks + col];
-          SmallVector<Value> bRegs = roundFragment(
-              e,
-              bWords ? loadWords(e, {fragmentAt(bStepBase, bOffset),
-                                     fragmentAt(bStepBase, bOffset + 4 * staging.bPitch)})
-                     : loadMatrices(e, fragmentAt(bStepBase, bOffset), 2, !bTransposed),
-              rounding.b);
-          for (int64_t pair = 0; pair < rowPairs; ++pair) {
-            std::array<int64_t, 4> regs = {
-                regOf(batch, 2 * pair, 2 * col), regOf(batch, 2 * pair, 2 * col + 1),
-                regOf(batch, 2 * pair + 1, 2 * col), regOf(batch, 2 * pair + 1, 2 * col + 1)};
-            SmallVector<Value> cRegs;
-            for (int64_t reg : regs)
-              cRegs.push_back(next[reg]);
-            SmallVector<Value> d = issue(e, aFragments[batch * rowPairs + pair], bRegs, cRegs,
-                                         MmaFragmentSite{regs, m.add(aStep, k0)});
-            for (auto [i, reg] : llvm::enumerate(regs))
-              next[reg] = d[i];
+          Value bAddress = fragmentAt(bStepBase, bOffset);
+          // One B fragment per m16n8 block: plain columns c, c + 1 of the
+          // thread, paired the even (c, c + 2) and odd (c + 1, c + 3) ones.
+          SmallVector<SmallVector<Value>> bFragments;
+          if (paired)
+            bFragments = PairedByteFragments::load(e, bAddress);
+          else if (bWords)
+            bFragments.push_back(roundFragment(
+                e, loadWords(e, {bAddress, fragmentAt(bStepBase, bOffset + 4 * staging.bPitch)}),
+                rounding.b));
+          else
+            bFragments.push_back(loadMatrices(e, bAddress, 2, !bTransposed));
+          for (auto [block, bRegs] : llvm::enumerate(bFragments)) {
+            int64_t c0 = blockColumns * col + int64_t(block);
+            int64_t c1 = c0 + (paired ? 2 : 1);
+            for (int64_t pair = 0; pair < rowPairs; ++pair) {
+              std::array<int64_t, 4> regs = {
+                  regOf(batch, 2 * pair, c0), regOf(batch, 2 * pair, c1),
+                  regOf(batch, 2 * pair + 1, c0), regOf(batch, 2 * pair + 1, c1)};
+              SmallVector<Value> cRegs;
+              for (int64_t reg : regs)
+                cRegs.push_back(next[reg]);
+              SmallVector<Value> d = issue(e, aFragments[batch * rowPairs + pair], bRegs, cRegs,
+                                           MmaFragmentSite{regs, m.add(aStep, k0)});
+              for (auto [i, reg] : llvm::enumerate(regs))
+                next[reg] = d[i];
+            }
           }
         }
       return next;
@@ -377,7 +467,8 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   if (failed(shape))
     return failure();
   const MmaShape &s = *shape;
-  MmaSyncStaging staging = getStaging(s, chooseChunk(s, form), form);
+  bool bTransposed = stagesBTransposed(form, accTensorType);
+  MmaSyncStaging staging = getStaging(s, chooseChunk(s, form, bTransposed), form, bTransposed);
   FailureOr<OperandStaging> staged =
       getOperandStaging(rewriter, loc, op, staging.bytes, staging.bOffset);
   if (failed(staged))
@@ -385,7 +476,7 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   RegisterEmitter e(rewriter, loc);
   auto prepare = [&](int64_t k0, int64_t len) -> FailureOr<ChunkBases> {
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
-    if (failed(stageChunk(e, rewriter, s, staging, a, b, element, stagesBTransposed(form), staged->aBase,
+    if (failed(stageChunk(e, rewriter, s, staging, a, b, element, bTransposed, staged->aBase,
                           staged->bBase, k0, len, /*needsCheck=*/s.k > staging.chunk)))
       return failure();
     if (a.global || b.global) {
@@ -403,11 +494,15 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   return success();
 }
 
-/// mmaf_global's `view` (base and its sizes, strides, starts), converted.
-TmaView getTmaView(Value base, ValueRange view) {
+/// mmaf_global's `view` (base and its sizes, strides, starts), converted;
+/// nullopt without one.
+std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed = false) {
+  if (!base)
+    return std::nullopt;
   size_t rank = (view.size() + 1) / 3;
   TmaView result;
   result.base = base;
+  result.transposed = transposed;
   llvm::append_range(result.sizes, view.take_front(rank));
   llvm::append_range(result.strides, view.slice(rank, rank - 1));
   llvm::append_range(result.starts, view.drop_front(2 * rank - 1));
@@ -419,22 +514,29 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Type lhsType = op.getLhs().getType();
-    // AsyncCopyMmaOperands fuses the operands of f16/bf16 and tf32 (f32
-    // rounded after the copy) mmafs, and on the tcgen05 path of tf32 and
-    // fp8 ones too. The multiply's element types are the tile types.
+    // AsyncCopyMmaOperands fuses the operands of mma.sync mmafs (tf32 ones
+    // as f32 rounded after the copy: lhs_tf32/rhs_tf32), of wgmma ones (an
+    // f32 pointer operand there is tf32, rounded in shared memory) and on
+    // the tcgen05 path of tf32 and fp8 ones too. The multiply's element
+    // types are the tile types (a pointer operand's pointee where unmarked).
     Type element = op.getLhsMultipliedType(), rhsElement = op.getRhsMultipliedType();
     auto accType = cast<RankedTensorType>(op.getAcc().getType());
+    std::optional<MmaSyncForm> form = getMmaFSyncForm(element, rhsElement, accType.getElementType(),
+                                                      getTargetComputeCapability(op));
     bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element, rhsElement);
     FragmentRounding rounding{op.getLhsTf32(), op.getRhsTf32()};
     if ((wgmma || tcgen05) && (rounding.a || rounding.b))
       return op.emitOpError("rounds an operand to tf32 after the copy, which only the mma.sync "
                             "path does");
-    std::optional<MmaSyncForm> form =
-        getMmaFSyncForm(op, element, rhsElement, accType.getElementType(),
-                        cast<RankedTensorType>(lhsType).getShape().back());
+    if (!tcgen05 && hasTmemAccumulator(op))
+      return op.emitOpError("keeps its accumulator in tensor memory but does not take the "
+                            "tcgen05 path");
     if (!wgmma && !tcgen05 && (!form || !hasMmaSyncStaging(lhsType, accType, *form)))
       return op.emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
     RegisterEmitter e(rewriter, op.getLoc());
+    // In a K loop (see makeThreadIdUnhoistable).
+    if (tcgen05 && hasTmemAccumulator(op))
+      e.makeThreadIdUnhoistable();
     FailureOr<StagedOperand> a =
         getStagedOperand(e, op, op.getLhs(), adaptor.getLhs(), adaptor.getLhsMask());
     FailureOr<StagedOperand> b =
@@ -445,15 +547,15 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     b->maxRun = op.getRhsRun().value_or(0);
     if ((wgmma || tcgen05) && (a->maxRun || b->maxRun))
       return op.emitOpError("shortens an operand's runs, which only the mma.sync path copies");
-    if (wgmma) {
-      // Both views known: TMA loads (TmaToLLVM.cpp).
-      std::optional<std::pair<TmaView, TmaView>> views;
-      if (adaptor.getLhsBase() && adaptor.getRhsBase())
-        views.emplace(getTmaView(adaptor.getLhsBase(), adaptor.getLhsView()),
-                      getTmaView(adaptor.getRhsBase(), adaptor.getRhsView()));
+    if (wgmma)
+      // Views known: TMA loads (TmaToLLVM.cpp).
       return emitWgmma(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),
-                       *getTypeConverter(), rewriter, views ? &*views : nullptr);
-    }
+                       *getTypeConverter(), rewriter,
+                       getTmaView(adaptor.getLhsBase(), adaptor.getLhsView()),
+                       getTmaView(adaptor.getRhsBase(), adaptor.getRhsView(),
+                                  op.getRhsViewTransposed()));
+    if (op.getRhsViewTransposed())
+      return op.emitOpError("has a K-major (transposed view) B, which only the wgmma path reads");
     if (tcgen05)
       return emitTcgen05(op, *a, *b, element, rhsElement, lhsType, adaptor.getAcc(), op.getAcc().getType(),
                          *getTypeConverter(), rewriter);
@@ -461,7 +563,7 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, rhsElement, aRegs, bRegs, cRegs);
     };
-    // The staging holds the elements as LLVM stores them (tf32 as f32).
+    // The staging's element type in LLVM (tf32 is f32 there, fp8 i8).
     Type staged = getTypeConverter()->convertType(element);
     return emitStagedMmaSync(op, *a, *b, staged, lhsType, adaptor.getAcc(), accType, *form,
                              getMmaSyncArithmetic(op), issue, *getTypeConverter(), rewriter,
@@ -508,7 +610,7 @@ struct MmaStageCopyLowering : ConvertOpToLLVMPattern<MmaStageCopyOp> {
     FailureOr<MmaShape> shape = getMmaShape(lhsType.getShape(), accShape);
     if (failed(shape))
       return op.emitOpError("operands are not [M, K] x [K, N] or batched");
-    MmaSyncStaging staging = getStaging(*shape, op.getChunk(), kRingForm);
+    MmaSyncStaging staging = getStaging(*shape, op.getChunk(), kRingForm, /*bTransposed=*/false);
     FailureOr<ChunkBases> slot = getRingSlot(e, op, staging, op.getStages(), adaptor.getSlot());
     if (failed(slot))
       return failure();
@@ -546,7 +648,7 @@ struct MmaFStageLowering : ConvertOpToLLVMPattern<MmaFStageOp> {
     FailureOr<MmaShape> shape = getMmaShape(lhs, accType.getShape());
     if (failed(shape))
       return op.emitOpError("accumulator is not [M, N] or [batch, M, N]");
-    MmaSyncStaging staging = getStaging(*shape, op.getChunk(), kRingForm);
+    MmaSyncStaging staging = getStaging(*shape, op.getChunk(), kRingForm, /*bTransposed=*/false);
     RegisterEmitter e(rewriter, op.getLoc());
     FailureOr<ChunkBases> slot = getRingSlot(e, op, staging, op.getStages(), adaptor.getSlot());
     if (failed(slot))

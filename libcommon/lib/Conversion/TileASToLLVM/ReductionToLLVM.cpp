@@ -84,45 +84,11 @@ private:
   RegisterEmitter &e;
 };
 
-/// nvvm.shfl.sync of any scalar of up to 64 bits (PTX shuffles 32-bit words).
-static Value shuffle(RegisterEmitter &e, Value value, Value offset,
-                     NVVM::ShflKind kind) {
-  OpBuilder &b = e.builder;
-  Location loc = e.loc;
-  Type i32 = b.getI32Type();
-  Value everyLane = e.i32(-1);
-  // c operand: the last lane a shuffle may read (0 for `up`: the first).
-  Value clamp = e.i32(kind == NVVM::ShflKind::up ? 0 : kWarpSize - 1);
-  auto kindAttr = NVVM::ShflKindAttr::get(b.getContext(), kind);
-  auto word = [&](Value x) -> Value {
-    return NVVM::ShflOp::create(b, loc, x.getType(), everyLane, x, offset, clamp,
-                                kindAttr, UnitAttr());
-  };
-  Type type = value.getType();
-  if (type.isF32() || type.isInteger(32))
-    return word(value);
-  unsigned bits = type.getIntOrFloatBitWidth();
-  Type intType = b.getIntegerType(bits);
-  Value bitsValue = type.isInteger() ? value : LLVM::BitcastOp::create(b, loc, intType, value);
-  Value result;
-  if (bits < 32) {
-    Value wide = LLVM::ZExtOp::create(b, loc, i32, bitsValue);
-    result = LLVM::TruncOp::create(b, loc, intType, word(wide));
-  } else {
-    auto pairType = VectorType::get({2}, i32);
-    Value pair = LLVM::BitcastOp::create(b, loc, pairType, bitsValue);
-    Value lo = word(e.extract(pair, 0));
-    Value hi = word(e.extract(pair, 1));
-    result = LLVM::BitcastOp::create(b, loc, intType, e.buildVector(pairType, {lo, hi}));
-  }
-  return type.isInteger() ? result : LLVM::BitcastOp::create(b, loc, type, result);
-}
-
 static Pack shufflePack(RegisterEmitter &e, const Pack &values, Value offset,
                         NVVM::ShflKind kind) {
   Pack result;
   for (Value value : values)
-    result.push_back(shuffle(e, value, offset, kind));
+    result.push_back(e.shuffle(value, offset, kind));
   return result;
 }
 

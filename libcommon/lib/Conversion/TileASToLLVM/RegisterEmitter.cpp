@@ -35,6 +35,37 @@ Value RegisterEmitter::buildVector(VectorType type, ArrayRef<Value> elements) {
   return vector;
 }
 
+Value RegisterEmitter::shuffle(Value value, Value lane, NVVM::ShflKind kind) {
+  Type wordType = builder.getI32Type();
+  Value everyLane = i32(-1);
+  // c operand: the last lane a shuffle may read (0 for `up`: the first).
+  Value clamp = i32(kind == NVVM::ShflKind::up ? 0 : kWarpSize - 1);
+  auto kindAttr = NVVM::ShflKindAttr::get(builder.getContext(), kind);
+  auto word = [&](Value x) -> Value {
+    return NVVM::ShflOp::create(builder, loc, x.getType(), everyLane, x, lane, clamp,
+                                kindAttr, UnitAttr());
+  };
+  Type type = value.getType();
+  if (type.isF32() || type.isInteger(32))
+    return word(value);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = builder.getIntegerType(bits);
+  Value bitsValue =
+      type.isInteger() ? value : LLVM::BitcastOp::create(builder, loc, intType, value);
+  Value result;
+  if (bits < 32) {
+    Value wide = LLVM::ZExtOp::create(builder, loc, wordType, bitsValue);
+    result = LLVM::TruncOp::create(builder, loc, intType, word(wide));
+  } else {
+    auto pairType = VectorType::get({2}, wordType);
+    Value pair = LLVM::BitcastOp::create(builder, loc, pairType, bitsValue);
+    Value lo = word(extract(pair, 0));
+    Value hi = word(extract(pair, 1));
+    result = LLVM::BitcastOp::create(builder, loc, intType, buildVector(pairType, {lo, hi}));
+  }
+  return type.isInteger() ? result : LLVM::BitcastOp::create(builder, loc, type, result);
+}
+
 /// (id / below) % count for the thread or warp id split over dimensions.
 static Value digit(RegisterEmitter &e, Value id, unsigned below, unsigned count) {
   Value value = id;
@@ -43,8 +74,19 @@ static Value digit(RegisterEmitter &e, Value id, unsigned below, unsigned count)
   return LLVM::URemOp::create(e.builder, e.loc, value, e.i32(count));
 }
 
+void RegisterEmitter::makeThreadIdUnhoistable() {
+  Type i32 = builder.getI32Type();
+  Value tid = NVVM::ThreadIdXOp::create(builder, loc, i32);
+  threadId = LLVM::InlineAsmOp::create(builder, loc, i32, ValueRange{tid}, "{ add.u32 $0, $1, 0; }",
+                                       "=r,r", /*has_side_effects=*/true,
+                                       /*is_align_stack=*/false,
+                                       LLVM::tailcallkind::TailCallKind::None,
+                                       LLVM::AsmDialectAttr(), ArrayAttr())
+                 .getResult(0);
+}
+
 Value RegisterEmitter::threadBase(BlockedAttr layout, unsigned dim) {
-  Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
+  Value tid = threadId ? threadId : NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
   Value lane = LLVM::URemOp::create(builder, loc, tid, i32(kWarpSize));
   Value warp = LLVM::UDivOp::create(builder, loc, tid, i32(kWarpSize));
   unsigned lanesBelow = 1, warpsBelow = 1;

@@ -10,6 +10,7 @@
 
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 
 namespace tilepipe::tile_as {
@@ -25,6 +26,24 @@ public:
   mlir::Value insert(mlir::Value vector, mlir::Value element, int64_t index);
   /// A vector of `type` holding `elements` in order.
   mlir::Value buildVector(mlir::VectorType type, mlir::ArrayRef<mlir::Value> elements);
+
+  /// nvvm.shfl.sync of `kind` over the whole warp of a scalar of up to 64
+  /// bits (PTX shuffles 32-bit words: narrower values widen, 64-bit ones
+  /// go in two halves); `lane` is the source lane (idx) or the offset.
+  mlir::Value shuffle(mlir::Value value, mlir::Value lane, mlir::NVVM::ShflKind kind);
+
+  /// The thread index the coordinates derive from; null: tid.x read where
+  /// needed. makeThreadIdUnhoistable sets it.
+  mlir::Value threadId;
+
+  /// Makes the coordinates computed from here on derive from a thread index
+  /// that LLVM may not hoist out of a loop (an inline-PTX copy of tid.x with
+  /// side effects, in the `{ ... }` block form tile-emu translates). A
+  /// tcgen05 multiply in a K loop stages hundreds of registers at swizzled shared addresses that depend on the thread only:
+  /// LICM hoisted them all before the loop, live across it (thousands of
+  /// bytes of spills on cuTile's block-scaled and tf32 tiles); recomputed in
+  /// the loop they cost a few instructions each.
+  void makeThreadIdUnhoistable();
 
   /// Coordinate along `dim` of every register of this thread for a tensor of
   /// `shape` in `layout` (i32 values).

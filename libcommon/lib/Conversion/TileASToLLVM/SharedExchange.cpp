@@ -76,6 +76,19 @@ Type storageType(Type element) {
 FailureOr<Value> tilepipe::tile_as::exchangeThroughShared(
     OpBuilder &builder, Operation *op, ArrayRef<ExchangeSource> sources,
     Laid result, VectorType resultType, SlotFunction resultSlot, int64_t numSlots) {
+  RegisterEmitter e(builder, op->getLoc());
+  SmallVector<SlottedRegisters> slotted;
+  for (const ExchangeSource &source : sources)
+    slotted.push_back({source.registers, registerSlots(e, source.laid, source.slot)});
+  return exchangeSlots(builder, op, slotted, {Value(), registerSlots(e, result, resultSlot)},
+                       resultType, numSlots);
+}
+
+FailureOr<Value> tilepipe::tile_as::exchangeSlots(OpBuilder &builder, Operation *op,
+                                                  ArrayRef<SlottedRegisters> sources,
+                                                  const SlottedRegisters &reads,
+                                                  VectorType resultType, int64_t numSlots) {
+  ArrayRef<Value> readSlots = reads.slots;
   Location loc = op->getLoc();
   RegisterEmitter e(builder, loc);
   Type element = resultType.getElementType();
@@ -92,27 +105,28 @@ FailureOr<Value> tilepipe::tile_as::exchangeThroughShared(
   if (failed(base))
     return failure();
 
-  SmallVector<SmallVector<Value>> sourceSlots;
-  for (const ExchangeSource &source : sources)
-    sourceSlots.push_back(registerSlots(e, source.laid, source.slot));
-  SmallVector<Value> readSlots = registerSlots(e, result, resultSlot);
-
+  // The known alignment of a register's address (the buffer is 16-byte
+  // aligned; chunks move addresses to the sink): 0 for the element's own.
+  auto alignment = [&](const SlottedRegisters &slotted, size_t reg) -> unsigned {
+    return chunked || slotted.alignments.empty() ? 0 : slotted.alignments[reg];
+  };
   SmallVector<Value> values(readSlots.size());
   for (int64_t first = 0; first < numSlots; first += chunkSize) {
     Chunk chunk{*base, storage, first, chunkSize, chunked};
     // Earlier readers of the scratch buffer are done before it is overwritten.
     emitCTABarrier(builder, loc);
-    for (auto [source, slots] : llvm::zip(sources, sourceSlots))
-      for (auto [reg, slot] : llvm::enumerate(slots)) {
+    for (const SlottedRegisters &source : sources)
+      for (auto [reg, slot] : llvm::enumerate(source.slots)) {
         Value value = e.extract(source.registers, reg);
         if (storage != element)
           value = LLVM::ZExtOp::create(builder, loc, storage, value);
-        LLVM::StoreOp::create(builder, loc, value, chunk.address(e, slot).first);
+        LLVM::StoreOp::create(builder, loc, value, chunk.address(e, slot).first,
+                              alignment(source, reg));
       }
     emitCTABarrier(builder, loc);
     for (auto [reg, slot] : llvm::enumerate(readSlots)) {
       auto [address, inChunk] = chunk.address(e, slot);
-      Value value = LLVM::LoadOp::create(builder, loc, storage, address);
+      Value value = LLVM::LoadOp::create(builder, loc, storage, address, alignment(reads, reg));
       if (storage != element)
         value = LLVM::TruncOp::create(builder, loc, element, value);
       // Each slot lies in one chunk: the first chunk fills every register,

@@ -47,6 +47,23 @@ exchangeThroughShared(mlir::OpBuilder &builder, mlir::Operation *op,
                       mlir::VectorType resultType, SlotFunction resultSlot,
                       int64_t numSlots);
 
+/// One tensor's registers with the slot (i32) of each, for exchangeSlots,
+/// and optionally the byte alignment each slot's address is known to have
+/// (which lets LLVM merge a thread's adjacent accesses into vectors).
+struct SlottedRegisters {
+  mlir::Value registers;
+  llvm::SmallVector<mlir::Value> slots;
+  llvm::SmallVector<unsigned> alignments = {};
+};
+
+/// exchangeThroughShared with the slots given per register: each source
+/// register goes to its slot, result register i is read from
+/// `reads.slots[i]` (`reads.registers` unused).
+mlir::FailureOr<mlir::Value>
+exchangeSlots(mlir::OpBuilder &builder, mlir::Operation *op,
+              llvm::ArrayRef<SlottedRegisters> sources, const SlottedRegisters &reads,
+              mlir::VectorType resultType, int64_t numSlots);
+
 } // namespace tilepipe::tile_as
 
 #endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_SHAREDEXCHANGE_H

@@ -4,7 +4,17 @@
 // (Tcgen05ToLLVM.cpp) read through shared-memory descriptors: A (as
 // [batch * M][chunk], K-major) and B (as [batch * chunk][N], N-major) in
 // the canonical swizzled layouts of "Shared Memory Matrix Layout" (the same
-// for both families; only the descriptor's swizzle field differs).
+// for both families; only the descriptor's swizzle field differs). wgmma
+// reads an N-major B only for f16/bf16 (imm-trans-b); for tf32 and fp8 B is
+// staged K-major like A, as [batch * N][chunk]: registers are stored there
+// an element at a time, while a global B (N-contiguous, which cp.async
+// cannot scatter below 4 bytes) is copied N-major into a landing array and
+// transposed from there by all threads, 4 x 4 elements at a time (four
+// 4-element loads along N, four stores along K: 16-byte accesses for tf32,
+// 4-byte ones with byte permutes for fp8). That costs the landing space
+// and one more CTA barrier per chunk, but keeps the operands out of
+// registers (cp.async) and their global reads coalesced and vectorized;
+// TMA could fill the landing array just as well, but it cannot transpose.
 //
 // An operand's contiguous dimension (K for A, N for B) is cut into blocks
 // of W bytes, W the 128-, 64- or 32-byte swizzle mode that covers it; a
@@ -55,21 +65,18 @@ struct SwizzledArray {
   int64_t bytes() const { return blocks * blockBytes(); }
   /// The 8-row step: the descriptor's stride byte offset.
   int64_t atomBytes() const { return kAtomRows * width; }
-  /// The unswizzled byte offset of (row, c) (c along the contiguous
-  /// dimension); i32 values.
-  Value plainOffset(const IndexMath &m, Value row, Value c) const {
-    return m.add(m.add(m.mul(m.div(c, perBlock()), blockBytes()), m.mul(row, width)),
-                 m.mul(m.rem(c, perBlock()), elementBytes));
-  }
-  /// Where byte `offset` of the unswizzled array is stored: its 16-byte
-  /// piece XOR the row within the pattern (the buffer is aligned to it).
-  Value swizzle(const IndexMath &m, Value offset) const {
-    return m.bitXor(offset, m.shl(m.bits(offset, 7, width / 16 - 1), 4));
-  }
-  /// The element slot of (row, c).
-  Value slot(const IndexMath &m, Value row, Value c) const {
-    return m.div(swizzle(m, plainOffset(m, row, c)), elementBytes);
-  }
+  /// The element slot of (row, c) (c along the contiguous dimension; i32
+  /// values): the block of c and the row (multiples of the width), plus c
+  /// within the row with its 16-byte piece XOR-ed with the row's place in
+  /// the 8-row pattern (bits 7-9 of the row's byte offset, as TMA writes
+  /// it; blocks are multiples of 1024 bytes and the buffer is aligned to
+  /// them). The constant part of `row` (a register's offset from its
+  /// thread's first coordinate) is split at a multiple of 8 and its
+  /// multiple-of-8 part added last: the registers of a thread along the rows
+  /// then share the swizzled parts of their row modulo 8 and differ by
+  /// constants, which LLVM folds into the stores' offsets (swizzling each
+  /// whole offset gave every register an address register of its own).
+  Value slot(const IndexMath &m, Value row, Value c) const;
   /// The byte offset (i32) of the k step of `kBytes` bytes (a multiple of
   /// 32) along a K-major array's rows, which continue from block to block.
   Value kStepOffset(const IndexMath &m, Value kBytes) const {
@@ -96,21 +103,33 @@ uint64_t getDescriptorLayoutBits(const SwizzledArray &array, bool kMajor,
 /// Registers outside a chunk are not stored (no trash slot: the buffers of
 /// typical tiles fill the 48 KiB exactly).
 struct SwizzledStaging {
-  int64_t chunk = 0, buffers = 1;
-  SwizzledArray a, b;
-  uint64_t bOffset = 0, bufferBytes = 0, bytes = 0;
+  int64_t chunk = 0, buffers = 1, n = 0;
+  /// B as [batch * N][chunk] (K-major) instead of [batch * chunk][N];
+  /// with `bLands`, a global B is first copied into `landing`, N-major.
+  bool bKMajor = false, bLands = false;
+  SwizzledArray a, b, landing;
+  uint64_t bOffset = 0, landingOffset = 0, bufferBytes = 0, bytes = 0;
 
   /// `stageA` false: A comes from elsewhere (registers) and takes no space.
-  SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes, bool stageA = true);
-  /// Byte offsets of buffer `buffer`'s A and B.
+  SwizzledStaging(const MmaShape &s, int64_t chunk, unsigned elementBytes, bool stageA = true,
+                  bool bKMajor = false, bool bLands = false);
+  /// Byte offsets of buffer `buffer`'s A, B and landing array.
   uint64_t aStart(int64_t buffer) const { return buffer * bufferBytes; }
   uint64_t bStart(int64_t buffer) const { return aStart(buffer) + bOffset; }
+  uint64_t landingStart(int64_t buffer) const { return aStart(buffer) + landingOffset; }
 
   /// The K chunk staged at a time (chooseKChunk within `limit` bytes, by
   /// default all of static shared memory, a multiple of the 32-byte k
   /// step); 0 when not even one k step fits.
   static int64_t chooseChunk(const MmaShape &s, unsigned elementBytes, bool stageA = true,
-                             uint64_t limit = kMaxStaticSharedBytes);
+                             uint64_t limit = kMaxStaticSharedBytes, bool bKMajor = false,
+                             bool bLands = false);
+
+  /// The byte offset (i32) in buffer 0's B of B's row that holds (batch,
+  /// n) when K-major, (batch, k) otherwise (the row a B descriptor of that
+  /// batch starts at, plus the n0 of its block: `n0` a multiple of the
+  /// block's elements when N-major).
+  int64_t bRowOffset(int64_t batch, int64_t n0) const;
 };
 
 /// Stages the chunk k in [k0, k0 + len) of A (unless `a` is null) and B
@@ -118,14 +137,18 @@ struct SwizzledStaging {
 /// barriers (the first waits for earlier readers of the buffer), fenced
 /// for the async proxy the tensor cores read through; cp.async copies have
 /// landed before. A's register (or copy) i goes to row `aRowOf(i)`; B's
-/// row of batch b and k is b * chunk + k.
+/// row of batch b and k is b * chunk + k (K-major: of batch b and n,
+/// b * N + n, an element at a time, or through the landing array).
+/// `roundToTf32`: global operands are f32 to round to tf32 once landed
+/// (A in place, B as it is transposed); registers come rounded.
 mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
                                        mlir::ConversionPatternRewriter &rewriter,
                                        const SwizzledStaging &staging, int64_t buffer,
                                        Value scratch, const StagedOperand *a,
                                        const StagedOperand &b, Type element, const MmaShape &s,
                                        int64_t k0, int64_t len,
-                                       llvm::function_ref<Value(size_t)> aRowOf);
+                                       llvm::function_ref<Value(size_t)> aRowOf,
+                                       bool roundToTf32 = false);
 
 } // namespace tilepipe::tile_as
 

@@ -64,7 +64,8 @@ bool CanonicalMma::fits(Operation *op) {
 
 FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rhs, Value acc,
                                               const TypeConverter &converter,
-                                              RegisterEmitter &e, uint64_t minBytes) {
+                                              RegisterEmitter &e, uint64_t minBytes,
+                                              bool withAccumulator) {
   Type lhsType = op->getOperand(0).getType(), rhsType = op->getOperand(1).getType();
   Type accTensor = op->getOperand(2).getType();
   FailureOr<Laid> lhsLaid = Laid::of(op, lhsType);
@@ -88,9 +89,11 @@ FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rh
                                  CanonicalStaging::chooseChunk(mma.shape, elementBytes));
   mma.a = unpackOperand(e, lhs, *lhsLaid);
   mma.b = unpackOperand(e, rhs, *rhsLaid);
-  mma.c = unpackOperand(e, acc, *accLaid);
   mma.arith.computeType = e.builder.getF32Type();
-  mma.sums = widenAccumulator(e, mma.c, mma.accElement, mma.arith);
+  if (withAccumulator) {
+    mma.c = unpackOperand(e, acc, *accLaid);
+    mma.sums = widenAccumulator(e, mma.c, mma.accElement, mma.arith);
+  }
   FailureOr<OperandStaging> staged = getOperandStaging(
       e.builder, e.loc, op, std::max(minBytes, mma.staging.bytes), mma.staging.bOffset);
   if (failed(staged))

@@ -91,9 +91,12 @@ struct CanonicalMma {
   /// (with a diagnostic) where a type has no layout or LLVM form or the
   /// staging does not fit. The scratch buffer (from aBase) grows to at
   /// least `minBytes` too, for the caller's own staging before the chunks'.
+  /// Without `withAccumulator` (an accumulator kept in tensor memory) `c`
+  /// and `sums` stay empty.
   static mlir::FailureOr<CanonicalMma> prepare(mlir::Operation *op, Value lhs, Value rhs,
                                                Value acc, const mlir::TypeConverter &converter,
-                                               RegisterEmitter &e, uint64_t minBytes = 0);
+                                               RegisterEmitter &e, uint64_t minBytes = 0,
+                                               bool withAccumulator = true);
 
   /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
   /// waits for the scratch's earlier readers), fenced for the async proxy
@@ -123,6 +126,22 @@ struct CanonicalMma {
                    llvm::function_ref<std::optional<int64_t>(int64_t batch, int64_t block)>
                        regionColumn);
 };
+
+/// Stores the f32 `sums` (registers of `accLaid`) into the D regions from
+/// `tmem` and waits for the stores, fenced before the thread sync that
+/// orders them before the multiplies.
+void storeAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
+                      ArrayRef<Value> sums);
+
+/// Loads the D regions from `tmem` into the f32 `sums`, each piece waited
+/// for before its values are used.
+void loadAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
+                     mlir::SmallVectorImpl<Value> &sums);
+
+/// Replaces such a multiply: its result is the tensor-memory copy, which
+/// has no registers (a poison vector of type `accVector`).
+mlir::LogicalResult replaceWithTmemAccumulator(mlir::ConversionPatternRewriter &rewriter,
+                                               mlir::Operation *op, Type accVector);
 
 /// The columns allocated for `columns`: a power of two, at least 32.
 int64_t getTmemAllocationColumns(int64_t columns);

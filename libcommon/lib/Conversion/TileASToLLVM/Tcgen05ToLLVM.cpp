@@ -23,7 +23,10 @@
 // tensor memory (tcgen05.st, then tcgen05.wait::st), every MMA accumulates
 // onto it (enable-input-d), and it is loaded back into the same registers at
 // the end, 32 columns at a time: while the operands are staged and
-// multiplied the accumulator occupies no registers.
+// multiplied the accumulator occupies no registers. A multiply marked
+// `tile_as.tmem_accumulator` (a K loop's, KeepAccumulatorsInTmem.cpp) skips
+// both: its D stays in tensor memory from tile_as.acc_to_tmem before the
+// loop to tile_as.acc_from_tmem after it (Tcgen05AccumulatorToLLVM.cpp).
 //
 // A (as [batch * M][K], K-major) and B (as [batch * K][N], N-major) are
 // staged a K chunk at a time in the swizzled layouts of SwizzledStaging.h,
@@ -37,8 +40,17 @@
 // chunks two buffers alternate: chunk i + 1 is staged while the MMAs of
 // chunk i run, and every thread waits for chunk i - 2's phase
 // (mbarrier.try_wait.parity) before buffer i % 2 is rewritten, so no
-// mbarrier is ever two phases ahead of its waiters. f16 accumulators accumulate in f32 and are rounded once at the
-// end, as on the other tensor-core paths.
+// mbarrier is ever two phases ahead of its waiters. f16 accumulators
+// accumulate in f32 and are rounded once at the end, as on the other
+// tensor-core paths.
+//
+// An A in registers in the accumulator layout of its own M x K shape (an
+// attention kernel's probabilities P, the converted D of the multiply
+// before) is not staged: it goes to tensor memory as the accumulator does,
+// after the accumulator's columns, its K elements packed into 32-bit
+// columns, and tcgen05.mma reads it there (`[a]`; PTX ISA, tcgen05 "Matrix
+// A in tensor memory"), so only B passes through shared memory. (Staged in
+// shared memory, such an A stayed live in registers across every K chunk.)
 //
 //===----------------------------------------------------------------------===//
 #include "SwizzledStaging.h"
@@ -193,41 +205,47 @@ LogicalResult waitForPhase(ConversionPatternRewriter &rewriter, RegisterEmitter 
   return emitAsInlinePtx(rewriter, wait.getOperation());
 }
 
-/// The pieces in which a thread moves its accumulator registers between
-/// registers and tensor memory with tcgen05.ld/st.32x32b: `fn(address,
-/// regs)` per piece, `regs` the registers of consecutive columns (at most
-/// kAccessColumns, a power of two) at tensor-memory address `address`.
-void forEachAccumulatorPiece(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s,
-                             Value tmem, Value tid,
-                             llvm::function_ref<void(Value, ArrayRef<int64_t>)> fn) {
+/// The pieces in which a thread moves its registers of a tile in the
+/// tcgen05 accumulator layout (`laid`: the accumulator, or an A operand laid
+/// out like one) between registers and tensor memory with
+/// tcgen05.ld/st.32x32b, `perWord` elements packed into each 32-bit column:
+/// `fn(address, regs)` per piece, `regs` the registers of consecutive
+/// columns (at most kAccessColumns columns, a power of two) at
+/// tensor-memory address `address`. Each (batch, 128-row block) of the tile
+/// is a region of its last extent / `perWord` columns, the regions one after
+/// another from `tmem`.
+void forEachTmemPiece(RegisterEmitter &e, const Laid &laid, const MmaShape &s, Value tmem,
+                      Value tid, int64_t perWord,
+                      llvm::function_ref<void(Value, ArrayRef<int64_t>)> fn) {
   IndexMath m{e};
-  BlockedAttr layout = accLaid.layout;
-  unsigned nDim = accLaid.shape.size() - 1;
-  int64_t columnsPerThread = layout.getSizePerThread()[nDim];
+  BlockedAttr layout = laid.layout;
+  unsigned rank = laid.shape.size();
+  int64_t wordsPerThread = layout.getSizePerThread()[rank - 1] / perWord;
+  int64_t regionWords = laid.shape[rank - 1] / perWord;
   int64_t rowBlocks = s.m / kRows;
   // Warp w reads lanes 32 * (w % 4) on, from column (w / 4) *
-  // columnsPerThread of each region.
+  // wordsPerThread of each region.
   Value warp = m.div(tid, kLanesPerWarp);
   Value laneBase = LLVM::ShlOp::create(e.builder, e.loc, m.mul(m.rem(warp, 4), kLanesPerWarp),
                                        e.i32(16));
-  Value warpBase = m.add(m.add(tmem, laneBase), m.mul(m.div(warp, 4), columnsPerThread));
-  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid.shape);
+  Value warpBase = m.add(m.add(tmem, laneBase), m.mul(m.div(warp, 4), wordsPerThread));
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, laid.shape);
   int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
   for (int64_t batch = 0; batch < batchRegs; ++batch)
     for (int64_t block = 0; block < rowBlocks; ++block)
-      for (int64_t col = 0; col < columnsPerThread;) {
+      for (int64_t word = 0; word < wordsPerThread;) {
         int64_t width =
-            std::min<int64_t>(kAccessColumns, llvm::bit_floor(uint64_t(columnsPerThread - col)));
+            std::min<int64_t>(kAccessColumns, llvm::bit_floor(uint64_t(wordsPerThread - word)));
         SmallVector<int64_t> regs;
-        for (int64_t j = 0; j < width; ++j) {
-          SmallVector<int64_t> perDim{block, col + j};
+        for (int64_t j = 0; j < width * perWord; ++j) {
+          SmallVector<int64_t> perDim{block, word * perWord + j};
           if (s.batched)
             perDim.insert(perDim.begin(), batch);
-          regs.push_back(linearizeRegister(layout, accLaid.shape, perDim));
+          regs.push_back(linearizeRegister(layout, laid.shape, perDim));
         }
-        int64_t region = (batch * rowBlocks + block) * s.n;
-        fn(getTensorPointer(e, m.add(warpBase, region + col)), regs);
-        col += width;
+        int64_t region = (batch * rowBlocks + block) * regionWords;
+        fn(getTensorPointer(e, m.add(warpBase, region + word)), regs);
+        word += width;
       }
 }
 
@@ -235,6 +253,53 @@ void forEachAccumulatorPiece(RegisterEmitter &e, const Laid &accLaid, const MmaS
 Type accessType(RegisterEmitter &e, int64_t width) {
   Type i32 = e.builder.getI32Type();
   return width == 1 ? i32 : Type(VectorType::get({width}, i32));
+}
+
+/// Stores a thread's registers `values` of a tile laid out as `laid` (see
+/// forEachTmemPiece) to tensor memory from `tmem` with tcgen05.st.32x32b,
+/// `perWord` elements packed into each 32-bit column (the first in the low
+/// bits, as tcgen05.mma reads an A operand there). Not waited for.
+void storeToTensorMemory(RegisterEmitter &e, const Laid &laid, const MmaShape &s, Value tmem,
+                         Value tid, ArrayRef<Value> values, int64_t perWord) {
+  OpBuilder &builder = e.builder;
+  Type i32 = builder.getI32Type();
+  forEachTmemPiece(e, laid, s, tmem, tid, perWord, [&](Value address, ArrayRef<int64_t> regs) {
+    SmallVector<Value> words;
+    for (size_t j = 0; j < regs.size(); j += perWord) {
+      Value word;
+      if (perWord == 1) {
+        word = values[regs[j]];
+      } else {
+        SmallVector<Value> packed;
+        for (int64_t p = 0; p < perWord; ++p)
+          packed.push_back(values[regs[j + p]]);
+        word = e.buildVector(VectorType::get({perWord}, packed.front().getType()), packed);
+      }
+      words.push_back(LLVM::BitcastOp::create(builder, e.loc, i32, word));
+    }
+    Value value = words.size() == 1
+                      ? words.front()
+                      : e.buildVector(cast<VectorType>(accessType(e, words.size())), words);
+    NVVM::Tcgen05StOp::create(builder, e.loc, /*unpack=*/false,
+                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, value,
+                              /*offset=*/Value());
+  });
+}
+
+/// Elements of A per tensor-memory column when A of a tcgen05.mma with
+/// `elementBytes`-byte elements may come from tensor memory: when it is in
+/// registers in the accumulator layout of its own shape (M x K), as the
+/// softmax probabilities P of an attention kernel are (the first multiply's
+/// D, converted), each thread's run of a row packs into whole columns and
+/// goes there with tcgen05.st as a D would (PTX ISA, tcgen05 "Matrix A in
+/// tensor memory": row i in lane i, K packed along the columns), instead of
+/// through the swizzled shared-memory staging; 0 otherwise.
+int64_t getTensorMemoryAPacking(const StagedOperand &a, unsigned elementBytes) {
+  if (a.global || !isTcgen05AccumulatorLayout(a.laid.layout, a.laid.shape))
+    return 0;
+  int64_t run = a.laid.layout.getSizePerThread().back();
+  int64_t perWord = 4 / elementBytes;
+  return run % perWord == 0 ? perWord : 0;
 }
 
 /// Whether a multiply of `lhs` (tensor type, elements `a`) by elements `b`
@@ -251,6 +316,42 @@ bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
 
 } // namespace
 
+void storeAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
+                      ArrayRef<Value> sums) {
+  Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
+  storeToTensorMemory(e, accLaid, s, tmem, tid, sums, /*perWord=*/1);
+  NVVM::Tcgen05WaitOp::create(e.builder, e.loc, NVVM::Tcgen05WaitKind::STORE);
+  NVVM::Tcgen05FenceOp::create(e.builder, e.loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+}
+
+void loadAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
+                     SmallVectorImpl<Value> &sums) {
+  OpBuilder &builder = e.builder;
+  Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
+  forEachTmemPiece(e, accLaid, s, tmem, tid, /*perWord=*/1,
+                   [&](Value address, ArrayRef<int64_t> regs) {
+                     Value loaded = NVVM::Tcgen05LdOp::create(
+                         builder, e.loc, accessType(e, regs.size()), /*pack=*/false,
+                         NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, /*offset=*/Value());
+                     NVVM::Tcgen05WaitOp::create(builder, e.loc, NVVM::Tcgen05WaitKind::LOAD);
+                     for (auto [j, reg] : llvm::enumerate(regs)) {
+                       Value word = regs.size() == 1 ? loaded : e.extract(loaded, j);
+                       sums[reg] =
+                           LLVM::BitcastOp::create(builder, e.loc, builder.getF32Type(), word);
+                     }
+                   });
+}
+
+bool hasTmemAccumulator(Operation *op) {
+  return op->hasAttr(TileASDialect::kTmemAccumulatorAttrName);
+}
+
+LogicalResult replaceWithTmemAccumulator(ConversionPatternRewriter &rewriter, Operation *op,
+                                         Type accVector) {
+  rewriter.replaceOp(op, LLVM::PoisonOp::create(rewriter, op->getLoc(), accVector));
+  return success();
+}
+
 bool canLowerToTcgen05(MmaFOp op) {
   return hasTcgen05Form(op) && fitsTcgen05(getElementTypeOrSelf(op.getLhs().getType()),
                                            getElementTypeOrSelf(op.getRhs().getType()),
@@ -266,6 +367,10 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
                            const TypeConverter &converter,
                            ConversionPatternRewriter &rewriter) {
   RegisterEmitter e(rewriter, op.getLoc());
+  // In a K loop (its accumulator stays in tensor memory there) the staging
+  // addresses are recomputed each iteration rather than hoisted.
+  if (hasTmemAccumulator(op))
+    e.makeThreadIdUnhoistable();
   FailureOr<StagedOperand> a = getStagedOperand(e, op, op.getLhs(), lhs, /*mask=*/{});
   FailureOr<StagedOperand> b = getStagedOperand(e, op, op.getRhs(), rhs, /*mask=*/{});
   if (failed(a) || failed(b))
@@ -311,26 +416,40 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
     return op->emitOpError("operand element type has no LLVM form");
   unsigned rank = accLaid->shape.size();
   unsigned mDim = rank - 2;
+  // A in tensor memory (getTensorMemoryAPacking) after the accumulator's
+  // columns, one region of K / aPerWord columns per (batch, 128-row block),
+  // where that fits; else A is staged in shared memory with B.
+  int64_t aPerWord = getTensorMemoryAPacking(a, elementBytes);
+  int64_t aColumns = aPerWord ? s.batch * rowBlocks * s.k / aPerWord : 0;
+  if (columns + aColumns > kTmemColumns)
+    aPerWord = aColumns = 0;
+  bool aInTmem = aPerWord != 0;
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
-  OperandRegs c = unpackOperand(e, acc, *accLaid);
+  // An accumulator kept in tensor memory (KeepAccumulatorsInTmem) has no
+  // registers here.
+  bool inTmem = hasTmemAccumulator(op);
   Arithmetic arith{/*isFloat=*/true};
   arith.computeType = rewriter.getF32Type();
-  SmallVector<Value> sums = widenAccumulator(e, c, accElement, arith);
+  SmallVector<Value> sums;
+  if (!inTmem)
+    sums = widenAccumulator(e, unpackOperand(e, acc, *accLaid), accElement, arith);
 
   int64_t chunkLength =
-      SwizzledStaging::chooseChunk(s, elementBytes, /*stageA=*/true, kStagingLimit);
-  SwizzledStaging staging(s, chunkLength, elementBytes);
+      SwizzledStaging::chooseChunk(s, elementBytes, /*stageA=*/!aInTmem, kStagingLimit);
+  SwizzledStaging staging(s, chunkLength, elementBytes, /*stageA=*/!aInTmem);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
   if (failed(scratch))
     return failure();
-  Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns));
+  Value tmem =
+      getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns + aColumns));
+  Value aTmem = m.add(tmem, columns);
   SmallVector<Value> barriers;
   for (int64_t i = 0; i < kMBarriers; ++i)
     barriers.push_back(getTcgen05MBarrier(e, op, i));
-  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
   Value leader = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
   // The barrier opening the first chunk's staging publishes the init.
@@ -339,19 +458,13 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       NVVM::MBarrierInitOp::create(rewriter, loc, barrier, e.i32(1), Value());
   });
 
-  // The accumulator into tensor memory, where the MMAs add to it; the
-  // barrier opening the first chunk orders it before them.
-  forEachAccumulatorPiece(e, *accLaid, s, tmem, tid, [&](Value address, ArrayRef<int64_t> regs) {
-    SmallVector<Value> words;
-    for (int64_t reg : regs)
-      words.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, sums[reg]));
-    Value value = regs.size() == 1 ? words.front()
-                                   : e.buildVector(cast<VectorType>(accessType(e, regs.size())),
-                                                   words);
-    NVVM::Tcgen05StOp::create(rewriter, loc, /*unpack=*/false,
-                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, value,
-                              /*offset=*/Value());
-  });
+  // The accumulator (and A, where it goes there) into tensor memory, where
+  // the MMAs read it; the barrier opening the first chunk orders the stores
+  // before them.
+  if (!inTmem) // (else it is there already)
+    storeToTensorMemory(e, *accLaid, s, tmem, tid, sums, /*perWord=*/1);
+  if (aInTmem)
+    storeToTensorMemory(e, a.laid, s, aTmem, tid, a.regs.values, aPerWord);
   NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
 
@@ -381,8 +494,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
     if (chunk >= kMBarriers &&
         failed(waitForPhase(rewriter, e, barriers[buffer], chunk / kMBarriers - 1)))
       return failure();
-    if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch, &a, b, element, s, k0,
-                                  len, [&](size_t i) {
+    if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
+                                  aInTmem ? nullptr : &a, b, element, s, k0, len, [&](size_t i) {
                                     Value batch = s.batched ? a.regs.coords[0][i] : e.i32(0);
                                     return m.add(m.mul(batch, s.m), a.regs.coords[mDim][i]);
                                   })))
@@ -395,25 +508,32 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
         // A k step is 32 bytes along A's rows and 16 (tf32: 8, fp8: 32) of
         // B's rows.
         Value kBytes = m.mul(k, kMmaStepBytes);
-        Value aStep = aArray.kStepOffset(m, kBytes);
         Value bStep = m.mul(k, stepElements * bArray.width);
         for (const Issue &issue : issues) {
-          int64_t aRow = issue.batch * s.m + issue.block * kRows;
+          int64_t region = issue.batch * rowBlocks + issue.block;
           int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
                             issue.batch * staging.chunk * bArray.width;
-          Value descA = emitMatrixDescriptor(
-              e, addBytes(e, aAddress, m.add(aStep, aRow * aArray.width)),
-              aLayoutBits);
+          // A in tensor memory: the k step's 32 bytes are 8 columns of its
+          // region; in shared memory: a descriptor of its rows.
+          Value matrixA =
+              aInTmem ? getTensorPointer(e, m.add(m.add(aTmem, (region * s.k + k0) / aPerWord),
+                                                  m.mul(k, kMmaStepBytes / 4)))
+                      : emitMatrixDescriptor(
+                            e,
+                            addBytes(e, aAddress,
+                                     m.add(aArray.kStepOffset(m, kBytes),
+                                           (issue.batch * s.m + issue.block * kRows) *
+                                               aArray.width)),
+                            aLayoutBits);
           Value descB = emitMatrixDescriptor(
               e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
-          Value d = getTensorPointer(
-              e, m.add(tmem, (issue.batch * rowBlocks + issue.block) * s.n + issue.n0));
+          Value d = getTensorPointer(e, m.add(tmem, region * s.n + issue.n0));
           Value idesc = e.i32(
               int32_t(Tcgen05Kind::instructionDescriptor(aElement, bElement, issue.width)));
           NVVM::Tcgen05MMAOp::create(rewriter, loc, kind->kind,
                                      NVVM::CTAGroupKind::CTA_1,
                                      NVVM::Tcgen05MMACollectorOp::DISCARD,
-                                     /*aShift=*/false, d, descA, descB, idesc, accumulate,
+                                     /*aShift=*/false, d, matrixA, descB, idesc, accumulate,
                                      /*scaleInputD=*/Value(), /*disableOutputLane=*/Value());
         }
         return SmallVector<Value>{};
@@ -428,18 +548,10 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       return failure();
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
 
-  // The sums back into the accumulator registers.
-  forEachAccumulatorPiece(e, *accLaid, s, tmem, tid, [&](Value address, ArrayRef<int64_t> regs) {
-    Value loaded = NVVM::Tcgen05LdOp::create(rewriter, loc, accessType(e, regs.size()),
-                                             /*pack=*/false,
-                                             NVVM::Tcgen05LdStShape::SHAPE_32X32B, address,
-                                             /*offset=*/Value());
-    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
-    for (auto [j, reg] : llvm::enumerate(regs)) {
-      Value word = regs.size() == 1 ? loaded : e.extract(loaded, j);
-      sums[reg] = LLVM::BitcastOp::create(rewriter, loc, f32, word);
-    }
-  });
+  // The sums back into the accumulator registers (unless they stay in
+  // tensor memory for the next multiply).
+  if (!inTmem)
+    loadAccumulator(e, *accLaid, s, tmem, sums);
   // Every thread is past its waits and loads: the mbarriers may go, and
   // later users of the scratch and of the tensor memory may overwrite them.
   emitTensorMemoryBarrier(rewriter, loc);
@@ -448,6 +560,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       NVVM::MBarrierInvalOp::create(rewriter, loc, barrier);
   });
 
+  if (inTmem)
+    return replaceWithTmemAccumulator(rewriter, op, acc.getType());
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 

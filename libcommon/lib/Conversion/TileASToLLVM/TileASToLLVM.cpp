@@ -421,6 +421,7 @@ struct ConvertTileASToLLVMPass
     populateMatrixToLLVMPatterns(converter, patterns);
     populateBlockScaledMmaToLLVMPatterns(converter, patterns);
     populateBlockScaledTcgen05ToLLVMPatterns(converter, patterns);
+    populateTcgen05AccumulatorToLLVMPatterns(converter, patterns);
     populateAtomicToLLVMPatterns(converter, patterns);
     populateControlFlowToLLVMPatterns(converter, patterns);
     populateArithmeticToLLVMPatterns(converter, patterns);

@@ -1,7 +1,8 @@
 //===- TmaToLLVM.cpp - wgmma operands loaded by TMA -----------------------===//
 //
-// The TMA form of the wgmma staging (docs/hopper-tma.md): where both
-// operands of an mmaf_global carry their views, the tiles go from global to
+// The TMA form of the wgmma staging (docs/hopper-tma.md): where the staged
+// operands of an mmaf_global carry their views (both, or B alone where A
+// comes from registers, as FMHA's Q and P do), the tiles go from global to
 // shared memory with cp.async.bulk.tensor instead of per-thread cp.async.
 //
 // - Tensor maps. The launcher passes pointers, shapes and strides, not maps,
@@ -19,7 +20,9 @@
 //   per CTA; otherwise at every execution of the op.
 // - Boxes. A box is one swizzle-width block of the staged array: W / 2
 //   elements of the contiguous dimension and, for B, the chunk's rows (its
-//   rows are staged in order); A's rows are staged in the order of the
+//   rows are staged in order; a K-major B, from a transposed view such as
+//   FMHA's K^T, has N rows and K contiguous, so its box is W / 2 elements
+//   of the chunk's K by up to 256 N rows); A's rows are staged in the order of the
 //   wgmma fragments (WgmmaToLLVM.cpp), which keeps runs of 8 rows, so A is
 //   loaded as boxes of 8 rows. TMA writes a box in the canonical swizzled
 //   layout the descriptors describe (bits 4-6 of the address XOR bits 7-9,
@@ -142,21 +145,22 @@ void emitMapFields(RegisterEmitter &e, Value map, const TmaView &view, Type elem
 
 } // namespace
 
-/// Where the maps of views `a` and `b` can be built once per CTA: in the
+/// Where the maps of `operands`' views can be built once per CTA: in the
 /// entry block of `op`'s function, after the last of their base, sizes and
 /// strides defined there (its start when all are arguments). nullopt where
 /// one is defined elsewhere (the maps are then built at `op`).
 static std::optional<std::pair<Block *, Block::iterator>>
-getEntryInsertionPoint(Operation *op, const TmaView &a, const TmaView &b) {
+getEntryInsertionPoint(Operation *op, ArrayRef<TmaOperand> operands) {
   auto function = op->getParentOfType<FunctionOpInterface>();
   if (!function || function.getFunctionBody().empty())
     return std::nullopt;
   Block *entry = &function.getFunctionBody().front();
   Operation *last = nullptr;
-  for (const TmaView *view : {&a, &b}) {
-    SmallVector<Value> values{view->base};
-    llvm::append_range(values, view->sizes);
-    llvm::append_range(values, view->strides);
+  for (const TmaOperand &operand : operands) {
+    const TmaView &view = operand.view;
+    SmallVector<Value> values{view.base};
+    llvm::append_range(values, view.sizes);
+    llvm::append_range(values, view.strides);
     for (Value value : values) {
       if (auto argument = dyn_cast<BlockArgument>(value)) {
         if (argument.getOwner() != entry)
@@ -174,10 +178,10 @@ getEntryInsertionPoint(Operation *op, const TmaView &a, const TmaView &b) {
 }
 
 TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Operation *op,
-                   const TmaView &a, const TmaView &b, TmaBoxes aBoxes, TmaBoxes bBoxes,
-                   Type element, Value barriers, int64_t buffers)
-    : rewriter(rewriter), e(e), a(a), b(b), aBoxes(std::move(aBoxes)), bBoxes(std::move(bBoxes)),
-      barriers(barriers), buffers(buffers) {
+                   SmallVector<TmaOperand, 2> operandList, Type element, Value barriers,
+                   int64_t buffers)
+    : rewriter(rewriter), e(e), operands(std::move(operandList)), barriers(barriers),
+      buffers(buffers) {
   OpBuilder &builder = e.builder;
   MLIRContext *context = builder.getContext();
   auto isThread0 = [&] {
@@ -186,19 +190,19 @@ TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Oper
   };
   // The maps: once per CTA at the function's start where the views are
   // known there (a K loop then does not rebuild them), else here.
-  std::optional<std::pair<Block *, Block::iterator>> entry = getEntryInsertionPoint(op, a, b);
+  std::optional<std::pair<Block *, Block::iterator>> entry = getEntryInsertionPoint(op, operands);
   if (entry)
     builder.setInsertionPoint(entry->first, entry->second);
-  SmallVector<Value> slots = getMapSlots(e, op, 2);
+  SmallVector<Value> slots = getMapSlots(e, op, operands.size());
   auto generic = LLVM::LLVMPointerType::get(context);
-  aMap = LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slots[0]);
-  bMap = LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slots[1]);
+  for (Value slot : slots)
+    maps.push_back(LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slot));
   emitIf(rewriter, e.loc, isThread0(), [&] {
-    for (auto [slot, view, boxes] : {std::tuple(slots[0], &a, &this->aBoxes),
-                                     std::tuple(slots[1], &b, &this->bBoxes)})
-      emitMapFields(e, slot, *view, element, boxes->width, {boxes->perBlock(), boxes->boxRows});
+    for (auto [slot, operand] : llvm::zip(slots, operands))
+      emitMapFields(e, slot, operand.view, element, operand.boxes.width,
+                    {operand.boxes.perBlock(), operand.boxes.boxRows});
     NVVM::FenceProxyReleaseOp::create(builder, e.loc, NVVM::MemScopeKind::GPU);
-    for (Value map : {aMap, bMap})
+    for (Value map : maps)
       NVVM::FenceProxyAcquireOp::create(builder, e.loc, NVVM::MemScopeKind::GPU, map,
                                         e.i32(kMapBytes));
   });
@@ -216,17 +220,21 @@ Value TmaLoads::barrier(int64_t buffer) const {
                              barriers, ArrayRef<LLVM::GEPArg>{int32_t(buffer)});
 }
 
-LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, Value aDst, Value bDst) {
+LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
   OpBuilder &builder = e.builder;
   int64_t buffer = chunk % buffers;
   Value bar = barrier(buffer);
+  int64_t bytes = 0;
+  for (const TmaOperand &operand : operands)
+    bytes += operand.boxes.bytes();
   emitIf(rewriter, e.loc, producer, [&] {
-    NVVM::MBarrierArriveExpectTxOp::create(builder, e.loc, TypeRange(), bar,
-                                           e.i32(aBoxes.bytes() + bBoxes.bytes()),
+    NVVM::MBarrierArriveExpectTxOp::create(builder, e.loc, TypeRange(), bar, e.i32(bytes),
                                            NVVM::MemScopeKind::CTA, false, Value());
-    // A: boxes at K offset k0; B: boxes at row (K) offset k0.
-    issue(aMap, a, aBoxes, aDst, k0, 0, bar);
-    issue(bMap, b, bBoxes, bDst, 0, k0, bar);
+    // The chunk starts at K offset k0: along the contiguous dimension (A, a
+    // K-major B) or the rows (an N-major B).
+    for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
+      issue(map, operand.view, operand.boxes, dst, operand.kContiguous ? k0 : 0,
+            operand.kContiguous ? 0 : k0, bar);
   });
   // NVVM's blocking wait (a try_wait loop) exists only as PTX.
   auto wait = NVVM::MBarrierTryWaitParityOp::create(builder, e.loc, bar,

@@ -47,10 +47,13 @@
 // a number, not a loop index), and this form is inline PTX (NVVM's op has
 // no A-register variant).
 //
-// Where both operands are global with their views (mmaf_global `view`),
-// TMA fills the staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier
-// per buffer after the staging, thread 0 issuing the boxes, everyone
-// waiting on the buffer's phase); otherwise:
+// Where the staged operands are global with their views (mmaf_global
+// `view`: A and B, or B alone where A comes from registers), TMA fills the
+// staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier per buffer
+// after the staging, thread 0 issuing the boxes, everyone waiting on the
+// buffer's phase). A B whose view is transposed (FMHA's K^T: K the
+// unit-stride dimension) is staged K-major like A, as [N][chunk], and read
+// without imm-trans-b; only TMA loads it. Otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
 // each thread fences its stores with fence.proxy.async before the barrier
 // that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
@@ -78,20 +81,64 @@ using namespace mlir;
 namespace tilepipe::tile_as {
 namespace {
 
-/// The k of wgmma.mma_async for 16-bit operands.
-constexpr int64_t kStepK = 16;
+/// The element type of an mmaf or mmaf_global operand: its pointees where
+/// it is a tile of pointers (an mmaf_global's fused load).
+Type getPointeeOrElementType(Value operand) {
+  Type element = getElementTypeOrSelf(operand.getType());
+  if (auto ptr = dyn_cast<PtrType>(element))
+    return ptr.getPointeeType();
+  return element;
+}
+
 /// Rows of A one wgmma covers (the m of m64nNk16), and its largest N.
 constexpr int64_t kWarpgroupRows = 64, kMaxN = 256;
 constexpr int64_t kWarpsPerWarpgroup = 4;
-constexpr unsigned kElementBytes = 2;
 /// Rows of one half of an m16n8 fragment.
 constexpr int64_t kCoreRows = 8;
-/// The wgmma staging (SwizzledStaging.h) of 16-bit operands, leaving
-/// `extraBytes` of static shared memory after it.
-int64_t chooseChunk(const MmaShape &s, bool stageA = true, uint64_t extraBytes = 0) {
-  return SwizzledStaging::chooseChunk(s, kElementBytes, stageA,
-                                      kMaxStaticSharedBytes - extraBytes);
+
+/// The wgmma.mma_async operand type of a tile element type (f16, bf16,
+/// tf32, e4m3, e5m2), and its bytes in registers and shared memory; the k
+/// of one wgmma is 32 bytes of them (m64nNk16, k8, k32). f32 is the
+/// pointee of an mmaf_global operand fused from the load of an f32 -> tf32
+/// conversion (AsyncCopyMmaOperands): tf32, rounded once it has landed.
+struct WgmmaOperandType {
+  NVVM::WGMMATypes type;
+  unsigned bytes;
+  bool roundsToTf32 = false;
+
+  static WgmmaOperandType of(Type element) {
+    if (element.isBF16())
+      return {NVVM::WGMMATypes::bf16, 2};
+    if (isa<FloatTF32Type>(element))
+      return {NVVM::WGMMATypes::tf32, 4};
+    if (element.isF32())
+      return {NVVM::WGMMATypes::tf32, 4, /*roundsToTf32=*/true};
+    if (isa<Float8E4M3FNType>(element))
+      return {NVVM::WGMMATypes::e4m3, 1};
+    if (isa<Float8E5M2Type>(element))
+      return {NVVM::WGMMATypes::e5m2, 1};
+    return {NVVM::WGMMATypes::f16, 2};
+  }
+  /// wgmma reads B N-major (imm-trans-b) only for f16 and bf16: B of the
+  /// other types is staged K-major (SwizzledStaging.h).
+  bool readsBNMajor() const { return bytes == 2; }
+  int64_t stepK() const { return kMmaStepBytes / bytes; }
+};
+
+/// The wgmma staging (SwizzledStaging.h) of operands of `element`, leaving
+/// `extraBytes` of static shared memory after it; `bGlobal`: B is copied
+/// from global memory (and lands N-major first where it is read K-major);
+/// `bTransposed`: B comes K-major from a transposed view (TMA, FMHA's K^T).
+int64_t chooseChunk(const MmaShape &s, Type element, bool bGlobal, bool stageA = true,
+                    uint64_t extraBytes = 0, bool bTransposed = false) {
+  WgmmaOperandType type = WgmmaOperandType::of(element);
+  return SwizzledStaging::chooseChunk(s, type.bytes, stageA, kMaxStaticSharedBytes - extraBytes,
+                                      /*bKMajor=*/!type.readsBNMajor() || bTransposed,
+                                      /*bLands=*/bGlobal && !type.readsBNMajor());
 }
+
+/// The largest TMA box extent (boxDim of the tensor map).
+constexpr int64_t kMaxBoxRows = 256;
 
 /// The staged row of tile row `t` of A (see the header), for batch 0.
 int64_t staticStagedRowOfA(int64_t t, int64_t warps, int64_t rowPairs) {
@@ -118,9 +165,10 @@ TmaBoxes getTmaBoxes(const SwizzledArray &array, int64_t boxRows,
 /// pairs) and B by descriptor: the form NVVM's op has no A-register variant
 /// for, as the inline PTX tile-emu reads. D (`fragment`, a struct of f32)
 /// is tied to the outputs; scale-d, imm-scale-a/b and imm-trans-b are
-/// literals (1: accumulate, no negation, B N-major).
+/// literals (1: accumulate, no negation; imm-trans-b 1 for an N-major B,
+/// 0 for a K-major one).
 Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRegs, Value descB,
-                         int64_t n, StringRef operandType) {
+                         int64_t n, StringRef operandType, bool bKMajor) {
   OpBuilder &b = e.builder;
   auto type = cast<LLVM::LLVMStructType>(fragment.getType());
   unsigned count = type.getBody().size();
@@ -144,7 +192,8 @@ Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRe
   operands.push_back(descB);
   std::string text = ("wgmma.mma_async.sync.aligned.m64n" + llvm::Twine(n) + "k16.f32." +
                       operandType + "." + operandType + " {" + outputs + "}, {" + inputs +
-                      "}, $" + llvm::Twine(2 * count + aRegs.size()) + ", 1, 1, 1, 1;")
+                      "}, $" + llvm::Twine(2 * count + aRegs.size()) + ", 1, 1, 1, " +
+                      (bKMajor ? "0" : "1") + ";")
                          .str();
   return LLVM::InlineAsmOp::create(b, e.loc, type, operands, text, constraints,
                                    /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -159,7 +208,8 @@ bool canLowerToWgmma(MmaFOp op) {
   if (!hasWgmmaForm(op))
     return false;
   FailureOr<MmaShape> shape = getMmaShape(op);
-  return succeeded(shape) && chooseChunk(*shape) > 0;
+  return succeeded(shape) &&
+         chooseChunk(*shape, getElementTypeOrSelf(op.getLhs().getType()), /*bGlobal=*/false) > 0;
 }
 
 bool canLowerToWgmma(MmaFGlobalOp op) {
@@ -168,7 +218,9 @@ bool canLowerToWgmma(MmaFGlobalOp op) {
     return false;
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
-  return succeeded(shape) && chooseChunk(*shape) > 0;
+  return succeeded(shape) &&
+         chooseChunk(*shape, getPointeeOrElementType(op.getLhs()),
+                     isa<PtrType>(getElementTypeOrSelf(op.getRhs().getType()))) > 0;
 }
 
 LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
@@ -186,7 +238,7 @@ LogicalResult lowerWgmma(MmaFOp op, Value lhs, Value rhs, Value acc,
 LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOperand &b,
                         Type element, Type lhsType, Value acc, Type accTensorType,
                         const TypeConverter &converter, ConversionPatternRewriter &rewriter,
-                        const std::pair<TmaView, TmaView> *views) {
+                        const std::optional<TmaView> &aView, const std::optional<TmaView> &bView) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
   if (failed(accLaid))
@@ -216,14 +268,37 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
 
   // A straight from registers (see the header) when it has the
   // accumulator's layout: its registers then are the A fragments.
-  bool aInRegisters = !a.global && a.laid.layout == layout;
-  // TMA (TmaToLLVM.cpp) where both operands carry views and the staging
-  // leaves room for the mbarriers after it.
-  bool useTma = views && a.global && b.global && !s.batched &&
-                chooseChunk(s, true, kTmaBarrierBytes) > 0;
+  WgmmaOperandType aType = WgmmaOperandType::of(element);
+  // B's type: e4m3 and e5m2 may mix.
+  auto global = dyn_cast<MmaFGlobalOp>(op);
+  WgmmaOperandType bType =
+      WgmmaOperandType::of(getPointeeOrElementType(global ? global.getRhs() : op->getOperand(1)));
+  // What the staging stores: the operands' LLVM type (f32 for tf32, i8 for
+  // fp8; mixed fp8 types share it).
+  Type stored = converter.convertType(element);
+  if (!stored)
+    return op->emitOpError("operand element type has no LLVM form");
+  int64_t stepK = aType.stepK();
+  // (Registers hold the k16 A fragment of 16-bit types only.)
+  bool aInRegisters = !a.global && a.laid.layout == layout && aType.bytes == 2;
+  // B is K-major for tf32 and fp8 (staged so) and where it is read from a
+  // transposed view (FMHA's K^T: TMA lands it [N][chunk]); both are read
+  // without imm-trans-b.
+  bool bTransposed = bView && bView->transposed;
+  bool bKMajor = !aType.readsBNMajor() || bTransposed;
+  // TMA (TmaToLLVM.cpp) where B and a staged A carry views, the types are
+  // 16-bit (a tf32/fp8 B lands N-major and is transposed by the threads)
+  // and the staging leaves room for the mbarriers after it.
+  bool useTma = bView && (aInRegisters || aView) && !s.batched && aType.readsBNMajor() &&
+                chooseChunk(s, element, b.global, !aInRegisters, kTmaBarrierBytes, bTransposed) > 0;
+  if (bTransposed && !useTma)
+    return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
+                           "staged without a view, the multiply is batched or the staging "
+                           "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
-  SwizzledStaging staging(s, chooseChunk(s, !aInRegisters, extraBytes), kElementBytes,
-                          !aInRegisters);
+  SwizzledStaging staging(
+      s, chooseChunk(s, element, b.global, !aInRegisters, extraBytes, bTransposed), aType.bytes,
+      !aInRegisters, bKMajor, /*bLands=*/b.global && !aType.readsBNMajor());
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -281,21 +356,37 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
 
   MLIRContext *context = rewriter.getContext();
   Type f32 = rewriter.getF32Type();
-  NVVM::WGMMATypes operandType = element.isBF16() ? NVVM::WGMMATypes::bf16
-                                                  : NVVM::WGMMATypes::f16;
   const SwizzledArray &aArray = staging.a, &bArray = staging.b;
   uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Wgmma);
-  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, /*kMajor=*/false, DescriptorFormat::Wgmma);
+  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Wgmma);
 
   std::optional<TmaLoads> tma;
   if (useTma) {
-    // A's rows go in runs of 8 to their wgmma order; B's chunk rows in order.
-    SmallVector<int64_t> aRows;
-    for (int64_t t = 0; t < s.m; t += kCoreRows)
-      aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
-    tma.emplace(rewriter, e, op, views->first, views->second,
-                getTmaBoxes(aArray, kCoreRows, aRows), getTmaBoxes(bArray, staging.chunk, {0}),
-                element, bytesAt(staging.bytes), staging.buffers);
+    SmallVector<TmaOperand, 2> operands;
+    if (!aInRegisters) {
+      // A's rows go in runs of 8 to their wgmma order.
+      SmallVector<int64_t> aRows;
+      for (int64_t t = 0; t < s.m; t += kCoreRows)
+        aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
+      operands.push_back({*aView, getTmaBoxes(aArray, kCoreRows, aRows), /*kContiguous=*/true});
+    }
+    if (bKMajor) {
+      // B's N rows in order, in boxes of at most 256 rows (N is a multiple
+      // of 8).
+      int64_t boxRows = std::min(s.n, kMaxBoxRows);
+      while (s.n % boxRows)
+        boxRows -= kCoreRows;
+      SmallVector<int64_t> bRows;
+      for (int64_t row = 0; row < s.n; row += boxRows)
+        bRows.push_back(row);
+      operands.push_back({*bView, getTmaBoxes(bArray, boxRows, bRows), /*kContiguous=*/true});
+    } else {
+      // B's chunk rows in order.
+      operands.push_back(
+          {*bView, getTmaBoxes(bArray, staging.chunk, {0}), /*kContiguous=*/false});
+    }
+    tma.emplace(rewriter, e, op, std::move(operands), element, bytesAt(staging.bytes),
+                staging.buffers);
   }
 
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
@@ -307,14 +398,19 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       // Earlier readers of the scratch, and of this buffer the wgmmas of
       // chunk - 2, are done (see the header).
       emitCTABarrier(rewriter, loc);
-      if (failed(tma->load(chunk, k0, bytesAt(aStart), bytesAt(bStart))))
+      SmallVector<Value> dsts;
+      if (!aInRegisters)
+        dsts.push_back(bytesAt(aStart));
+      dsts.push_back(bytesAt(bStart));
+      if (failed(tma->load(chunk, k0, dsts)))
         return failure();
     } else if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
-                                         aInRegisters ? nullptr : &a, b, element, s, k0, len,
+                                         aInRegisters ? nullptr : &a, b, stored, s, k0, len,
                                          [&](size_t i) {
                                            return stagedRowOfA(batchOf(a.regs, i),
                                                                a.regs.coords[mDim][i]);
-                                         }))) {
+                                         },
+                                         aType.roundsToTf32 || bType.roundsToTf32))) {
       return failure();
     }
     Value aAddress = addBytes(scratchAddress, e.i32(aStart));
@@ -324,19 +420,16 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     // One k step: `k` its index in the chunk, `staticK` the same as a
     // number where A comes from registers (which a loop index cannot pick).
     auto step = [&](Value k, int64_t staticK, ValueRange carried) {
-      // A k step of 16 is 32 bytes along A's rows (which the blocks
-      // continue) and 16 of B's rows.
-      Value kElements = m.mul(k, kStepK);
-      Value aStep = m.add(m.mul(m.div(kElements, aArray.perBlock()), aArray.blockBytes()),
-                          m.mul(m.rem(kElements, aArray.perBlock()), kElementBytes));
-      Value bStep = m.mul(kElements, bArray.width);
+      // A k step is 32 bytes along A's rows (which the blocks continue)
+      // and, for an N-major B, 16 of B's rows; a K-major B steps like A.
+      Value kBytes = m.mul(k, kMmaStepBytes);
+      Value aStep = aArray.kStepOffset(m, kBytes);
+      Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), bArray.width);
       SmallVector<Value> next(carried);
       for (const Issue &issue : issues) {
         Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
                             issue.pair);
-        int64_t bRow = issue.batch * staging.chunk;
-        int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
-                          bRow * bArray.width;
+        int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
         Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
         // D register 4j + 2h + x: row register 2 * pair + h, column
         // register 2 * (n0 / 8 + j) + x.
@@ -355,7 +448,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
           // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row
           // 2p + 1), a2 and a3 the same for the second 8, each an element
           // pair (column registers 2c, 2c + 1 of 8-column block c).
-          int64_t kBlock = (k0 + staticK * kStepK) / 8;
+          int64_t kBlock = (k0 + staticK * stepK) / 8;
           SmallVector<Value> aRegs;
           for (int64_t half = 0; half < 2; ++half)
             for (int64_t h = 0; h < 2; ++h) {
@@ -371,7 +464,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                   LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
             }
           Value d = emitRegisterAWgmma(e, fragment, aRegs, descB, issue.width,
-                                       element.isBF16() ? "bf16" : "f16");
+                                       element.isBF16() ? "bf16" : "f16", bKMajor);
           for (auto [i, reg] : llvm::enumerate(regs))
             next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
           continue;
@@ -381,11 +474,13 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
             aLayoutBits);
         auto mma = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment, descA, descB,
-            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, kStepK),
-            operandType, operandType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, stepK), aType.type,
+            bType.type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            // A K-major (row-major), B N-major (row-major: transposed).
-            NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
+            // A K-major (row-major), B N-major (row-major: transposed) or
+            // K-major (column-major, the only form of tf32 and fp8).
+            NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+            nullptr);
         FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
         if (failed(d)) {
           emitted = false;
@@ -397,10 +492,10 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       return next;
     };
     if (aInRegisters) {
-      for (int64_t k = 0; k < len / kStepK; ++k)
+      for (int64_t k = 0; k < len / stepK; ++k)
         sums = step(e.i32(k), k, sums);
     } else {
-      sums = emitCountedLoop(rewriter, loc, len / kStepK, sums,
+      sums = emitCountedLoop(rewriter, loc, len / stepK, sums,
                              [&](Value k, ValueRange carried) { return step(k, -1, carried); });
     }
     if (!emitted)

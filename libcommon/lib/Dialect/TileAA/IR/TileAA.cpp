@@ -41,7 +41,8 @@ LogicalResult IotaOp::verify() {
 
 LogicalResult LoadOp::verify() {
   return verifyMemoryAccess(*this, getPtrs().getType(), getResult().getType(),
-                            getMask(), getOther(), getContiguity());
+                            getMask(), getOther(), getContiguity(),
+                            getTransposedContiguity());
 }
 
 LogicalResult StoreOp::verify() {

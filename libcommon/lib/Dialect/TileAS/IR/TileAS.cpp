@@ -80,7 +80,8 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 
 LogicalResult LoadOp::verify() {
   return verifyMemoryAccess(*this, getPtrs().getType(), getResult().getType(),
-                            getMask(), getOther(), getContiguity());
+                            getMask(), getOther(), getContiguity(),
+                            getTransposedContiguity());
 }
 
 LogicalResult StoreOp::verify() {
@@ -136,6 +137,8 @@ LogicalResult MmaFGlobalOp::verify() {
   };
   if (failed(checkView("lhs", getLhs(), getLhsBase(), getLhsView())))
     return failure();
+  if (getRhsViewTransposed() && !getRhsBase())
+    return emitOpError("rhs_view_transposed without an rhs view");
   return checkView("rhs", getRhs(), getRhsBase(), getRhsView());
 }
 

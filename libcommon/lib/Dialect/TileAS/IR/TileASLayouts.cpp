@@ -115,18 +115,21 @@ BlockedAttr tilepipe::tile_as::getDefaultBlockedLayout(MLIRContext *context,
 /// Whether warpsM x warpsN warps tile the M x N accumulator in m16n8 blocks:
 /// every warp holds whole 16-row fragments (pairs of its 8-row blocks); along
 /// N the warps may also wrap around a narrow tile (replicated columns).
-static bool tilesWithMma(ArrayRef<int64_t> shape, int64_t warpsM, int64_t warpsN) {
+/// A warp covers `span` columns (8, or 16 with paired columns).
+static bool tilesWithMma(ArrayRef<int64_t> shape, int64_t warpsM, int64_t warpsN,
+                         int64_t span = 8) {
   int64_t m = shape[shape.size() - 2], n = shape[shape.size() - 1];
-  return m % (16 * warpsM) == 0 && n % 8 == 0 &&
-         (n % (8 * warpsN) == 0 || (8 * warpsN) % n == 0);
+  return m % (16 * warpsM) == 0 && n % span == 0 &&
+         (n % (span * warpsN) == 0 || (span * warpsN) % n == 0);
 }
 
 BlockedAttr tilepipe::tile_as::getMmaAccumulatorLayout(MLIRContext *context,
                                                        ArrayRef<int64_t> shape,
-                                                       unsigned numWarps) {
+                                                       unsigned numWarps, bool pairedColumns) {
   unsigned rank = shape.size();
   if ((rank != 2 && rank != 3) || !llvm::isPowerOf2_32(numWarps))
     return {};
+  const int64_t span = pairedColumns ? 16 : 8;
   // Per k step a warp loads one A fragment per 16 rows and one B fragment
   // per 8 columns it covers: the grid with the smallest warp tile perimeter
   // loads least.
@@ -134,10 +137,10 @@ BlockedAttr tilepipe::tile_as::getMmaAccumulatorLayout(MLIRContext *context,
   int64_t bestM = 0, bestCost = 0;
   for (int64_t warpsM = 1; warpsM <= numWarps; warpsM *= 2) {
     int64_t warpsN = numWarps / warpsM;
-    if (!tilesWithMma(shape, warpsM, warpsN))
+    if (!tilesWithMma(shape, warpsM, warpsN, span))
       continue;
     // Warps wrapping around a narrow N repeat others' work.
-    int64_t cost = m / warpsM + n / std::min(warpsN, n / 8);
+    int64_t cost = m / warpsM + n / std::min(warpsN, n / span);
     if (!bestM || cost < bestCost)
       bestM = warpsM, bestCost = cost;
   }
@@ -145,7 +148,7 @@ BlockedAttr tilepipe::tile_as::getMmaAccumulatorLayout(MLIRContext *context,
     return {};
   SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1), warps(rank, 1),
       order;
-  sizePerThread[rank - 1] = 2;
+  sizePerThread[rank - 1] = span / 4;
   threads[rank - 2] = 8;
   threads[rank - 1] = 4;
   warps[rank - 2] = bestM;
@@ -167,12 +170,27 @@ bool tilepipe::tile_as::isMmaAccumulatorLayout(BlockedAttr layout,
   for (unsigned i = 0; i < rank; ++i)
     if (layout.getOrder()[i] != rank - 1 - i)
       return false;
-  return layout.getSizePerThread()[rank - 2] == 1 &&
-         layout.getSizePerThread()[rank - 1] == 2 &&
+  unsigned columns = layout.getSizePerThread()[rank - 1];
+  return layout.getSizePerThread()[rank - 2] == 1 && (columns == 2 || columns == 4) &&
          layout.getThreadsPerWarp()[rank - 2] == 8 &&
          layout.getThreadsPerWarp()[rank - 1] == 4 &&
          tilesWithMma(shape, layout.getWarpsPerCTA()[rank - 2],
-                      layout.getWarpsPerCTA()[rank - 1]);
+                      layout.getWarpsPerCTA()[rank - 1], 4 * columns);
+}
+
+bool tilepipe::tile_as::hasPairedMmaColumns(BlockedAttr layout) {
+  if (!layout || layout.getSizePerThread().size() < 2)
+    return false;
+  unsigned rank = layout.getSizePerThread().size();
+  return layout.getSizePerThread()[rank - 1] == 4 && layout.getSizePerThread()[rank - 2] == 1 &&
+         layout.getThreadsPerWarp()[rank - 1] == 4 && layout.getThreadsPerWarp()[rank - 2] == 8;
+}
+
+bool tilepipe::tile_as::stagesMmaSyncBTransposed(const MmaSyncForm &form, BlockedAttr acc) {
+  // 16-bit B: ldmatrix .trans; tf32 B: one ld.shared.b32 per register.
+  if (form.elementBytes == 2 || form.elementBytes == 4)
+    return false;
+  return !(form.elementBytes == 1 && hasPairedMmaColumns(acc));
 }
 
 /// The target the module around `op` names (tile_as.target), or null.
@@ -207,7 +225,7 @@ BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,
 }
 
 bool tilepipe::tile_as::isWgmmaAccumulatorLayout(BlockedAttr layout, ArrayRef<int64_t> shape) {
-  if (!isMmaAccumulatorLayout(layout, shape))
+  if (!isMmaAccumulatorLayout(layout, shape) || hasPairedMmaColumns(layout))
     return false;
   unsigned rank = shape.size();
   return layout.getWarpsPerCTA()[rank - 1] == 1 && layout.getWarpsPerCTA()[rank - 2] % 4 == 0;
@@ -225,23 +243,6 @@ unsigned tilepipe::tile_as::getTargetComputeCapability(Operation *op) {
   return digits.getAsInteger(10, capability) ? 0 : capability;
 }
 
-static bool isFloat8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
-
-std::optional<MmaSyncForm> tilepipe::tile_as::getMmaFSyncForm(Operation *context, Type a,
-                                                              Type b, Type acc, int64_t k) {
-  std::optional<MmaSyncForm> form;
-  if (a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16()))
-    form = MmaSyncForm{16, 2};
-  else if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b) && acc.isF32())
-    form = MmaSyncForm{8, 4};
-  else if (isFloat8(a) && isFloat8(b) && (acc.isF32() || acc.isF16()) &&
-           getTargetComputeCapability(context) >= 89)
-    form = MmaSyncForm{32, 1};
-  if (!form || k % form->k != 0)
-    return std::nullopt;
-  return form;
-}
-
 std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   if (!isa<MmaFOp, MmaIOp, MmaFScaledOp>(op))
     return std::nullopt;
@@ -250,24 +251,43 @@ std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   Type b = getElementTypeOrSelf(op->getOperand(1).getType());
   Type acc = getElementTypeOrSelf(op->getOperand(2).getType());
   int64_t k = lhs.getShape().back();
-  if (isa<MmaFOp>(op))
-    return getMmaFSyncForm(op, a, b, acc, k);
   std::optional<MmaSyncForm> form;
   if (isa<MmaFScaledOp>(op)) {
     // Block-scaled mma.sync (m16n8k32 kind::mxf8f6f4): the op exists only
     // for targets that have it, in the form its verifier checks.
     form = MmaSyncForm{32, 1};
-  } else if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32)) {
-    form = MmaSyncForm{32, 1}; // mmai
+  } else if (isa<MmaIOp>(op)) {
+    if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32))
+      form = MmaSyncForm{32, 1};
+  } else {
+    form = getMmaFSyncForm(a, b, acc, getTargetComputeCapability(op));
   }
   if (!form || k % form->k != 0)
     return std::nullopt;
   return form;
 }
 
+std::optional<MmaSyncForm> tilepipe::tile_as::getMmaFSyncForm(Type a, Type b, Type acc,
+                                                              unsigned capability) {
+  auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (a == b && (a.isF16() || a.isBF16()) && (acc.isF32() || acc.isF16()))
+    return MmaSyncForm{16, 2};
+  if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b) && acc.isF32())
+    return MmaSyncForm{8, 4};
+  if (isFloat8(a) && isFloat8(b) && (acc.isF32() || acc.isF16()) && capability >= 89)
+    return MmaSyncForm{32, 1};
+  return std::nullopt;
+}
+
 bool tilepipe::tile_as::hasMmaSyncForm(MmaFOp op) {
   std::optional<MmaSyncForm> form = getMmaSyncForm(op);
   return form && form->elementBytes == 2;
+}
+
+bool tilepipe::tile_as::hasWgmmaKind(MmaFOp op) {
+  // wgmma multiplies f16/bf16 (k16), tf32 (k8) and e4m3/e5m2 (k32) into f32
+  // or f16: the mma.sync forms of mmaf, with K 32 bytes of elements.
+  return getMmaSyncForm(op).has_value();
 }
 
 bool tilepipe::tile_as::hasWgmmaAccumulator(Operation *op, Type acc) {
@@ -279,7 +299,7 @@ bool tilepipe::tile_as::hasWgmmaAccumulator(Operation *op, Type acc) {
 }
 
 bool tilepipe::tile_as::hasWgmmaForm(MmaFOp op) {
-  return hasMmaSyncForm(op) && hasWgmmaAccumulator(op, op.getAcc().getType());
+  return hasWgmmaKind(op) && hasWgmmaAccumulator(op, op.getAcc().getType());
 }
 
 bool tilepipe::tile_as::targetsTcgen05(Operation *op) {
@@ -338,6 +358,23 @@ bool tilepipe::tile_as::hasTcgen05Accumulator(Operation *op, Type acc) {
   auto tensor = cast<RankedTensorType>(acc);
   auto layout = dyn_cast_or_null<BlockedAttr>(tensor.getEncoding());
   return layout && isTcgen05AccumulatorLayout(layout, tensor.getShape());
+}
+
+int64_t tilepipe::tile_as::getTcgen05ScaleColumns(int64_t batch, int64_t m, int64_t n,
+                                                  int64_t k) {
+  constexpr int64_t kBlock = 32, kBlocksPerWord = 4;
+  int64_t words = llvm::divideCeil(k / kBlock, kBlocksPerWord);
+  int64_t aColumns = words * kTcgen05Rows / kTmemLanesPerWarp;
+  int64_t bColumns = words * llvm::divideCeil(n, kTmemLanesPerWarp);
+  return batch * (m / kTcgen05Rows * aColumns + bColumns);
+}
+
+int64_t tilepipe::tile_as::getTcgen05TmemColumns(ArrayRef<int64_t> acc, int64_t k,
+                                                 bool scaled) {
+  size_t rank = acc.size();
+  int64_t batch = rank == 3 ? acc[0] : 1, m = acc[rank - 2], n = acc[rank - 1];
+  int64_t columns = batch * (m / kTcgen05Rows) * n;
+  return scaled ? columns + getTcgen05ScaleColumns(batch, m, n, k) : columns;
 }
 
 bool tilepipe::tile_as::hasTcgen05Kind(MmaFOp op) {

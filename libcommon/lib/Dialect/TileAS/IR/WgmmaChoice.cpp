@@ -67,13 +67,16 @@ static void appendSources(Value value, SmallVectorImpl<Value> &worklist) {
         worklist.push_back(block.back().getOperand(result.getResultNumber()));
 }
 
-/// Whether the addresses `ptrs` depend on per-element loaded data.
+/// Whether the addresses `ptrs` depend on per-element loaded data. A
+/// scalar is the same for every element however it was computed (a base
+/// pointer picked from a loaded table, as AllGatherMatmul's per-rank
+/// inputs are): the tile stays affine, so the walk stops there.
 static bool dependsOnLoadedData(Value ptrs) {
   SmallVector<Value> worklist = {ptrs};
   llvm::DenseSet<Value> visited;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
-    if (!visited.insert(value).second)
+    if (!isa<ShapedType>(value.getType()) || !visited.insert(value).second)
       continue;
     if (Operation *op = value.getDefiningOp(); op && readsPerElementData(op))
       return true;
@@ -87,8 +90,7 @@ static MmaOperandKind classifyLoad(LoadOp load) {
   if (dependsOnLoadedData(load.getPtrs()))
     return MmaOperandKind::Gather;
   auto ptrType = cast<PtrType>(load.getPtrs().getType().getElementType());
-  Type element = load.getType().getElementType();
-  int64_t elementBytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  int64_t elementBytes = getElementBytes(load.getType().getElementType());
   if (ptrType.getAddressSpace() == kGlobalAddressSpace &&
       load.getContiguity() % (kCopyBytes / elementBytes) == 0)
     return MmaOperandKind::ContiguousLoad;
@@ -145,5 +147,5 @@ std::optional<unsigned> tilepipe::tile_as::findGatheredMmaOperand(MmaFOp op) {
 }
 
 bool tilepipe::tile_as::takesWgmma(MmaFOp op) {
-  return targetsWgmma(op) && hasMmaSyncForm(op) && !findGatheredMmaOperand(op);
+  return targetsWgmma(op) && hasWgmmaKind(op) && !findGatheredMmaOperand(op);
 }

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include "llvm/ADT/EquivalenceClasses.h"
+
 #include <map>
 
 namespace tilepipe::tile_as {
@@ -45,26 +47,153 @@ struct AssignLayoutsPass
   }
 
   /// Vector width (elements per thread along the innermost dimension) the
-  /// memory ops of each shape allow.
+  /// memory ops of each shape allow: the fallback for tensors that no memory
+  /// op reaches (see collectClassWidths).
   static std::map<ShapeKey, unsigned> collectVectorWidths(func::FuncOp func) {
     std::map<ShapeKey, unsigned> widths;
-    auto note = [&](RankedTensorType valueType, int64_t contiguity) {
-      unsigned width = std::max<unsigned>(
-          1, kMaxAccessBytes / getElementBytes(valueType.getElementType()));
-      width = std::min<int64_t>(width, contiguity);
-      ShapeKey key(valueType.getShape().begin(), valueType.getShape().end());
-      auto [it, inserted] = widths.try_emplace(key, width);
-      if (!inserted)
-        it->second = std::min(it->second, width);
-    };
     func.walk([&](Operation *op) {
-      if (auto load = dyn_cast<LoadOp>(op))
-        note(load.getResult().getType(), load.getContiguity());
-      else if (auto store = dyn_cast<StoreOp>(op))
-        note(store.getValue().getType(), store.getContiguity());
+      std::optional<std::pair<Value, unsigned>> access = getAccessWidth(op);
+      if (!access)
+        return;
+      auto type = cast<RankedTensorType>(access->first.getType());
+      ShapeKey key(type.getShape().begin(), type.getShape().end());
+      auto [it, inserted] = widths.try_emplace(key, access->second);
+      if (!inserted)
+        it->second = std::min(it->second, access->second);
     });
     propagateThroughUnitReshapes(func, widths);
     return widths;
+  }
+
+  /// The value a load or store moves and the widest run of it one thread
+  /// may access at once: 16 bytes of its element type (getElementBytes),
+  /// bounded by the access's proven contiguity.
+  static std::optional<std::pair<Value, unsigned>> getAccessWidth(Operation *op) {
+    Value value;
+    int64_t contiguity = 1;
+    if (auto load = dyn_cast<LoadOp>(op))
+      value = load.getResult(), contiguity = load.getContiguity();
+    else if (auto store = dyn_cast<StoreOp>(op))
+      value = store.getValue(), contiguity = store.getContiguity();
+    else
+      return std::nullopt;
+    auto type = cast<RankedTensorType>(value.getType());
+    unsigned width =
+        std::max<unsigned>(1, kMaxAccessBytes / getElementBytes(type.getElementType()));
+    return std::make_pair(value, unsigned(std::min<int64_t>(width, contiguity)));
+  }
+
+  /// The vector width of each class of tensors that must share a layout.
+  /// Tensors of one shape that an op ties together (an elementwise op's
+  /// operands and results, a load's pointers and value, a loop's carried
+  /// values; see tieTensors) form a class, and the class takes the narrowest
+  /// width its memory ops allow. Classes no data flows between may differ:
+  /// an fp8 operand tile loaded 16 elements per thread keeps that width
+  /// where the f32 result tile of the same shape is stored 4 at a time
+  /// (BatchMatMul's 128x256 B and C), so the operand arrives in the 16-byte
+  /// runs that cp.async copies. A class without memory ops takes the width
+  /// of a unit-reshape partner class, else its shape's (collectVectorWidths).
+  static llvm::DenseMap<Value, unsigned>
+  collectClassWidths(func::FuncOp func, const std::map<ShapeKey, unsigned> &shapeWidths) {
+    llvm::EquivalenceClasses<Value> classes;
+    func.walk([&](Operation *op) { tieTensors(op, classes); });
+    llvm::DenseMap<Value, unsigned> classWidth; // by class leader
+    auto leaderOf = [&](Value value) { return classes.getOrInsertLeaderValue(value); };
+    func.walk([&](Operation *op) {
+      std::optional<std::pair<Value, unsigned>> access = getAccessWidth(op);
+      if (!access)
+        return;
+      auto [it, inserted] = classWidth.try_emplace(leaderOf(access->first), access->second);
+      if (!inserted)
+        it->second = std::min(it->second, access->second);
+    });
+    func.walk([&](ReshapeOp op) {
+      if (!isUnitReshape(op))
+        return;
+      Value from = leaderOf(op.getSrc()), to = leaderOf(op.getResult());
+      bool fromKnown = classWidth.count(from), toKnown = classWidth.count(to);
+      if (fromKnown && !toKnown)
+        classWidth[to] = classWidth[from];
+      else if (toKnown && !fromKnown)
+        classWidth[from] = classWidth[to];
+    });
+    llvm::DenseMap<Value, unsigned> widths;
+    for (auto it = classes.begin(); it != classes.end(); ++it) {
+      if (!(*it)->isLeader())
+        continue;
+      Value leader = (*it)->getData();
+      std::optional<unsigned> width;
+      if (auto known = classWidth.find(leader); known != classWidth.end())
+        width = known->second;
+      for (Value member : classes.members(**it)) {
+        if (!width) {
+          auto type = cast<RankedTensorType>(member.getType());
+          auto shaped = shapeWidths.find(ShapeKey(type.getShape().begin(), type.getShape().end()));
+          width = shaped == shapeWidths.end() ? 1 : shaped->second;
+        }
+        widths[member] = *width;
+      }
+    }
+    return widths;
+  }
+
+  /// Puts the ranked tensors of `op` that must share a layout into one
+  /// class: for most ops every tensor operand and result of the same shape
+  /// (elementwise ops and memory ops need their operands laid out alike),
+  /// and for an op with regions also its regions' arguments and the
+  /// operands of their terminators (a loop's init, iteration argument,
+  /// yield and result). Ops that move data between layouts tie nothing
+  /// (reshape, convert_layout, permute), and a multiply only its
+  /// accumulator and result: its A and B are staged through shared memory
+  /// whatever their layouts.
+  static void tieTensors(Operation *op, llvm::EquivalenceClasses<Value> &classes) {
+    if (isa<ReshapeOp, ConvertLayoutOp, PermuteOp>(op))
+      return;
+    SmallVector<Value> tensors;
+    auto add = [&](ValueRange values) {
+      for (Value value : values)
+        if (auto type = dyn_cast<RankedTensorType>(value.getType()); type && type.getRank())
+          tensors.push_back(value);
+    };
+    if (op->hasTrait<OpTrait::IsTerminator>() && op->getParentOp() &&
+        op->getParentOp()->getNumRegions())
+      return; // tied by the op with the regions, below
+    if (getMmaSyncForm(op) || isa<MmaFGlobalOp>(op)) {
+      add(op->getResults());
+      add(op->getOperand(2));
+    } else {
+      add(op->getOperands());
+      add(op->getResults());
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        add(block.getArguments());
+        if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+          add(block.back().getOperands());
+      }
+    for (Value value : tensors)
+      classes.insert(value);
+    for (auto [i, value] : llvm::enumerate(tensors))
+      for (Value other : ArrayRef<Value>(tensors).drop_front(i + 1))
+        if (cast<RankedTensorType>(value.getType()).getShape() ==
+            cast<RankedTensorType>(other.getType()).getShape()) {
+          classes.unionSets(value, other);
+          break; // the rest of the shape joins through `other`
+        }
+  }
+
+  /// Whether `op` only adds or drops unit dimensions: both sides then map
+  /// registers to elements alike for the same vector width.
+  static bool isUnitReshape(ReshapeOp op) {
+    auto squeeze = [](ArrayRef<int64_t> shape) {
+      ShapeKey squeezed;
+      for (int64_t extent : shape)
+        if (extent != 1)
+          squeezed.push_back(extent);
+      return squeezed;
+    };
+    return squeeze(cast<RankedTensorType>(op.getSrc().getType()).getShape()) ==
+           squeeze(cast<RankedTensorType>(op.getType()).getShape());
   }
 
   /// A shape no memory op anchors takes the width of a reshape partner that
@@ -73,18 +202,11 @@ struct AssignLayoutsPass
   /// operand as 1xMxK and reshapes it to MxK for the matrix multiply).
   static void propagateThroughUnitReshapes(func::FuncOp func,
                                            std::map<ShapeKey, unsigned> &widths) {
-    auto squeeze = [](ArrayRef<int64_t> shape) {
-      ShapeKey squeezed;
-      for (int64_t extent : shape)
-        if (extent != 1)
-          squeezed.push_back(extent);
-      return squeezed;
-    };
     func.walk([&](ReshapeOp op) {
+      if (!isUnitReshape(op))
+        return;
       auto from = cast<RankedTensorType>(op.getSrc().getType());
       auto to = cast<RankedTensorType>(op.getType());
-      if (squeeze(from.getShape()) != squeeze(to.getShape()))
-        return;
       ShapeKey fromKey(from.getShape().begin(), from.getShape().end());
       ShapeKey toKey(to.getShape().begin(), to.getShape().end());
       bool fromKnown = widths.count(fromKey), toKnown = widths.count(toKey);
@@ -106,7 +228,7 @@ struct AssignLayoutsPass
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
       // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands,
       // and block-scaled mmaf_scaled: kind::mxf8f6f4.block_scale), the
-      // wgmma layout on Hopper (sm_90a; 16-bit operands) unless an operand
+      // wgmma layout on Hopper (sm_90a; f16/bf16, tf32 and fp8 operands) unless an operand
       // is a gather (WgmmaChoice.h), where they tile; else the mma.sync one.
       // (A gather-fed mmaf whose mma.sync grid puts every warp along M, a
       // tall narrow tile, still ends up on wgmma: the two layouts are then
@@ -117,16 +239,35 @@ struct AssignLayoutsPass
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       else if (mmaf && takesWgmma(mmaf))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      // fp8 multiplies pair their columns (getMmaAccumulatorLayout), so
+      // that B can be staged as global memory holds it and copied by
+      // cp.async (stagesMmaSyncBTransposed); not the block-scaled ones,
+      // whose scale lookup expects the plain fragment.
+      std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+      bool paired = mmaf && form->elementBytes == 1;
+      if (!layout && paired)
+        layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps, true);
+      // (Paired columns need N in 16-column spans; else the plain form.)
       if (!layout)
         layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
-      if (layout)
-        layouts[ShapeKey(acc.getShape().begin(), acc.getShape().end())] = layout;
+      if (!layout)
+        return;
+      ShapeKey key(acc.getShape().begin(), acc.getShape().end());
+      auto [it, inserted] = layouts.try_emplace(key, layout);
+      if (inserted || it->second == layout)
+        return;
+      // Multiplies of one accumulator shape that want different layouts:
+      // the last one's, but where one wanted paired columns the plain
+      // fragment, which every mma.sync kind reads.
+      if (hasPairedMmaColumns(it->second) || hasPairedMmaColumns(layout))
+        layout = getMmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      it->second = layout;
     });
     return layouts;
   }
 
   LogicalResult assignInFunction(func::FuncOp func, unsigned numWarps) {
-    std::map<ShapeKey, unsigned> widths = collectVectorWidths(func);
+    llvm::DenseMap<Value, unsigned> widths = collectClassWidths(func, collectVectorWidths(func));
     std::map<ShapeKey, BlockedAttr> mmaLayouts =
         tensorCores ? collectMmaLayouts(func, numWarps) : std::map<ShapeKey, BlockedAttr>{};
     // An A or B operand of the accumulator's shape (B of a 128x128 by
@@ -152,7 +293,8 @@ struct AssignLayoutsPass
         }
       });
     MLIRContext *context = func.getContext();
-    auto withLayout = [&](Type type, bool flexible = false) -> Type {
+    auto withLayout = [&](Value value, bool flexible = false) -> Type {
+      Type type = value.getType();
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.getEncoding() || tensor.getRank() == 0)
         return type;
@@ -161,7 +303,7 @@ struct AssignLayoutsPass
       if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end() && !flexible) {
         layout = mma->second;
       } else {
-        auto it = widths.find(key);
+        auto it = widths.find(value);
         layout = getDefaultBlockedLayout(context, tensor.getShape(),
                                          it == widths.end() ? 1 : it->second, numWarps);
       }
@@ -172,9 +314,9 @@ struct AssignLayoutsPass
       for (Region &region : op->getRegions())
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
-            arg.setType(withLayout(arg.getType()));
+            arg.setType(withLayout(arg));
       for (OpResult value : op->getResults())
-        value.setType(withLayout(value.getType(), flexibleOperands.contains(value)));
+        value.setType(withLayout(value, flexibleOperands.contains(value)));
       if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
         auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
         if (dense && dense.getType() != constant.getType())

@@ -13,11 +13,14 @@
 // instead of rounding a whole tile in registers and storing it to shared
 // memory (32x32 MatMul: no cp.async; AllGatherMatmul's 128x128 tiles: both
 // operands and the accumulator in registers at once, and ptxas spilled).
+// On the wgmma path the truncf fuses too, unmarked (an f32 pointer operand
+// there is tf32): that lowering rounds the landed f32 in shared memory.
 //
 //===----------------------------------------------------------------------===//
 #include "TiledViewMatch.h"
 
 #include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+#include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
@@ -69,9 +72,13 @@ struct FusibleOperand {
   // Op handles are non-const so that reshaped() and erasing can use them.
   mutable LoadOp load;
   mutable ReshapeOp reshape;
-  mutable arith::TruncFOp toTF32;
+  /// An f32 -> tf32 conversion of the load, which the lowering does once
+  /// the f32 landed: in shared memory on the wgmma path (an f32 pointer
+  /// operand there is tf32), on the fragments after ldmatrix on the
+  /// mma.sync path (lhs_tf32 / rhs_tf32).
+  mutable arith::TruncFOp round;
   /// Elements per copy where the load proves less than its layout's runs
-  /// (0: the layout's).
+  /// (0: the layout's; mma.sync tf32 only: lhs_run / rhs_run).
   int64_t shortRun = 0;
   /// The reshape and the rounding there are, the mmaf's operand first.
   SmallVector<Operation *, 2> between;
@@ -89,8 +96,16 @@ struct FusibleOperand {
   }
 };
 
-/// Whether `op` rounds f32 to tf32 as mmaf_global's lhs_tf32/rhs_tf32 do
-/// (to nearest even, the truncf default), for one user.
+/// Whether `op` is a tf32 multiply on the mma.sync path (no wgmma or
+/// tcgen05 accumulator), whose fragments the lowering can round.
+static bool takesTF32MmaSync(MmaFOp op) {
+  std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+  return form && isa<FloatTF32Type>(getElementTypeOrSelf(op.getLhs().getType())) &&
+         !hasWgmmaAccumulator(op, op.getAcc().getType()) && !targetsTcgen05(op);
+}
+
+/// Whether `op` rounds f32 to tf32 as the lowering does after the copy (to
+/// nearest even, the truncf default), for one user.
 static bool isTF32Rounding(arith::TruncFOp op) {
   return isa<FloatTF32Type>(getElementTypeOrSelf(op.getType())) &&
          getElementTypeOrSelf(op.getIn().getType()).isF32() &&
@@ -99,12 +114,17 @@ static bool isTF32Rounding(arith::TruncFOp op) {
          op.getResult().hasOneUse();
 }
 
-/// How `operand` of `mmaf` comes from a load that can become part of a
-/// tile_as.mmaf_global (`roundsTF32`: a tf32 rounding of the load may be
-/// fused too); nullopt where it cannot.
-static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf,
-                                                       bool roundsTF32) {
+/// The global load `operand` of `mmaf` comes from, where it can be read at
+/// the mmaf instead: used by nothing else, in the mmaf's block, unordered,
+/// with +0.0 padding (cp.async and TMA zero-fill) and no write to memory
+/// between the load and the mmaf; nullopt where it cannot. `layout` is left
+/// to the caller.
+static std::optional<FusibleOperand> getMovableLoad(Value operand, MmaFOp mmaf) {
   FusibleOperand fusible;
+  // The wgmma lowering rounds landed f32 to tf32 in shared memory
+  // (WgmmaToLLVM.cpp), the mma.sync one the fragments after ldmatrix
+  // (MmaSyncToLLVM.cpp); tcgen05 would truncate, so it keeps the truncf.
+  bool rounds = hasWgmmaForm(mmaf) || takesTF32MmaSync(mmaf);
   // At most one reshape and one rounding, in either order.
   for (;;) {
     if (auto reshape = operand.getDefiningOp<ReshapeOp>(); reshape && !fusible.reshape) {
@@ -117,11 +137,11 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
       operand = reshape.getSrc();
       continue;
     }
-    if (auto truncf = operand.getDefiningOp<arith::TruncFOp>();
-        truncf && roundsTF32 && !fusible.toTF32 && isTF32Rounding(truncf)) {
-      fusible.toTF32 = truncf;
-      fusible.between.push_back(truncf);
-      operand = truncf.getIn();
+    if (auto round = operand.getDefiningOp<arith::TruncFOp>();
+        round && rounds && !fusible.round && isTF32Rounding(round)) {
+      fusible.round = round;
+      fusible.between.push_back(round);
+      operand = round.getIn();
       continue;
     }
     break;
@@ -138,11 +158,39 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   // cp.async zero-fills what it does not read: only +0.0 padding matches.
   if (Value other = load.getOther(); other && !isPositiveZero(other))
     return std::nullopt;
+  for (Operation *op = load->getNextNode(); op != mmaf; op = op->getNextNode())
+    if (mayWriteMemory(op))
+      return std::nullopt;
+  fusible.load = load;
+  return fusible;
+}
+
+/// `fusible` with its `layout`: the load's, less the leading unit
+/// dimensions a reshape drops; nullopt where the load has no blocked layout.
+static std::optional<FusibleOperand> withLayout(FusibleOperand fusible) {
+  auto type = fusible.load.getType();
+  auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
+  if (!layout)
+    return std::nullopt;
+  fusible.layout =
+      fusible.reshape ? dropLeadingUnitDims(layout, type.getRank() - 2) : layout;
+  if (!fusible.layout)
+    return std::nullopt;
+  return fusible;
+}
+
+/// How `operand` of `mmaf` comes from a load that can become part of a
+/// tile_as.mmaf_global; nullopt where it cannot.
+static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf) {
+  std::optional<FusibleOperand> fusible = getMovableLoad(operand, mmaf);
+  if (!fusible)
+    return std::nullopt;
   // Each thread's registers come in runs along the innermost dimension
   // (sizePerThread there, at most 16 bytes: one cp.async each) that the
   // load's contiguity proves adjacent, aligned and under one mask bit. Runs
   // of 16 bytes copy by cp.async.cg; where only 8 or 4 are proven (a row
   // stride or bound dividing by 4 or 2 elements only), by cp.async.ca.
+  LoadOp load = fusible->load;
   auto type = load.getType();
   auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
   unsigned innermost = type.getRank() - 1;
@@ -153,29 +201,81 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   // A tf32 operand on the mma.sync path may copy fewer elements at a time
   // than its layout's runs, down to one 4-byte element with its own mask
   // bit (a non-multiple f32 MatMul's loads prove no runs).
-  if (roundsTF32 && elementBytes == 4 && load.getContiguity() % run != 0) {
-    fusible.shortRun = std::gcd(run, int64_t(load.getContiguity()));
-    run = fusible.shortRun;
+  if (takesTF32MmaSync(mmaf) && elementBytes == 4 && load.getContiguity() % run != 0) {
+    fusible->shortRun = std::gcd(run, int64_t(load.getContiguity()));
+    run = fusible->shortRun;
   }
   if (run * elementBytes < kShortestCopyBytes || load.getContiguity() % run != 0)
     return std::nullopt;
-  fusible.load = load;
-  fusible.layout =
-      fusible.reshape ? dropLeadingUnitDims(layout, type.getRank() - 2) : layout;
-  if (!fusible.layout)
-    return std::nullopt;
-  for (Operation *op = load->getNextNode(); op != mmaf; op = op->getNextNode())
-    if (mayWriteMemory(op))
-      return std::nullopt;
-  return fusible;
+  return withLayout(*fusible);
 }
 
-/// Whether `op` is a tf32 multiply on the mma.sync path (no wgmma or
-/// tcgen05 accumulator), whose fragments the lowering can round.
-static bool takesTF32MmaSync(MmaFOp op) {
-  std::optional<MmaSyncForm> form = getMmaSyncForm(op);
-  return form && isa<FloatTF32Type>(getElementTypeOrSelf(op.getLhs().getType())) &&
-         !hasWgmmaAccumulator(op, op.getAcc().getType()) && !targetsTcgen05(op);
+/// Elements of `load`'s type in 16 bytes: the alignment TMA needs of a
+/// view's base and strides (and the run of a cp.async.cg).
+static int64_t getLongestRun(LoadOp load) {
+  return kLongestCopyBytes / getElementBytes(load.getType().getElementType());
+}
+
+/// On the wgmma path, B of `mmaf` as a K-major view that only TMA reads: a
+/// movable load (getMovableLoad) of a transposed partition view (FMHA's
+/// K^T: B's K is the unit-stride dimension, so its pointers have no runs
+/// for cp.async) whose transposed contiguity proves the 16-byte aligned
+/// base and strides TMA needs. The lowering takes TMA when A needs no
+/// staging of its own (it arrives in the accumulator's layout) or carries
+/// a view too, on unbatched (rank-2) multiplies; elsewhere B stays in
+/// registers. Sets `view`.
+static std::optional<FusibleOperand> getTransposedViewOperand(
+    OpBuilder &builder, MmaFOp mmaf, const std::optional<FusibleOperand> &lhs,
+    bool lhsHasView, TiledView &view) {
+  auto acc = cast<RankedTensorType>(mmaf.getAcc().getType());
+  auto lhsType = cast<RankedTensorType>(mmaf.getLhs().getType());
+  bool aInRegisters = !lhs && lhsType.getEncoding() == acc.getEncoding();
+  if (acc.getRank() != 2 || !(aInRegisters || lhsHasView))
+    return std::nullopt;
+  std::optional<FusibleOperand> rhs = getMovableLoad(mmaf.getRhs(), mmaf);
+  if (!rhs || rhs->load.getTransposedContiguity() % getLongestRun(rhs->load) != 0)
+    return std::nullopt;
+  std::optional<TiledView> matched =
+      matchTiledView(builder, rhs->load.getPtrs(), rhs->load.getMask());
+  if (!matched || !matched->transposed)
+    return std::nullopt;
+  view = *matched;
+  return withLayout(*rhs);
+}
+
+/// Whether the wgmma staging of a tf32 or fp8 mmaf with a copied B fits
+/// static shared memory at its smallest K chunk (one 32-byte k step): A and
+/// B K-major, 32 bytes a row, and B's N-major landing rows, each
+/// 1024-byte aligned, twice when K takes more than one step (the geometry
+/// of SwizzledStaging.h, which the lowering uses). Their mma.sync staging
+/// takes registers only, so a larger one must stay unfused.
+static bool fitsWgmmaLanding(MmaFOp op) {
+  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+  ArrayRef<int64_t> acc = cast<RankedTensorType>(op.getAcc().getType()).getShape();
+  int64_t batch = acc.size() == 3 ? acc[0] : 1, m = acc[acc.size() - 2], n = acc.back();
+  int64_t elementBytes = getElementBytes(lhs.getElementType());
+  int64_t step = 32, stepK = step / elementBytes, nBytes = n * elementBytes;
+  int64_t width = nBytes > 64 ? 128 : nBytes > 32 ? 64 : 32;
+  auto array = [](int64_t rows, int64_t bytes) {
+    return llvm::alignTo(uint64_t(llvm::alignTo(rows, 8) * bytes), 1024);
+  };
+  uint64_t buffer = array(batch * m, step) + array(batch * n, step) +
+                    llvm::divideCeil(nBytes, width) * array(batch * stepK, width);
+  return (lhs.getShape().back() > stepK ? 2 : 1) * buffer <= kMaxStaticSharedBytes;
+}
+
+/// Whether the mma.sync staging of `op` (MmaStaging.h) fits static shared
+/// memory at its smallest K chunk (one instruction's k): the mmaf_global
+/// lowering has no other staging, while an unfused mmaf falls back to the
+/// FMA path where it does not fit.
+static bool fitsMmaSyncStaging(MmaFOp op, const MmaSyncForm &form) {
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  ArrayRef<int64_t> shape = acc.getShape();
+  int64_t batch = shape.size() == 3 ? shape[0] : 1;
+  bool bTransposed = stagesMmaSyncBTransposed(form, cast<BlockedAttr>(acc.getEncoding()));
+  MmaSyncStaging staging(batch, shape[shape.size() - 2], shape.back(), form.k, form.elementBytes,
+                         bTransposed);
+  return staging.bytes <= kMaxStaticSharedBytes;
 }
 
 namespace {
@@ -186,23 +286,31 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // The mmafs of the mma.sync path (f16/bf16, and tf32, below), (on
-      // sm_90a) of the wgmma path, whose accumulator layout is an
-      // mma.sync-shaped one too, and (on sm_100) of the tcgen05 path: all
-      // stage their operands with cp.async from an mmaf_global.
-      if (layout && (((hasMmaSyncForm(op) || takesTF32MmaSync(op)) &&
-                      isMmaAccumulatorLayout(layout, acc.getShape())) ||
+      // The mmafs of the mma.sync path (every form), of the wgmma path on
+      // sm_90a (f16/bf16, and tf32/fp8 where B's landing fits), whose
+      // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
+      // of the tcgen05 path: all stage their operands with cp.async from an
+      // mmaf_global.
+      bool wgmmaPath = hasWgmmaForm(op);
+      std::optional<MmaSyncForm> syncForm = getMmaSyncForm(op);
+      bool stagedForm = wgmmaPath ? hasMmaSyncForm(op) || fitsWgmmaLanding(op)
+                                  : layout && syncForm && fitsMmaSyncStaging(op, *syncForm);
+      if (layout && ((stagedForm && isMmaAccumulatorLayout(layout, acc.getShape())) ||
                      hasTcgen05Form(op)))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {
-      // Only mma.sync rounds fragments after the copy; wgmma and tcgen05
-      // read the staging directly (and would truncate).
-      bool roundsTF32 = takesTF32MmaSync(op);
-      std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op, roundsTF32);
-      std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op, roundsTF32);
-      if (!lhs && !rhs)
-        continue;
+      std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op);
+      std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op);
+      // A B that the mma.sync path stages transposed (K contiguous, unlike
+      // global memory) has no runs to copy: it stays in registers. (wgmma
+      // lands a tf32/fp8 B N-major and transposes it in shared memory.)
+      std::optional<MmaSyncForm> form = getMmaSyncForm(op);
+      auto accLayout =
+          cast<BlockedAttr>(cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
+      if (!hasTcgen05Form(op) && !hasWgmmaForm(op) && form &&
+          stagesMmaSyncBTransposed(*form, accLayout))
+        rhs.reset();
       // An operand that does not qualify stays in registers and is stored
       // to the staging as tile_as.mmaf stores both.
       OpBuilder builder(op);
@@ -216,21 +324,29 @@ struct AsyncCopyMmaOperandsPass
       // known (the load's address arithmetic is a view's, TiledViewMatch)
       // and its runs are 16 bytes: TMA needs a 16-byte aligned base and
       // row strides, which shorter proven runs (cp.async.ca) do not give.
-      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType());
+      // (f16/bf16 only: wgmma reads tf32 and fp8 B K-major, which the
+      // lowering transposes from cp.async copies, SwizzledStaging.h.)
+      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType()) && hasMmaSyncForm(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
-        if (wgmma && operand && operand->load.getContiguity() %
-                                       (kLongestCopyBytes /
-                                        getElementBytes(operand->load.getType().getElementType())) ==
-                                   0)
+        if (wgmma && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
-                  matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask()))
+                  matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask());
+              view && !view->transposed)
             return *view;
         return TiledView();
       };
       TiledView lhsView = viewOf(lhs), rhsView = viewOf(rhs);
-      // The rounding and shortened runs each fused operand brings along.
+      // A B that only TMA can read (K-major, transposed view).
+      if (wgmma && !rhs)
+        rhs = getTransposedViewOperand(builder, op, lhs, bool(lhsView.base), rhsView);
+      if (!lhs && !rhs)
+        continue;
+      // The rounding and shortened runs a fused operand brings along, marked
+      // on the mma.sync path (on the wgmma path an f32 pointer operand is
+      // tf32, rounded once landed).
+      bool marksRounding = !hasWgmmaForm(op);
       auto toTF32 = [&](const std::optional<FusibleOperand> &operand) {
-        return operand && operand->toTF32 ? builder.getUnitAttr() : UnitAttr();
+        return operand && operand->round && marksRounding;
       };
       auto shortRun = [&](const std::optional<FusibleOperand> &operand) {
         return operand && operand->shortRun ? builder.getI64IntegerAttr(operand->shortRun)
@@ -240,7 +356,7 @@ struct AsyncCopyMmaOperandsPass
           builder, op.getLoc(), op.getType(), source(lhs, op.getLhs()), mask(lhs),
           source(rhs, op.getRhs()), mask(rhs), op.getAcc(), lhsView.base, lhsView.flattened(),
           rhsView.base, rhsView.flattened(), toTF32(lhs), toTF32(rhs), shortRun(lhs),
-          shortRun(rhs));
+          shortRun(rhs), rhsView.transposed);
       op.replaceAllUsesWith(fused.getResult());
       op.erase();
       for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {

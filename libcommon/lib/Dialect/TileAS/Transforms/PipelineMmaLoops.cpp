@@ -9,13 +9,12 @@
 // while one is multiplied.
 //
 // The unit of the ring is a K chunk, not a loop iteration: with only the
-// 48 KiB of static shared memory the lowering declares, not even two whole
-// K tiles of the corpus kernels fit (MatMul's 128x64 by 64x256 f16 tile
-// needs 52 KiB staged), while three 16-deep chunks do. So the pass does its
-// own modulo schedule over the flattened chunk index t = i * C + j (i the
-// iteration, C chunks per tile) rather than mlir::scf::pipelineForLoop's,
-// whose stages are whole iterations. For chunk j of iteration i the body
-// becomes
+// 48 KiB of static shared memory (below), not even two whole K tiles of the
+// corpus kernels fit (MatMul's 128x64 by 64x256 f16 tile needs 52 KiB
+// staged), while three 16-deep chunks do. So the pass does its own modulo
+// schedule over the flattened chunk index t = i * C + j (i the iteration,
+// C chunks per tile) rather than mlir::scf::pipelineForLoop's, whose stages
+// are whole iterations. For chunk j of iteration i the body becomes
 //
 //   tile_as.async_wait {pending = S - 2}   // chunk t has landed, slot t-1 free
 //   tile_as.mma_stage_copy (addresses of iteration i + (j + S - 1) / C)
@@ -31,16 +30,36 @@
 //
 // S is 3 (cuTile's bytecode carries no stage count: its hints are
 // occupancy, num_worker_warps and per-load latency), fewer where the ring
-// does not fit the scratch; a loop keeps the unpipelined mmaf_global where
-// not even two 16-deep chunks fit, or where the accumulator already takes
-// more than 64 registers per thread: cuTile's 128x256 MatMul tile on 8 warps
-// (128 per thread) spilled 60 bytes through the ring (its chunks unrolled,
-// the next copies' addresses live next to the accumulator) and none without
-// it. Since the mma.sync lowering reaches a k step's fragments from one
-// address per operand and keeps such k loops rolled (MmaSyncToLLVM.cpp),
-// max-acc-registers=128 assembles MatMul, persistent and BatchMatMul f16
-// through the ring without spills (sm_80, sm_120); the default stays 64
-// until the ring is timed against the unpipelined loop at that size.
+// does not fit the shared memory; a loop keeps the unpipelined mmaf_global
+// where not even two 16-deep chunks fit.
+//
+// Shared-memory budget: 48 KiB (kMaxStaticSharedBytes), on every target,
+// although a CTA may use up to 163 KiB (sm_80), 99 KiB (sm_86/89/120) or
+// 227 KiB (sm_90). More than 48 KiB is dynamic shared memory only, which a
+// launch must both opt into (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+// and pass (sharedMemBytes); ptxas rejects static .shared above 0xc000.
+// cuTile's launcher does neither for a tile kernel: its compile callback
+// returns only the cubin and the symbol, and the launch passes
+// sharedMemBytes = 0; cutile-python's cext/tile_kernel.cpp raises the limit
+// only when the compile result carries a dynamic-shared-size host program,
+// which only cuda.lang SIMT kernels (compile_simt) have. The seed wiki's
+// original declares an `.extern .shared global_smem[]` sized by its
+// scheduler against a 227 KiB cap, but nothing public shows how its cubins
+// get that memory at such a launch, so a larger ring would fail to launch.
+//
+// Cost rule (max-ring-registers): through the ring, the accumulator and the
+// addresses of the next iteration's copies (its chunks are unrolled) are
+// live together across the loop body, next to a chunk's fragments. The
+// pass estimates accumulator registers plus two per 16-byte cp.async run of
+// one iteration's A and B tiles (a 64-bit address each) and keeps the
+// unpipelined loop where that exceeds 160 per thread. Measured with ptxas
+// 13.0 on sm_80, sm_89, sm_90 (mma.sync) and sm_120: cuTile's MatMul and
+// persistent MatMul (128x256 f32 accumulator on 8 warps, 128 registers; A
+// 128x64 and B 64x256 f16, 24) reach 255 registers and spill nothing;
+// BatchMatMul (K tile 128: 48 address registers) spilled 24-64 bytes through
+// the ring and none without it. The mma.sync lowering reaches a k step's
+// fragments from one address per operand and keeps such k loops rolled
+// (MmaSyncToLLVM.cpp), which leaves room for the addresses.
 //
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
@@ -55,6 +74,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <algorithm>
 
 namespace tilepipe::tile_as {
 #define GEN_PASS_DEF_PIPELINEMMALOOPS
@@ -117,9 +138,23 @@ chooseRing(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t maxStages) {
   return std::nullopt;
 }
 
-/// How `loop` can be pipelined; nullopt where it does not fit the pattern.
-static std::optional<Candidate> analyze(scf::ForOp loop, int64_t maxStages,
-                                       int64_t maxAccRegisters) {
+/// Registers per thread that the addresses of the copies of `ptrs` (a tile
+/// of global pointers) take: one 64-bit address, two registers, per run of
+/// contiguous elements one cp.async moves (at most 16 bytes).
+static int64_t getCopyAddressRegisters(Value ptrs) {
+  auto type = cast<RankedTensorType>(ptrs.getType());
+  auto layout = cast<BlockedAttr>(type.getEncoding());
+  Type pointee = cast<PtrType>(type.getElementType()).getPointeeType();
+  int64_t run = std::clamp<int64_t>(getContiguousRegisters(layout),
+                                    1, 16 / getElementBytes(pointee));
+  return 2 * llvm::divideCeil(getElemsPerThread(layout, type.getShape()), run);
+}
+
+/// The loop of `mma` when it has the shape the ring is built for: the body
+/// is nothing but the mma (both operands global, accumulator carried) and
+/// the register arithmetic computing its pointers and masks from the
+/// induction variable and values from outside; nullopt otherwise.
+static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   Block *body = loop.getBody();
   Candidate c;
   c.loop = loop;
@@ -131,10 +166,6 @@ static std::optional<Candidate> analyze(scf::ForOp loop, int64_t maxStages,
     }
   if (!c.mma || !MmaFGlobalOp::isGlobal(c.mma.getLhs()) ||
       !MmaFGlobalOp::isGlobal(c.mma.getRhs()))
-    return std::nullopt;
-  // The ring stages 16-bit operands (m16n8k16); tf32 ones keep the
-  // mmaf_global's own staging.
-  if (getElementBytes(c.mma.getLhsMultipliedType()) != 2)
     return std::nullopt;
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   if (!step || *step <= 0 || !loop.getInductionVar().getType().isSignlessInteger())
@@ -177,28 +208,62 @@ static std::optional<Candidate> analyze(scf::ForOp loop, int64_t maxStages,
       return std::nullopt;
   c.slice = topologicalSort(c.slice);
 
-  auto lhs = cast<RankedTensorType>(c.mma.getLhs().getType());
   auto accType = cast<RankedTensorType>(c.mma.getAcc().getType());
   int64_t rank = accType.getRank();
-  if (rank != 2 && rank != 3)
-    return std::nullopt;
-  c.k = lhs.getShape().back();
-  auto accLayout = dyn_cast_or_null<BlockedAttr>(accType.getEncoding());
-  if (c.k % kStepK != 0 || !accLayout ||
-      getElemsPerThread(accLayout, accType.getShape()) > maxAccRegisters)
+  c.k = cast<RankedTensorType>(c.mma.getLhs().getType()).getShape().back();
+  auto hasBlockedLayout = [](Value value) {
+    return isa_and_nonnull<BlockedAttr>(cast<RankedTensorType>(value.getType()).getEncoding());
+  };
+  // The cost rule reads the registers of the accumulator and of the copies.
+  if ((rank != 2 && rank != 3) || c.k % kStepK != 0 || !hasBlockedLayout(c.mma.getAcc()) ||
+      !hasBlockedLayout(c.mma.getLhs()) || !hasBlockedLayout(c.mma.getRhs()))
     return std::nullopt;
   // The ring feeds mma.sync; an mmaf_global that takes the wgmma path (sm_90a,
   // the wgmma accumulator layout) or the tcgen05 path (sm_100, the tcgen05
   // layout) stages its operands itself.
   if (hasWgmmaAccumulator(c.mma, accType) || hasTcgen05Accumulator(c.mma, accType))
     return std::nullopt;
+  // The ring's staging and mma.sync are the 16-bit form's (m16n8k16, B not
+  // transposed); fp8 and tf32 mmaf_globals keep the staging of their own
+  // form.
+  Type element = cast<PtrType>(cast<RankedTensorType>(c.mma.getLhs().getType()).getElementType()).getPointeeType();
+  if (!element.isF16() && !element.isBF16())
+    return std::nullopt;
+  return c;
+}
+
+/// Sizes the ring of a matched loop: the cost rule (registers), then the
+/// shared-memory budget. Says why (a remark at the multiply) either way.
+static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRegisters) {
+  auto accType = cast<RankedTensorType>(c.mma.getAcc().getType());
+  int64_t rank = accType.getRank();
+  int64_t accRegisters =
+      getElemsPerThread(cast<BlockedAttr>(accType.getEncoding()), accType.getShape());
+  int64_t addressRegisters =
+      getCopyAddressRegisters(c.mma.getLhs()) + getCopyAddressRegisters(c.mma.getRhs());
+  // At the multiply's location, without the op printed after it.
+  InFlightDiagnostic remark = emitRemark(c.mma.getLoc());
+  if (accRegisters + addressRegisters > maxRingRegisters) {
+    remark << "K loop not pipelined: the ring would keep " << accRegisters
+           << " accumulator and " << addressRegisters
+           << " copy-address registers per thread live, over max-ring-registers = "
+           << maxRingRegisters;
+    return failure();
+  }
   std::optional<std::pair<int64_t, int64_t>> ring =
       chooseRing(rank == 3 ? accType.getShape()[0] : 1, accType.getShape()[rank - 2],
                  accType.getShape()[rank - 1], c.k, maxStages);
-  if (!ring)
-    return std::nullopt;
+  if (!ring) {
+    remark << "K loop not pipelined: not even two " << kStepK
+           << "-deep chunks of A and B fit the " << kMaxStaticSharedBytes
+           << " bytes of static shared memory";
+    return failure();
+  }
   std::tie(c.stages, c.chunk) = *ring;
-  return c;
+  remark << "K loop pipelined: a cp.async ring of " << c.stages << " stages of " << c.chunk
+         << "-deep K chunks (" << accRegisters << " accumulator and " << addressRegisters
+         << " copy-address registers per thread)";
+  return success();
 }
 
 namespace {
@@ -316,7 +381,8 @@ struct PipelineMmaLoopsPass
   void runOnOperation() override {
     SmallVector<Candidate> candidates;
     getOperation().walk([&](scf::ForOp loop) {
-      if (std::optional<Candidate> c = analyze(loop, maxStages, maxAccRegisters))
+      if (std::optional<Candidate> c = matchLoop(loop);
+          c && succeeded(sizeRing(*c, maxStages, maxRingRegisters)))
         candidates.push_back(std::move(*c));
     });
     for (Candidate &c : candidates)

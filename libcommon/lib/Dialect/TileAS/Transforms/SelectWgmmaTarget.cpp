@@ -41,7 +41,7 @@ struct SelectWgmmaTargetPass
       numWarps = attr.getInt();
     bool wgmma = false;
     module.walk([&](MmaFOp op) {
-      if (!hasMmaSyncForm(op))
+      if (!hasWgmmaKind(op))
         return;
       // At the multiply's location, without the op printed after it.
       InFlightDiagnostic remark = emitRemark(op.getLoc()) << target.getValue();

@@ -20,7 +20,11 @@
 // per sub-tile column and row respectively instead of once. On sm_120a
 // BlockScaledMatMul's 256x256 tile spilled 9748 bytes unsplit, 312 in
 // 64x256 sub-tiles and none in 32x256 ones (the default; 36 with the
-// swizzled scales).
+// swizzled scales). On tcgen05 targets the accumulator lives in tensor
+// memory during the loop (KeepAccumulatorsInTmem.cpp), so the limits there
+// are its 512 columns (the 256x256 block-scaled tile's D takes all of them,
+// its scales 16 more) and the registers the sum is read back into after the
+// loop: 128x256 sub-tiles.
 //
 // The values a loop needs are rebuilt for the sub-tile ("sliced") from
 // their definitions: an iota gets the sub-tile's offset added, a splat or
@@ -417,7 +421,8 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
     return src ? this->reshape(src, type) : nullptr;
   }
   // Elementwise ops and loads: the same op on sliced operands (a load with
-  // the contiguity its innermost range keeps).
+  // the contiguity its innermost range keeps, and the transposed contiguity
+  // its next-innermost range keeps).
   auto load = dyn_cast<LoadOp>(op);
   if (load ? !isRebuildable(op)
            : !op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
@@ -432,9 +437,14 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
   }
   OperationState state(loc, op->getName(), operands, TypeRange{type}, op->getAttrs());
   Operation *sliced = builder.create(state);
-  if (load)
-    cast<LoadOp>(sliced).setContiguity(
+  if (load) {
+    auto slicedLoad = cast<LoadOp>(sliced);
+    slicedLoad.setContiguity(
         getSlicedContiguity(load.getContiguity(), at.offsets.back(), at.sizes.back()));
+    if (size_t rank = at.offsets.size(); rank >= 2)
+      slicedLoad.setTransposedContiguity(getSlicedContiguity(
+          load.getTransposedContiguity(), at.offsets[rank - 2], at.sizes[rank - 2]));
+  }
   return sliced->getResult(0);
 }
 
@@ -459,6 +469,30 @@ static SmallVector<int64_t> getSubTileShape(RankedTensorType acc, int64_t thread
   };
   for (unsigned d : {shape.size() - 2, shape.size() - 1})
     while (registers() > maxRegisters && shape[d] % 2 == 0 && shape[d] / 2 >= kMinSubTile)
+      shape[d] /= 2;
+  return shape;
+}
+
+/// The sub-tile size on a tcgen05 target, where the accumulator lives in
+/// tensor memory during the loop (KeepAccumulatorsInTmem) and in registers
+/// only after it: M halved down to 128 (the rows of one cta_group::1
+/// tcgen05.mma), then N (never below kMinSubTile), while D and a
+/// block-scaled (`scaled`) multiply's scales of K `k` take more than the
+/// 512 tensor-memory columns or one thread's share of the read-back sum is
+/// more than `maxRegisters` (cuTile's 256x256 block-scaled tile: 512 columns
+/// of D and 16 of scales; 128x256 sub-tiles take 268 and 128 registers).
+static SmallVector<int64_t> getTcgen05SubTileShape(RankedTensorType acc, int64_t k, bool scaled,
+                                                   int64_t threads, int64_t maxRegisters) {
+  constexpr int64_t kTmemColumns = 512, kTcgen05Rows = 128;
+  SmallVector<int64_t> shape = llvm::to_vector(acc.getShape());
+  auto tooBig = [&] {
+    return getTcgen05TmemColumns(shape, k, scaled) > kTmemColumns ||
+           getRegistersPerThread(RankedTensorType::get(shape, acc.getElementType()), threads) >
+               maxRegisters;
+  };
+  unsigned mDim = shape.size() - 2, nDim = shape.size() - 1;
+  for (auto [d, least] : {std::pair{mDim, kTcgen05Rows}, std::pair{nDim, kMinSubTile}})
+    while (tooBig() && shape[d] % 2 == 0 && shape[d] / 2 >= least)
       shape[d] /= 2;
   return shape;
 }
@@ -596,17 +630,23 @@ struct SplitMmaAccumulatorsPass
     for (auto func : module.getOps<func::FuncOp>()) {
       SmallVector<Candidate> candidates;
       func.walk([&](scf::ForOp loop) {
-        std::optional<Candidate> candidate = getCandidate(loop);
-        // tcgen05 keeps the accumulator in tensor memory, not registers.
-        if (candidate && !targetsTcgen05(loop))
+        if (std::optional<Candidate> candidate = getCandidate(loop))
           candidates.push_back(*candidate);
       });
       bool changed = false;
       for (Candidate &candidate : candidates) {
         auto acc = cast<RankedTensorType>(candidate.loop.getResult(0).getType());
-        if (getRegistersPerThread(acc, threads) <= maxAccRegisters)
+        SmallVector<int64_t> sub;
+        if (targetsTcgen05(candidate.loop)) {
+          int64_t k =
+              cast<RankedTensorType>(candidate.mma->getOperand(0).getType()).getShape().back();
+          sub = getTcgen05SubTileShape(acc, k, isa<MmaFScaledOp>(candidate.mma), threads,
+                                       maxAccRegisters);
+        } else if (getRegistersPerThread(acc, threads) > maxAccRegisters) {
+          sub = getSubTileShape(acc, threads, subTileRegisters);
+        } else {
           continue;
-        SmallVector<int64_t> sub = getSubTileShape(acc, threads, subTileRegisters);
+        }
         if (sub != acc.getShape())
           changed |= succeeded(splitLoop(candidate, sub));
       }

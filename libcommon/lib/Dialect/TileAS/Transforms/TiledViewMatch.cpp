@@ -135,26 +135,37 @@ static std::optional<TiledView> match(Matcher &m, Value ptrs, Value mask) {
     return std::nullopt;
   TiledView view;
   view.base = baseSplat.getSrc();
-  Type indexType = getElementTypeOrSelf(addPtr.getOffset().getType());
-  for (unsigned d = 0; d < rank; ++d) {
-    // Every dimension has one term and one bound, over the same coordinate.
+  // Every dimension has one term and one bound, over the same coordinate.
+  for (unsigned d = 0; d < rank; ++d)
     if (!terms[d] || !sizes[d] || !sameStart(starts[d], bounds[d]->second))
       return std::nullopt;
+  auto isUnit = [&](unsigned d) {
     Value stride = terms[d]->second;
-    if (d + 1 < rank) {
-      if (!stride)
-        return std::nullopt; // a unit stride outside the innermost dimension
-      view.strides.push_back(stride);
-    } else if (stride && !matchPattern(stride, m_One())) {
+    return !stride || matchPattern(stride, m_One());
+  };
+  // The unit-stride dimension goes last in the lists: the innermost one,
+  // or (transposed) the next-innermost one.
+  SmallVector<unsigned> order = llvm::to_vector(llvm::seq<unsigned>(0, rank));
+  if (!isUnit(rank - 1)) {
+    if (!isUnit(rank - 2))
       return std::nullopt;
-    }
+    std::swap(order[rank - 2], order[rank - 1]);
+    view.transposed = true;
+  }
+  // No unit stride (a bare coordinate) outside the innermost dimension.
+  if (llvm::any_of(ArrayRef(order).drop_back(), [&](unsigned d) { return !terms[d]->second; }))
+    return std::nullopt;
+  Type indexType = getElementTypeOrSelf(addPtr.getOffset().getType());
+  for (auto [i, d] : llvm::enumerate(order)) {
+    if (i + 1 < rank)
+      view.strides.push_back(terms[d]->second);
     Value start = starts[d];
     if (!start)
       start = arith::ConstantOp::create(builder, ptrs.getLoc(), indexType,
                                         builder.getIntegerAttr(indexType, 0));
     view.starts.push_back(start);
+    view.sizes.push_back(sizes[d]);
   }
-  view.sizes = sizes;
   return view;
 }
 

@@ -18,9 +18,13 @@ namespace tilepipe::tile_as {
 
 /// A rank-r tile of a strided tensor, outermost dimension first; the
 /// innermost stride is 1 and not listed (mmaf_global's `view` order).
+/// `transposed`: the tile's last two dimensions are swapped relative to the
+/// lists, which go in memory order: the tile's innermost dimension is the
+/// lists' next-innermost (a dim_map'd view such as FMHA's K^T).
 struct TiledView {
   mlir::Value base;
   llvm::SmallVector<mlir::Value> sizes, strides, starts;
+  bool transposed = false;
 
   /// sizes, strides, starts: the `view` operand list.
   llvm::SmallVector<mlir::Value> flattened() const;
@@ -28,7 +32,8 @@ struct TiledView {
 
 /// The view whose pointers are `ptrs` and bounds `mask`, when both are the
 /// arithmetic above with one term and one bound per dimension and a unit
-/// innermost stride; nullopt otherwise. Scalars that the arithmetic holds as
+/// stride on the innermost dimension (or, transposed, on the next-innermost
+/// one); nullopt otherwise. Scalars that the arithmetic holds as
 /// splat constants are rebuilt with `builder`.
 std::optional<TiledView> matchTiledView(mlir::OpBuilder &builder, mlir::Value ptrs,
                                         mlir::Value mask);

@@ -107,7 +107,11 @@ def TileAA_JoinTokensOp : TileAA_Op<"join_tokens", [Pure]> {
 // `contiguity` is the alias/access fact the vectorizer needs: the elements
 // come in groups of this many along the innermost dimension that are adjacent
 // in memory, start at an address aligned to the group's byte size and share
-// one mask bit.
+// one mask bit. `transposed_contiguity` is the same fact along the
+// next-innermost dimension, for a tile whose innermost dimension is not the
+// unit-stride one but that dimension is (a dim_map'd view such as FMHA's
+// K^T); 1 otherwise. TMA loads of such a tile need it (aligned base and
+// strides).
 def TileAA_LoadOp : TileAA_Op<"load", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead]>]> {
   let summary = "masked gather through a tensor of pointers";
@@ -115,7 +119,8 @@ def TileAA_LoadOp : TileAA_Op<"load", [AttrSizedOperandSegments,
                        Optional<TileAA_MaskTensor>:$mask,
                        Optional<AnyRankedTensor>:$other,
                        Optional<TileAA_TokenType>:$token,
-                       DefaultValuedAttr<I64Attr, "1">:$contiguity);
+                       DefaultValuedAttr<I64Attr, "1">:$contiguity,
+                       DefaultValuedAttr<I64Attr, "1">:$transposed_contiguity);
   let results = (outs AnyRankedTensor:$result, TileAA_TokenType:$result_token);
   let assemblyFormat = [{
     $ptrs (`,` $mask^)? (`,` $other^)? (`token` `=` $token^)? attr-dict

@@ -4,7 +4,8 @@
 // shared by the lowering (which stages and reads it) and by tile-sched's
 // loop pipelining (which sizes a ring of such chunks before lowering).
 // A is [batch][M][chunk], B [batch][chunk][N] or, transposed (8-bit
-// elements), [batch][N][chunk]; each row is padded by 16 bytes so that
+// elements into an accumulator without paired columns:
+// stagesMmaSyncBTransposed), [batch][N][chunk]; each row is padded by 16 bytes so that
 // the eight 16-byte rows one ldmatrix reads fall into eight different bank
 // groups, and each array is followed by a 16-byte trash slot that
 // out-of-chunk register runs (and copies) are sent to. tf32 B, read a word

@@ -25,6 +25,11 @@ def TileAS_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNumWarpsAttrName = "tile_as.num_warps";
     static constexpr ::llvm::StringLiteral kOptLevelAttrName = "tile_as.opt_level";
     static constexpr ::llvm::StringLiteral kThreadsPerWarp = "tile_as.threads_per_warp";
+    /// On a tcgen05 multiply whose accumulator operand and result live in
+    /// tensor memory (between tile_as.acc_to_tmem and tile_as.acc_from_tmem;
+    /// tilepipe-keep-accumulators-in-tmem sets it).
+    static constexpr ::llvm::StringLiteral kTmemAccumulatorAttrName =
+        "tile_as.tmem_accumulator";
   }];
 }
 
@@ -136,15 +141,17 @@ def TileAS_ConvertLayoutOp : TileAS_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
-// `contiguity` as in tile_aa.load; tile-sched turns it into the layout's
-// sizePerThread, which the LLVM lowering emits as one vector access.
+// `contiguity` and `transposed_contiguity` as in tile_aa.load; tile-sched
+// turns `contiguity` into the layout's sizePerThread, which the LLVM
+// lowering emits as one vector access.
 def TileAS_LoadOp : TileAS_Op<"load", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead]>]> {
   let summary = "masked vectorized load through a tensor of pointers";
   let arguments = (ins TileAS_PtrTensor:$ptrs,
                        Optional<TileAS_MaskTensor>:$mask,
                        Optional<AnyRankedTensor>:$other,
-                       DefaultValuedAttr<I64Attr, "1">:$contiguity);
+                       DefaultValuedAttr<I64Attr, "1">:$contiguity,
+                       DefaultValuedAttr<I64Attr, "1">:$transposed_contiguity);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $ptrs (`,` $mask^)? (`,` $other^)? attr-dict

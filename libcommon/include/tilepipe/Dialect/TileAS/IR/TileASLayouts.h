@@ -70,13 +70,23 @@ BlockedAttr getDefaultBlockedLayout(mlir::MLIRContext *context,
 /// m16n8 fragment (rows r and r + 8 * warpsM). A leading batch dimension, if
 /// any, is held whole by every thread. Null when the shape cannot be tiled
 /// this way by `numWarps` warps (M a multiple of 16 * warpsM, N of 8 * warpsN).
+///
+/// With `pairedColumns` (the 1-byte operand multiplies; see
+/// getMmaColumnsPerThread) lane l holds four adjacent columns 4 * (l % 4)
+/// of a 16-column span instead (sizePerThread [1, 4]): two m16n8 blocks
+/// whose D columns interleave, the even columns of the span in one mma and
+/// the odd ones in the other, and N a multiple of 16 * warpsN.
 BlockedAttr getMmaAccumulatorLayout(mlir::MLIRContext *context,
                                     llvm::ArrayRef<int64_t> shape,
-                                    unsigned numWarps);
+                                    unsigned numWarps, bool pairedColumns = false);
 
-/// Whether `layout` has the form getMmaAccumulatorLayout builds and tiles
-/// `shape` (for any warp grid).
+/// Whether `layout` has the form getMmaAccumulatorLayout builds (either
+/// column form) and tiles `shape` (for any warp grid).
 bool isMmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
+/// Whether the mma.sync accumulator layout `layout` is the paired-column
+/// form (four adjacent columns per lane).
+bool hasPairedMmaColumns(BlockedAttr layout);
 
 /// Whether the module around `op` targets sm_90a, the one target with wgmma
 /// (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate
@@ -103,8 +113,15 @@ bool isWgmmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape)
 /// wgmma path, and half of hasWgmmaForm.
 bool hasWgmmaAccumulator(mlir::Operation *op, mlir::Type acc);
 
-/// Whether an mmaf belongs to the wgmma path: it has an mma.sync form
-/// (hasMmaSyncForm) and hasWgmmaAccumulator.
+/// Whether an mmaf has a wgmma.mma_async form ("Asynchronous Warpgroup
+/// Level Matrix Multiply-Accumulate Instructions", "Data types"): f16/bf16
+/// (k16), tf32 (k8) or e4m3/e5m2 (k32) operands, the types getMmaSyncForm
+/// takes, with an f32 (or f16) accumulator. tf32 and fp8 read B K-major
+/// only, which the lowering stages so (SwizzledStaging.h).
+bool hasWgmmaKind(MmaFOp op);
+
+/// Whether an mmaf belongs to the wgmma path: hasWgmmaKind and
+/// hasWgmmaAccumulator.
 /// (The lowering still falls back to mma.sync when its staging does not fit.)
 bool hasWgmmaForm(MmaFOp op);
 
@@ -135,6 +152,18 @@ bool isTcgen05AccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shap
 /// accumulator, of type `acc`, got the tcgen05 layout: the mmaf_global's
 /// test for the tcgen05 path, and half of hasTcgen05Form.
 bool hasTcgen05Accumulator(mlir::Operation *op, mlir::Type acc);
+
+/// The tensor-memory columns a cta_group::1 tcgen05 multiply takes: its
+/// f32 accumulator `acc` ([batch x] M x N, M a multiple of 128) one region
+/// of N columns per (batch, 128-row block), and with `scaled` the e8m0
+/// scales of its K too (getTcgen05ScaleColumns). At most 512 fit.
+int64_t getTcgen05TmemColumns(llvm::ArrayRef<int64_t> acc, int64_t k, bool scaled);
+
+/// The columns a block-scaled tcgen05 multiply's scales take (the layout
+/// BlockScaledTcgen05ToLLVM.cpp copies them in): one 32-bit word holds the
+/// scales of four k blocks of 32; A's words take 4 columns per (batch,
+/// 128-row block), B's one column per 32 columns of N, per batch.
+int64_t getTcgen05ScaleColumns(int64_t batch, int64_t m, int64_t n, int64_t k);
 
 /// Whether an mmaf targets tcgen05 and has one of its kinds: f16/bf16
 /// (kind::f16), tf32 (kind::tf32) or e4m3/e5m2 (kind::f8f6f4) operands, the
@@ -167,12 +196,22 @@ struct MmaSyncForm {
 /// The accumulator of an op with a form gets getMmaAccumulatorLayout.
 std::optional<MmaSyncForm> getMmaSyncForm(mlir::Operation *op);
 
-/// The mma.sync form of a floating-point multiply of `a` x `b` element types
-/// (tile types) into `acc` over K `k` on the target of the module around
-/// `context`, as getMmaSyncForm gives it for an mmaf of those types (and
-/// the lowering of an mmaf_global, whose operands may be pointers).
-std::optional<MmaSyncForm> getMmaFSyncForm(mlir::Operation *context, mlir::Type a, mlir::Type b,
-                                           mlir::Type acc, int64_t k);
+/// The mma.sync form of A and B elements `a` and `b` (tile types) into
+/// accumulator elements `acc` for mmaf on a target of compute capability
+/// `capability` (getMmaSyncForm's rules for mmaf, K aside).
+std::optional<MmaSyncForm> getMmaFSyncForm(mlir::Type a, mlir::Type b, mlir::Type acc,
+                                           unsigned capability);
+
+/// Whether the mma.sync path of `form` with accumulator layout `acc` stages B
+/// transposed, as [batch][N][chunk] rows with K contiguous: 8-bit B
+/// fragments hold four consecutive k per register ("col"), which ldmatrix
+/// .trans (16-bit elements only) cannot gather from [K][N] rows. With the
+/// paired-column accumulator 1-byte B stays [batch][chunk][N] (as global
+/// memory has it, so cp.async can copy it) and ldmatrix.trans of byte
+/// pairs plus byte permutes builds the fragments (MmaSyncToLLVM.cpp).
+/// 16-bit B stays [batch][chunk][N] (ldmatrix .trans), tf32 B too: a tf32
+/// element fills a register, read by one ld.shared.b32 each.
+bool stagesMmaSyncBTransposed(const MmaSyncForm &form, BlockedAttr acc);
 
 /// The compute capability the module around `op` targets (90 for sm_90a,
 /// 100 for sm_100f); 0 when it names none.
@@ -180,7 +219,7 @@ unsigned getTargetComputeCapability(mlir::Operation *op);
 
 /// Whether an mmaf has a 16-bit mma.sync form: f16 x f16 or bf16 x bf16
 /// operands, an f32 or f16 accumulator, K a multiple of 16 (m16n8k16). The
-/// wgmma path and the cp.async operand fusion take only these.
+/// wgmma path takes only these.
 bool hasMmaSyncForm(MmaFOp op);
 
 } // namespace tilepipe::tile_as

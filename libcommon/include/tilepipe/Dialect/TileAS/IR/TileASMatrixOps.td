@@ -76,9 +76,9 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     element of a pointer operand whose mask bit is false reads as +0.0 (the
     load's zero padding); only pointer operands take a mask. The pointer
     tensors keep the loads' layouts: every thread's pointers come in runs
-    (its sizePerThread along the innermost dimension, up to 8) of 2, 4 or 8
-    adjacent, contiguous 2-byte elements, aligned to the run's 4, 8 or 16
-    bytes, that share one mask bit (the loads' contiguity promised that).
+    (its sizePerThread along the innermost dimension) of adjacent, contiguous
+    elements, 4, 8 or 16 bytes long and aligned to that, that share one mask
+    bit (the loads' contiguity promised that).
     The reads happen where the op stands.
 
     A pointer operand whose runs are 8 elements (16 bytes) may also carry its
@@ -98,12 +98,21 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     each element to nearest even exactly as that truncf does (the mma.sync
     path rounds the fragment registers between ldmatrix and mma.sync), so
     the raw f32 tile is what is copied. The element is then 4 bytes and the
-    runs 1, 2 or 4 elements long.
+    runs 1, 2 or 4 elements long. (The wgmma path instead takes any f32
+    pointer operand as tf32 and rounds it in shared memory once landed; it
+    has no use for the marks, which only the mma.sync path accepts.)
 
     `lhs_run` (`rhs_run`) shortens the runs of a pointer operand to that many
     elements (a divisor of the layout's run, at least 4 bytes), each with its
     own mask bit, where the load proved less than its layout's runs (cuTile's
     non-multiple f32 MatMul: single elements).
+
+    `rhs_view_transposed`: B's view lists its dimensions in memory order
+    with B's last two swapped (B's innermost dimension N is the view's
+    next-innermost one and B's K the unit-stride one: a K-major B such as
+    FMHA's K^T, read from a dim_map'd view). Its pointers keep no runs (the
+    load's `transposed_contiguity` proved base and strides 16-byte
+    aligned), so such a B is read only by TMA.
   }];
   let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
                        AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,
@@ -111,7 +120,8 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
                        Optional<TileAS_PtrType>:$lhs_base, Variadic<AnySignlessInteger>:$lhs_view,
                        Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view,
                        UnitAttr:$lhs_tf32, UnitAttr:$rhs_tf32,
-                       OptionalAttr<I64Attr>:$lhs_run, OptionalAttr<I64Attr>:$rhs_run);
+                       OptionalAttr<I64Attr>:$lhs_run, OptionalAttr<I64Attr>:$rhs_run,
+                       UnitAttr:$rhs_view_transposed);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $lhs (`mask` $lhs_mask^)? (`view` $lhs_base^ `[` $lhs_view `]`)? `,`
@@ -125,8 +135,9 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs, "::mlir::Value":$lhs_mask,
                    "::mlir::Value":$rhs, "::mlir::Value":$rhs_mask, "::mlir::Value":$acc), [{
       build($_builder, $_state, result, lhs, lhs_mask, rhs, rhs_mask, acc, ::mlir::Value(),
-            ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange(), ::mlir::UnitAttr(),
-            ::mlir::UnitAttr(), ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
+            ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange(), /*lhs_tf32=*/false,
+            /*rhs_tf32=*/false, ::mlir::IntegerAttr(), ::mlir::IntegerAttr(),
+            /*rhs_view_transposed=*/false);
     }]>
   ];
   let hasVerifier = 1;
@@ -151,4 +162,39 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     ::mlir::Type getLhsMultipliedType() { return getMultipliedType(getLhs(), getLhsTf32()); }
     ::mlir::Type getRhsMultipliedType() { return getMultipliedType(getRhs(), getRhsTf32()); }
   }];
+}
+
+// A tcgen05 K loop's accumulator kept in tensor memory for the whole loop
+// (tile-sched's tilepipe-keep-accumulators-in-tmem): acc_to_tmem moves the
+// accumulator there before the loop, the multiplies inside carry the unit
+// attribute `tile_as.tmem_accumulator` (their acc operand and result are the
+// tensor-memory copy, not registers) and acc_from_tmem reads the sum back
+// after the loop. In value terms both ops are the identity; they write and
+// read the kernel's tensor memory, hence the effects (no two may be merged
+// or reordered).
+def TileAS_AccToTmemOp : TileAS_Op<"acc_to_tmem", [MemoryEffects<[MemWrite]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "store a tcgen05 accumulator into tensor memory";
+  let description = [{
+    The accumulator (the tcgen05 accumulator layout, tcgen05.st.32x32b's)
+    goes to the columns the tcgen05.mma D regions take (one region of N
+    columns per batch and 128-row block, from column 0 of the kernel's
+    tensor memory); the result names that copy, which only multiplies with
+    `tile_as.tmem_accumulator` and acc_from_tmem may use.
+  }];
+  let arguments = (ins AnyRankedTensor:$acc);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc)";
+}
+
+def TileAS_AccFromTmemOp : TileAS_Op<"acc_from_tmem", [MemoryEffects<[MemRead]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "load a tcgen05 accumulator from tensor memory into registers";
+  let description = [{
+    Reads the accumulator that acc_to_tmem placed and the multiplies since
+    added to (tcgen05.ld.32x32b) into registers of its layout.
+  }];
+  let arguments = (ins AnyRankedTensor:$acc);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc)";
 }

@@ -1,6 +1,6 @@
 //===- WgmmaChoice.h - Which mmafs take wgmma on Hopper ---------*- C++ -*-===//
 //
-// On Hopper an f16/bf16 mmaf can take mma.sync or wgmma. wgmma pays where its
+// On Hopper an f16/bf16, tf32 or fp8 mmaf can take mma.sync or wgmma. wgmma pays where its
 // operands are regular tiles: contiguous loads that cp.async stages into the
 // swizzled buffers (the corpus matmuls: 16.3 vs 12.0 TFLOP/s on an H100,
 // BatchMatMul 88.7 vs 49.7, and no spills where mma.sync spills 1012 bytes),
@@ -47,8 +47,8 @@ llvm::StringRef describeMmaOperandKind(MmaOperandKind kind);
 std::optional<unsigned> findGatheredMmaOperand(MmaFOp op);
 
 /// Whether `op` takes the wgmma path: the module targets wgmma
-/// (targetsWgmma), the op has an mma.sync form (hasMmaSyncForm) and
-/// neither operand is a gather.
+/// (targetsWgmma), the op has a wgmma form (hasWgmmaKind: f16/bf16, tf32,
+/// fp8) and neither operand is a gather.
 bool takesWgmma(MmaFOp op);
 
 } // namespace tilepipe::tile_as

@@ -26,11 +26,11 @@ def SelectWgmmaTarget : Pass<"tilepipe-select-wgmma-target", "::mlir::ModuleOp">
     wgmma only exists on the arch-specific sm_90a. A module stamped sm_90
     is retargeted to sm_90a (tile_as.target; tile-ptx then prints .target
     sm_90a) when one of its mmafs would take the wgmma path there: an
-    f16/bf16 multiply whose accumulator tiles by whole warpgroups
+    f16/bf16, tf32 or fp8 multiply whose accumulator tiles by whole warpgroups
     (getWgmmaAccumulatorLayout) and whose A and B are no gathers (contiguous
     or strided tile loads, or values in registers; see WgmmaChoice.h for the
     measurements behind the rule). A gather-fed mmaf stays on mma.sync, on
-    sm_90 and on an explicit sm_90a alike. Each f16/bf16 mmaf on a Hopper
+    sm_90 and on an explicit sm_90a alike. Each such mmaf on a Hopper
     target gets a remark saying which path it takes and why (tile-sched and
     tileiras print them under -v). Runs before tilepipe-assign-layouts.
   }];
@@ -54,8 +54,13 @@ def SplitMmaAccumulators : Pass<"tilepipe-split-mma-accumulators", "::mlir::Modu
     scales); the values it needs are rebuilt for the sub-tile from iota,
     splat, constant, elementwise, load, permute, broadcast and reshape ops
     (a part that cannot be is computed whole and extracted), and a loop
-    with anything else stays as it is. Targets with tcgen05 (accumulator in
-    tensor memory) are left alone. Runs before tilepipe-assign-layouts.
+    with anything else stays as it is. On targets with tcgen05 the
+    accumulator lives in tensor memory during the loop
+    (tilepipe-keep-accumulators-in-tmem) and in registers only after it:
+    there a loop splits where D (and a block-scaled multiply's scales) would
+    take more than the 512 tensor-memory columns or the read-back sum more
+    than max-acc-registers, M halved down to 128 rows, then N.
+    Runs before tilepipe-assign-layouts.
     See SplitMmaAccumulators.cpp.
   }];
   let options = [
@@ -75,10 +80,15 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
   let description = [{
     Memory ops anchor the layout: each thread holds up to 16 bytes of adjacent
     elements (bounded by the access's proven contiguity), threads and warps
-    fill the tile innermost first. Tensors of one shape share one layout so
-    elementwise code needs no conversions. The accumulator shape of an mmaf
-    with an mma.sync form (f16/bf16 operands) takes the m16n8 accumulator
-    fragment layout instead (unless tensor cores are turned off).
+    fill the tile innermost first. Tensors of one shape that data flows
+    between (elementwise operands and results, a load's pointers and value,
+    loop-carried values) share one layout, the narrowest their memory ops
+    allow, so elementwise code needs no conversions; unrelated tensors of
+    the same shape (an fp8 operand tile and an f32 result tile) keep their
+    own widths. The accumulator shape of an mmaf with an mma.sync form takes
+    the m16n8 accumulator fragment layout instead (fp8: paired columns; the
+    wgmma or tcgen05 layout where those paths apply), unless tensor cores
+    are turned off.
   }];
   let options = [
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
@@ -102,19 +112,26 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     does not qualify (FMHA's P, computed in registers) stays a register
     operand of the mmaf_global.
     A load qualifies where its masked-off elements are +0.0 (no `other`, or
-    a splat of +0.0: cp.async zero-fills), each thread reads runs of 8, 4 or
-    2 2-byte elements its contiguity proves adjacent, aligned and under one
-    mask bit (one 16-, 8- or 4-byte copy each), it sits in the mmaf's block
+    a splat of +0.0: cp.async zero-fills), each thread reads runs of 16, 8 or
+    4 bytes its contiguity proves adjacent, aligned and under one mask bit
+    (one copy each), the mma.sync path stages it as global memory holds it
+    (not B where that path transposes it: fp8 into an accumulator without
+    paired columns), it sits in the mmaf's block
     and nothing between it and the mmaf may write memory (the copy happens
-    at the mmaf). On the wgmma path a fused operand also gets its `view`
-    (base, sizes, strides, starts) where its pointers and mask are the
-    arithmetic of a partition-view load (TiledViewMatch.h); the lowering
-    then reads it with TMA. A tf32 mmaf on the mma.sync path also fuses an
-    arith.truncf f32 -> tf32 (cuTile's ftof, to nearest even) between a
-    load and the multiply: the mmaf_global copies the f32 tile and marks the
-    operand lhs_tf32/rhs_tf32, and the lowering rounds its fragments after
-    ldmatrix (wgmma and tcgen05, which would truncate, keep the truncf).
-    Runs after tilepipe-assign-layouts.
+    at the mmaf). On the wgmma path a fused f16/bf16 operand also gets its
+    `view` (base, sizes, strides, starts) where its pointers and mask are
+    the arithmetic of a partition-view load (TiledViewMatch.h); the lowering
+    then reads it with TMA. tf32 and fp8 operands fuse on the wgmma path
+    (their B lands N-major and is transposed in shared memory) where that
+    staging fits static shared memory; there an f32 load converted to tf32
+    (arith.truncf, to nearest even) fuses as the f32 load, which the
+    lowering rounds in shared memory. A tf32 mmaf on the mma.sync path
+    fuses that truncf too: the mmaf_global copies the f32 tile and marks
+    the operand lhs_tf32/rhs_tf32, and the lowering rounds its fragments
+    after ldmatrix; such an operand may copy runs shorter than its layout's
+    (down to single 4-byte elements, lhs_run/rhs_run) where its load proves
+    no more. tcgen05, which would truncate, keeps the truncf. Runs after
+    tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
@@ -128,28 +145,58 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
     and masks from the induction variable (cuTile's K loops after
     tilepipe-async-copy-mma-operands), replaces the multiply with a
     software pipeline over K chunks: a ring of S slots of shared memory
-    (S = 3, fewer where the ring would not fit the 48 KiB of static shared
-    memory; no change below 2, nor where the accumulator takes more than 64
-    registers per thread: with 128, as on cuTile's 128x256 MatMul tile on 8
-    warps, the ring's unrolled chunks and in-flight addresses made ptxas
-    spill), tile_as.mma_stage_copy starting the
-    cp.async copies of chunk t + S - 1 while tile_as.mmaf_stage multiplies
-    chunk t after a tile_as.async_wait {pending = S - 2}. The copies of the
-    first S - 1 chunks are peeled into a prologue before the loop; copies
-    past the loop's end read nothing (no epilogue); an async_wait
-    {pending = 0} after the loop drains the ring. See PipelineMmaLoops.cpp.
+    (S = max-stages, 3, fewer where the ring would not fit the 48 KiB of
+    static shared memory, which is all cuTile's launch gives a tile kernel;
+    no change below 2), tile_as.mma_stage_copy starting the cp.async copies
+    of chunk t + S - 1 while tile_as.mmaf_stage multiplies chunk t after a
+    tile_as.async_wait {pending = S - 2}. The copies of the first S - 1
+    chunks are peeled into a prologue before the loop; copies past the
+    loop's end read nothing (no epilogue); an async_wait {pending = 0}
+    after the loop drains the ring.
+
+    Cost rule: the ring keeps the accumulator and the addresses of the next
+    copies (two registers per 16-byte cp.async run of one iteration's A and
+    B tiles) live across the loop body; a loop where these add up to more
+    than max-ring-registers per thread stays unpipelined, since ptxas
+    spilled there. With 160 (ptxas 13.0, sm_80/89/90/120): cuTile's MatMul
+    and persistent MatMul f16/bf16 (128 + 24) take the ring with no spills,
+    BatchMatMul f16 (128 + 48) keeps its loop (through the ring it spilled
+    24-64 bytes). Each matched loop gets a remark (tile-sched -v) saying
+    which way it went and why. See PipelineMmaLoops.cpp.
   }];
   let options = [
     Option<"maxStages", "max-stages", "int64_t", /*default=*/"3",
-           "Most ring slots (2 or more; the cost rule and the shared-memory "
-           "budget may use fewer)">,
-    Option<"maxAccRegisters", "max-acc-registers", "int64_t", /*default=*/"64",
-           "Pipeline only loops whose accumulator takes at most this many "
-           "registers per thread (the ring's unrolled chunks and in-flight "
-           "addresses need the rest)">
+           "Most ring slots (2 or more; the shared-memory budget may use fewer)">,
+    Option<"maxRingRegisters", "max-ring-registers", "int64_t", /*default=*/"160",
+           "Pipeline only loops whose accumulator plus next-copy addresses take "
+           "at most this many registers per thread (the cost rule)">
   ];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def KeepAccumulatorsInTmem : Pass<"tilepipe-keep-accumulators-in-tmem", "::mlir::ModuleOp"> {
+  let summary = "Keep a tcgen05 K loop's accumulator in tensor memory for the whole loop";
+  let description = [{
+    On its own, each tcgen05 multiply of a K loop stores the accumulator
+    from registers into tensor memory, multiplies there and loads it back,
+    so the whole accumulator is live in registers across the loop (ptxas
+    spilled kilobytes on cuTile's block-scaled and tf32 tiles). Where an
+    scf.for's iteration argument is only the accumulator operand of the one
+    multiply in the loop (tile_as.mmaf, mmaf_global or mmaf_scaled that
+    takes the tcgen05 path: a tcgen05 target and the tcgen05 accumulator
+    layout) and that multiply's result is only yielded back to it, and the
+    accumulator (and a block-scaled multiply's scales) fit the 512
+    tensor-memory columns, this pass moves the initial value into tensor
+    memory before the loop (tile_as.acc_to_tmem), marks the multiply
+    `tile_as.tmem_accumulator` (its lowering neither loads nor stores the
+    accumulator) and reads the sum back once after the loop
+    (tile_as.acc_from_tmem). The loop body may hold no other multiply, as
+    every tcgen05 multiply puts its D from column 0 of the kernel's tensor
+    memory. A loop that does anything else with the accumulator keeps the
+    per-multiply round trip. Runs after tilepipe-async-copy-mma-operands.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
 #endif // TILEPIPE_TILEAS_PASSES_TD
