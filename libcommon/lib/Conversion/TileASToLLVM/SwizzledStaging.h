@@ -36,35 +36,16 @@
 #define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_SWIZZLEDSTAGING_H
 
 #include "MatrixLowering.h"
+#include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 
 namespace tilepipe::tile_as {
 
-/// Rows of a swizzle atom, and the alignment of the 128-byte pattern (the
-/// narrower ones need less).
-constexpr int64_t kAtomRows = 8, kSwizzleAlignment = 1024;
-/// Bytes of K one wgmma or tcgen05.mma reads per row (16 f16, 8 tf32 or 32
-/// fp8 elements).
-constexpr int64_t kMmaStepBytes = 32;
 
 /// One operand's chunk in a canonical swizzled layout (see the header):
 /// `rows` rows of `extent` elements of `elementBytes` bytes along the
 /// contiguous dimension.
-struct SwizzledArray {
-  int64_t rows = 0, width = 0, blocks = 0;
-  unsigned elementBytes = 2;
-
-  SwizzledArray(int64_t rows, int64_t extent, unsigned elementBytes)
-      : rows(rows), elementBytes(elementBytes) {
-    int64_t extentBytes = extent * elementBytes;
-    width = extentBytes > 64 ? 128 : extentBytes > 32 ? 64 : 32;
-    blocks = llvm::divideCeil(extentBytes, width);
-  }
-  /// Elements of the contiguous dimension per block.
-  int64_t perBlock() const { return width / elementBytes; }
-  int64_t blockBytes() const { return llvm::alignTo(rows, kAtomRows) * width; }
-  int64_t bytes() const { return blocks * blockBytes(); }
-  /// The 8-row step: the descriptor's stride byte offset.
-  int64_t atomBytes() const { return kAtomRows * width; }
+struct SwizzledArray : SwizzledArrayGeometry {
+  using SwizzledArrayGeometry::SwizzledArrayGeometry;
   /// The element slot of (row, c) (c along the contiguous dimension; i32
   /// values): the block of c and the row (multiples of the width), plus c
   /// within the row with its 16-byte piece XOR-ed with the row's place in

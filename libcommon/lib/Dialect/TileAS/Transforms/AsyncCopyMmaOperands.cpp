@@ -245,22 +245,22 @@ static std::optional<FusibleOperand> getTransposedViewOperand(
 
 /// Whether the wgmma staging of a tf32 or fp8 mmaf with a copied B fits
 /// static shared memory at its smallest K chunk (one 32-byte k step): A and
-/// B K-major, 32 bytes a row, and B's N-major landing rows, each
-/// 1024-byte aligned, twice when K takes more than one step (the geometry
-/// of SwizzledStaging.h, which the lowering uses). Their mma.sync staging
-/// takes registers only, so a larger one must stay unfused.
+/// B K-major, and B's N-major landing array, each swizzled array 1024-byte
+/// aligned, twice when K takes more than one step (SwizzledStaging.h, which
+/// the lowering uses). Their mma.sync staging takes registers only, so a
+/// larger one must stay unfused.
 static bool fitsWgmmaLanding(MmaFOp op) {
   auto lhs = cast<RankedTensorType>(op.getLhs().getType());
   ArrayRef<int64_t> acc = cast<RankedTensorType>(op.getAcc().getType()).getShape();
   int64_t batch = acc.size() == 3 ? acc[0] : 1, m = acc[acc.size() - 2], n = acc.back();
-  int64_t elementBytes = getElementBytes(lhs.getElementType());
-  int64_t step = 32, stepK = step / elementBytes, nBytes = n * elementBytes;
-  int64_t width = nBytes > 64 ? 128 : nBytes > 32 ? 64 : 32;
-  auto array = [](int64_t rows, int64_t bytes) {
-    return llvm::alignTo(uint64_t(llvm::alignTo(rows, 8) * bytes), 1024);
-  };
-  uint64_t buffer = array(batch * m, step) + array(batch * n, step) +
-                    llvm::divideCeil(nBytes, width) * array(batch * stepK, width);
+  unsigned elementBytes = getElementBytes(lhs.getElementType());
+  int64_t stepK = kMmaStepBytes / elementBytes;
+  uint64_t buffer = 0;
+  for (SwizzledArrayGeometry array :
+       {SwizzledArrayGeometry(batch * m, stepK, elementBytes),
+        SwizzledArrayGeometry(batch * n, stepK, elementBytes),
+        SwizzledArrayGeometry(batch * stepK, n, elementBytes)})
+    buffer += array.blocks * llvm::alignTo(array.blockBytes(), kSwizzleAlignment);
   return (lhs.getShape().back() > stepK ? 2 : 1) * buffer <= kMaxStaticSharedBytes;
 }
 

@@ -1,4 +1,4 @@
-//===- MmaStaging.h - Shared-memory geometry of mma.sync operands ---------===//
+//===- MmaStaging.h - Shared-memory geometry of MMA operands -------------===//
 //
 // How the mma.sync path lays one K chunk of A and B out in shared memory,
 // shared by the lowering (which stages and reads it) and by tile-sched's
@@ -12,6 +12,10 @@
 // at a time (lanes 4j..4j+3 name k 0-3 of column j), has rows of N + pad
 // words with the pitch 8 modulo 32 words instead: the four k rows of one
 // read then start in banks 0, 8, 16 and 24, and its 32 words in 32 banks.
+//
+// The sizes of the swizzled wgmma/tcgen05 staging (SwizzledArrayGeometry)
+// live here too, so that tile-sched decides what fits with the lowering's
+// own geometry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_DIALECT_TILEAS_IR_MMASTAGING_H
@@ -56,6 +60,36 @@ struct MmaSyncStaging {
   int64_t bTrash() const { return bRows * bPitch; }
   /// Bytes from one slot of a ring of such chunks to the next.
   uint64_t slotBytes() const { return llvm::alignTo(bytes, 16); }
+};
+
+/// Rows of a swizzle atom, and the alignment of the 128-byte pattern (the
+/// narrower ones need less).
+constexpr int64_t kAtomRows = 8, kSwizzleAlignment = 1024;
+/// Bytes of K one wgmma or tcgen05.mma reads per row (16 f16, 8 tf32 or 32
+/// fp8 elements).
+constexpr int64_t kMmaStepBytes = 32;
+
+/// The size of one operand chunk in a canonical swizzled layout of the
+/// wgmma/tcgen05 staging (the lowering's SwizzledArray, SwizzledStaging.h,
+/// adds its addressing): `rows` rows of `extent` elements of `elementBytes`
+/// bytes along the contiguous dimension, cut into blocks of the 128-, 64-
+/// or 32-byte swizzle width that covers it, each block holding every row.
+struct SwizzledArrayGeometry {
+  int64_t rows = 0, width = 0, blocks = 0;
+  unsigned elementBytes = 2;
+
+  SwizzledArrayGeometry(int64_t rows, int64_t extent, unsigned elementBytes)
+      : rows(rows), elementBytes(elementBytes) {
+    int64_t extentBytes = extent * elementBytes;
+    width = extentBytes > 64 ? 128 : extentBytes > 32 ? 64 : 32;
+    blocks = llvm::divideCeil(extentBytes, width);
+  }
+  /// Elements of the contiguous dimension per block.
+  int64_t perBlock() const { return width / elementBytes; }
+  int64_t blockBytes() const { return llvm::alignTo(rows, kAtomRows) * width; }
+  int64_t bytes() const { return blocks * blockBytes(); }
+  /// The 8-row step: the descriptor's stride byte offset.
+  int64_t atomBytes() const { return kAtomRows * width; }
 };
 
 } // namespace tilepipe::tile_as
