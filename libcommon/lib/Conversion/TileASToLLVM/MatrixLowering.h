@@ -429,6 +429,10 @@ struct TmaView {
   bool transposed = false;
 };
 
+/// mmaf_global's `view` (base and its sizes, strides, starts), converted;
+/// nullopt without one.
+std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed = false);
+
 /// How TMA boxes fill one operand's chunk of a swizzled staged array (blocks
 /// of `width` bytes along the contiguous dimension, `blockBytes` apart):
 /// box g of a block covers rows g * boxRows onwards (of the chunk) and lands
@@ -450,6 +454,22 @@ struct TmaOperand {
   bool kContiguous = true;
 };
 
+/// The tensor maps of `operands` (generic pointers), built by thread 0 for
+/// boxes of 2-byte `element`s: once per CTA at the function's start where
+/// the views' bases, sizes and strides are known there, else at `op`.
+SmallVector<Value> buildTensorMaps(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                                   mlir::Operation *op, ArrayRef<TmaOperand> operands,
+                                   Type element);
+
+/// Issues the boxes of `operand`'s chunk from K offset `k0` through `map`
+/// into the staged array at `dst` (a !llvm.ptr<3>), completing on the
+/// mbarrier `bar` (one thread issues them).
+void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Value dst,
+                   int64_t k0, Value bar);
+
+/// Whether this thread is thread 0 of the CTA (an i1).
+Value isThread0(RegisterEmitter &e);
+
 /// The TMA loads of wgmma's staged operands (TmaToLLVM.cpp: A and B, or B
 /// alone where A comes from registers). The constructor (thread 0) builds
 /// one tensor map per operand and initializes one mbarrier per buffer at
@@ -467,8 +487,6 @@ public:
 
 private:
   Value barrier(int64_t buffer) const;
-  void issue(Value map, const TmaView &view, const TmaBoxes &boxes, Value dst,
-             int64_t innerOffset, int64_t rowOffset, Value bar);
 
   mlir::ConversionPatternRewriter &rewriter;
   RegisterEmitter &e;
@@ -533,6 +551,10 @@ mlir::LogicalResult emitTcgen05(mlir::Operation *op, const StagedOperand &a,
 mlir::LogicalResult finishTensorMemory(mlir::ModuleOp module);
 
 /// The lowering of tile_as.mmaf_global (the mma.sync path fed by cp.async).
+/// The TMA ring's ops (WgmmaRingToLLVM.cpp).
+void populateWgmmaRingToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 

@@ -494,21 +494,6 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   return success();
 }
 
-/// mmaf_global's `view` (base and its sizes, strides, starts), converted;
-/// nullopt without one.
-std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed = false) {
-  if (!base)
-    return std::nullopt;
-  size_t rank = (view.size() + 1) / 3;
-  TmaView result;
-  result.base = base;
-  result.transposed = transposed;
-  llvm::append_range(result.sizes, view.take_front(rank));
-  llvm::append_range(result.strides, view.slice(rank, rank - 1));
-  llvm::append_range(result.starts, view.drop_front(2 * rank - 1));
-  return result;
-}
-
 struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
@@ -665,6 +650,21 @@ struct MmaFStageLowering : ConvertOpToLLVMPattern<MmaFStageOp> {
 };
 
 } // namespace
+
+/// mmaf_global's `view` (base and its sizes, strides, starts), converted;
+/// nullopt without one.
+std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed) {
+  if (!base)
+    return std::nullopt;
+  size_t rank = (view.size() + 1) / 3;
+  TmaView result;
+  result.base = base;
+  result.transposed = transposed;
+  llvm::append_range(result.sizes, view.take_front(rank));
+  llvm::append_range(result.strides, view.slice(rank, rank - 1));
+  llvm::append_range(result.starts, view.drop_front(2 * rank - 1));
+  return result;
+}
 
 bool canLowerToMmaSync(Operation *op) {
   std::optional<MmaSyncForm> form = getMmaSyncForm(op);

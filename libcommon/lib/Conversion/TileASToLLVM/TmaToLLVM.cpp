@@ -177,17 +177,10 @@ getEntryInsertionPoint(Operation *op, ArrayRef<TmaOperand> operands) {
   return std::make_pair(entry, last ? std::next(last->getIterator()) : entry->begin());
 }
 
-TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Operation *op,
-                   SmallVector<TmaOperand, 2> operandList, Type element, Value barriers,
-                   int64_t buffers)
-    : rewriter(rewriter), e(e), operands(std::move(operandList)), barriers(barriers),
-      buffers(buffers) {
+SmallVector<Value> buildTensorMaps(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                                   Operation *op, ArrayRef<TmaOperand> operands, Type element) {
   OpBuilder &builder = e.builder;
   MLIRContext *context = builder.getContext();
-  auto isThread0 = [&] {
-    Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
-    return LLVM::ICmpOp::create(builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
-  };
   // The maps: once per CTA at the function's start where the views are
   // known there (a K loop then does not rebuild them), else here.
   std::optional<std::pair<Block *, Block::iterator>> entry = getEntryInsertionPoint(op, operands);
@@ -195,9 +188,10 @@ TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Oper
     builder.setInsertionPoint(entry->first, entry->second);
   SmallVector<Value> slots = getMapSlots(e, op, operands.size());
   auto generic = LLVM::LLVMPointerType::get(context);
+  SmallVector<Value> maps;
   for (Value slot : slots)
     maps.push_back(LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slot));
-  emitIf(rewriter, e.loc, isThread0(), [&] {
+  emitIf(rewriter, e.loc, isThread0(e), [&] {
     for (auto [slot, operand] : llvm::zip(slots, operands))
       emitMapFields(e, slot, operand.view, element, operand.boxes.width,
                     {operand.boxes.perBlock(), operand.boxes.boxRows});
@@ -208,10 +202,24 @@ TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Oper
   });
   // emitIf moved `op` to the continuation block: continue right before it.
   builder.setInsertionPoint(op);
-  producer = isThread0();
+  return maps;
+}
+
+Value isThread0(RegisterEmitter &e) {
+  Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
+  return LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
+}
+
+TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Operation *op,
+                   SmallVector<TmaOperand, 2> operandList, Type element, Value barriers,
+                   int64_t buffers)
+    : rewriter(rewriter), e(e), operands(std::move(operandList)), barriers(barriers),
+      buffers(buffers) {
+  maps = buildTensorMaps(rewriter, e, op, operands, element);
+  producer = isThread0(e);
   emitIf(rewriter, e.loc, producer, [&] {
     for (int64_t i = 0; i < buffers; ++i)
-      NVVM::MBarrierInitOp::create(builder, e.loc, barrier(i), e.i32(1), Value());
+      NVVM::MBarrierInitOp::create(e.builder, e.loc, barrier(i), e.i32(1), Value());
   });
 }
 
@@ -230,11 +238,8 @@ LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
   emitIf(rewriter, e.loc, producer, [&] {
     NVVM::MBarrierArriveExpectTxOp::create(builder, e.loc, TypeRange(), bar, e.i32(bytes),
                                            NVVM::MemScopeKind::CTA, false, Value());
-    // The chunk starts at K offset k0: along the contiguous dimension (A, a
-    // K-major B) or the rows (an N-major B).
     for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
-      issue(map, operand.view, operand.boxes, dst, operand.kContiguous ? k0 : 0,
-            operand.kContiguous ? 0 : k0, bar);
+      issueTmaBoxes(e, map, operand, dst, k0, bar);
   });
   // NVVM's blocking wait (a try_wait loop) exists only as PTX.
   auto wait = NVVM::MBarrierTryWaitParityOp::create(builder, e.loc, bar,
@@ -243,9 +248,14 @@ LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
   return emitAsInlinePtx(rewriter, wait.getOperation());
 }
 
-void TmaLoads::issue(Value map, const TmaView &view, const TmaBoxes &boxes, Value dst,
-                     int64_t innerOffset, int64_t rowOffset, Value bar) {
+void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Value dst,
+                   int64_t k0, Value bar) {
   OpBuilder &builder = e.builder;
+  const TmaView &view = operand.view;
+  const TmaBoxes &boxes = operand.boxes;
+  // The chunk starts at K offset k0: along the contiguous dimension (A, a
+  // K-major B) or the rows (an N-major B).
+  int64_t innerOffset = operand.kContiguous ? k0 : 0, rowOffset = operand.kContiguous ? 0 : k0;
   int64_t rank = view.starts.size();
   IndexMath m{e};
   Value inner = m.add(toI32(e, view.starts[rank - 1]), innerOffset);

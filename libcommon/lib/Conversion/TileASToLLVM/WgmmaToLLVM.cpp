@@ -71,7 +71,7 @@
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
-#include "SwizzledStaging.h"
+#include "WgmmaChunks.h"
 
 #include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -204,6 +204,177 @@ Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRe
 
 } // namespace
 
+MmaShape getChunkShape(ArrayRef<int64_t> accShape, int64_t chunk) {
+  MmaShape s;
+  s.m = accShape[0];
+  s.n = accShape[1];
+  s.k = chunk;
+  return s;
+}
+
+SmallVector<TmaOperand, 2> getWgmmaTmaOperands(const SwizzledStaging &staging, const MmaShape &s,
+                                               int64_t warps, const TmaView *aView,
+                                               const TmaView &bView, bool bKMajor) {
+  SmallVector<TmaOperand, 2> operands;
+  if (aView) {
+    // A's rows go in runs of 8 to their wgmma order.
+    int64_t rowPairs = s.m / (2 * kCoreRows * warps);
+    SmallVector<int64_t> aRows;
+    for (int64_t t = 0; t < s.m; t += kCoreRows)
+      aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
+    operands.push_back({*aView, getTmaBoxes(staging.a, kCoreRows, aRows), /*kContiguous=*/true});
+  }
+  if (bKMajor) {
+    // B's N rows in order, in boxes of at most 256 rows (N is a multiple
+    // of 8).
+    int64_t boxRows = std::min(s.n, kMaxBoxRows);
+    while (s.n % boxRows)
+      boxRows -= kCoreRows;
+    SmallVector<int64_t> bRows;
+    for (int64_t row = 0; row < s.n; row += boxRows)
+      bRows.push_back(row);
+    operands.push_back({bView, getTmaBoxes(staging.b, boxRows, bRows), /*kContiguous=*/true});
+  } else {
+    // B's chunk rows in order.
+    operands.push_back({bView, getTmaBoxes(staging.b, staging.chunk, {0}), /*kContiguous=*/false});
+  }
+  return operands;
+}
+
+WgmmaChunkIssuer::WgmmaChunkIssuer(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                                   const MmaShape &s, BlockedAttr layout,
+                                   ArrayRef<int64_t> accShape, const SwizzledStaging &staging,
+                                   Type aElement, Type bElement, bool bKMajor,
+                                   const StagedOperand *aRegs)
+    : rewriter(rewriter), e(e), s(s), layout(layout), accShape(accShape), staging(staging),
+      aElement(aElement), bElement(bElement), bKMajor(bKMajor), aRegs(aRegs) {
+  IndexMath m{e};
+  int64_t warps = layout.getWarpsPerCTA()[accShape.size() - 2];
+  warpgroups = warps / kWarpsPerWarpgroup;
+  rowPairs = s.m / (2 * kCoreRows * warps);
+  Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
+  warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
+  aLayoutBits = getDescriptorLayoutBits(staging.a, /*kMajor=*/true, DescriptorFormat::Wgmma);
+  bLayoutBits = getDescriptorLayoutBits(staging.b, bKMajor, DescriptorFormat::Wgmma);
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accShape);
+  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
+  for (int64_t batch = 0; batch < batchRegs; ++batch)
+    for (int64_t pair = 0; pair < rowPairs; ++pair)
+      for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
+        issues.push_back({batch, pair, n0, std::min(kMaxN, s.n - n0)});
+}
+
+int64_t WgmmaChunkIssuer::regOf(int64_t batch, int64_t row, int64_t col) const {
+  SmallVector<int64_t> perDim{row, col};
+  if (s.batched)
+    perDim.insert(perDim.begin(), batch);
+  return linearizeRegister(layout, accShape, perDim);
+}
+
+FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issue(Value aAddress, Value bAddress, int64_t k0,
+                                                      int64_t len, ArrayRef<Value> sums) {
+  int64_t stepK = WgmmaOperandType::of(aElement).stepK();
+  bool emitted = true;
+  NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
+  SmallVector<Value> result(sums);
+  if (aRegs) {
+    // A register is picked by a number, not a loop index: unrolled.
+    for (int64_t k = 0; k < len / stepK; ++k)
+      result = step(e.i32(k), k, k0, aAddress, bAddress, result, emitted);
+  } else {
+    result = emitCountedLoop(rewriter, e.loc, len / stepK, result, [&](Value k, ValueRange carried) {
+      return step(k, -1, k0, aAddress, bAddress, carried, emitted);
+    });
+  }
+  if (!emitted)
+    return failure();
+  NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, e.loc);
+  return result;
+}
+
+SmallVector<Value> WgmmaChunkIssuer::step(Value k, int64_t staticK, int64_t k0, Value aAddress,
+                                          Value bAddress, ValueRange carried, bool &emitted) {
+  Location loc = e.loc;
+  MLIRContext *context = rewriter.getContext();
+  IndexMath m{e};
+  Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  WgmmaOperandType aType = WgmmaOperandType::of(aElement);
+  int64_t stepK = aType.stepK();
+  const SwizzledArray &aArray = staging.a, &bArray = staging.b;
+  auto addBytes = [&](Value address, Value bytes) -> Value {
+    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
+    return LLVM::AddOp::create(rewriter, loc, address, wide);
+  };
+  // A k step is 32 bytes along A's rows (which the blocks continue) and,
+  // for an N-major B, 16 of B's rows; a K-major B steps like A.
+  Value kBytes = m.mul(k, kMmaStepBytes);
+  Value aStep = aArray.kStepOffset(m, kBytes);
+  Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), bArray.width);
+  SmallVector<Value> next(carried);
+  for (const Issue &issue : issues) {
+    Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs), issue.pair);
+    int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
+    Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
+    // D register 4j + 2h + x: row register 2 * pair + h, column register
+    // 2 * (n0 / 8 + j) + x.
+    SmallVector<int64_t> regs;
+    for (int64_t j = 0; j < issue.width / 8; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t x = 0; x < 2; ++x)
+          regs.push_back(regOf(issue.batch, 2 * issue.pair + h, 2 * (issue.n0 / 8 + j) + x));
+    Type fragmentType =
+        LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs.size(), f32));
+    Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
+    for (auto [i, reg] : llvm::enumerate(regs))
+      fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
+    if (aRegs) {
+      // The A fragment of rows 2 * pair + {0, 1} and k columns
+      // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row 2p + 1),
+      // a2 and a3 the same for the second 8, each an element pair (column
+      // registers 2c, 2c + 1 of 8-column block c).
+      int64_t kBlock = (k0 + staticK * stepK) / 8;
+      SmallVector<Value> aFragment;
+      for (int64_t half = 0; half < 2; ++half)
+        for (int64_t h = 0; h < 2; ++h) {
+          SmallVector<Value> pair;
+          for (int64_t x = 0; x < 2; ++x) {
+            SmallVector<int64_t> perDim{2 * issue.pair + h, 2 * (kBlock + half) + x};
+            if (s.batched)
+              perDim.insert(perDim.begin(), issue.batch);
+            pair.push_back(aRegs->regs.values[linearizeRegister(layout, aRegs->laid.shape, perDim)]);
+          }
+          Value packed = e.buildVector(VectorType::get({2}, aElement), pair);
+          aFragment.push_back(LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
+        }
+      Value d = emitRegisterAWgmma(e, fragment, aFragment, descB, issue.width,
+                                   aElement.isBF16() ? "bf16" : "f16", bKMajor);
+      for (auto [i, reg] : llvm::enumerate(regs))
+        next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
+      continue;
+    }
+    Value descA = emitMatrixDescriptor(
+        e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
+        aLayoutBits);
+    auto mma = NVVM::WgmmaMmaAsyncOp::create(
+        rewriter, loc, fragmentType, fragment, descA, descB,
+        NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, stepK), aType.type,
+        WgmmaOperandType::of(bElement).type,
+        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one,
+        // A K-major (row-major), B N-major (row-major: transposed) or
+        // K-major (column-major, the only form of tf32 and fp8).
+        NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row, nullptr);
+    FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
+    if (failed(d)) {
+      emitted = false;
+      continue;
+    }
+    for (auto [i, reg] : llvm::enumerate(regs))
+      next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
+  }
+  return next;
+}
+
 bool canLowerToWgmma(MmaFOp op) {
   if (!hasWgmmaForm(op))
     return false;
@@ -271,14 +442,13 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   WgmmaOperandType aType = WgmmaOperandType::of(element);
   // B's type: e4m3 and e5m2 may mix.
   auto global = dyn_cast<MmaFGlobalOp>(op);
-  WgmmaOperandType bType =
-      WgmmaOperandType::of(getPointeeOrElementType(global ? global.getRhs() : op->getOperand(1)));
+  Type bElement = getPointeeOrElementType(global ? global.getRhs() : op->getOperand(1));
+  WgmmaOperandType bType = WgmmaOperandType::of(bElement);
   // What the staging stores: the operands' LLVM type (f32 for tf32, i8 for
   // fp8; mixed fp8 types share it).
   Type stored = converter.convertType(element);
   if (!stored)
     return op->emitOpError("operand element type has no LLVM form");
-  int64_t stepK = aType.stepK();
   // (Registers hold the k16 A fragment of 16-bit types only.)
   bool aInRegisters = !a.global && a.laid.layout == layout && aType.bytes == 2;
   // B is K-major for tf32 and fp8 (staged so) and where it is read from a
@@ -327,67 +497,21 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     return m.add(m.mul(block, kWarpgroupRows), fragmentRow);
   };
 
-  // The accumulator registers as [batch][row register][column register].
-  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
-  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
-  auto regOf = [&](int64_t batch, int64_t row, int64_t col) {
-    SmallVector<int64_t> perDim{row, col};
-    if (s.batched)
-      perDim.insert(perDim.begin(), batch);
-    return linearizeRegister(layout, accLaid->shape, perDim);
-  };
-
   Type i64 = rewriter.getI64Type();
   Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
-  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
-  Value warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
   auto addBytes = [&](Value address, Value bytes) -> Value {
     Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
     return LLVM::AddOp::create(rewriter, loc, address, wide);
   };
-  struct Issue {
-    int64_t batch, pair, n0, width;
-  };
-  SmallVector<Issue> issues;
-  for (int64_t batch = 0; batch < batchRegs; ++batch)
-    for (int64_t pair = 0; pair < rowPairs; ++pair)
-      for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
-        issues.push_back({batch, pair, n0, std::min(kMaxN, s.n - n0)});
-
-  MLIRContext *context = rewriter.getContext();
-  Type f32 = rewriter.getF32Type();
-  const SwizzledArray &aArray = staging.a, &bArray = staging.b;
-  uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Wgmma);
-  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Wgmma);
 
   std::optional<TmaLoads> tma;
-  if (useTma) {
-    SmallVector<TmaOperand, 2> operands;
-    if (!aInRegisters) {
-      // A's rows go in runs of 8 to their wgmma order.
-      SmallVector<int64_t> aRows;
-      for (int64_t t = 0; t < s.m; t += kCoreRows)
-        aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
-      operands.push_back({*aView, getTmaBoxes(aArray, kCoreRows, aRows), /*kContiguous=*/true});
-    }
-    if (bKMajor) {
-      // B's N rows in order, in boxes of at most 256 rows (N is a multiple
-      // of 8).
-      int64_t boxRows = std::min(s.n, kMaxBoxRows);
-      while (s.n % boxRows)
-        boxRows -= kCoreRows;
-      SmallVector<int64_t> bRows;
-      for (int64_t row = 0; row < s.n; row += boxRows)
-        bRows.push_back(row);
-      operands.push_back({*bView, getTmaBoxes(bArray, boxRows, bRows), /*kContiguous=*/true});
-    } else {
-      // B's chunk rows in order.
-      operands.push_back(
-          {*bView, getTmaBoxes(bArray, staging.chunk, {0}), /*kContiguous=*/false});
-    }
-    tma.emplace(rewriter, e, op, std::move(operands), element, bytesAt(staging.bytes),
-                staging.buffers);
-  }
+  if (useTma)
+    tma.emplace(rewriter, e, op,
+                getWgmmaTmaOperands(staging, s, warps, aInRegisters ? nullptr : &*aView, *bView,
+                                    bKMajor),
+                element, bytesAt(staging.bytes), staging.buffers);
+  WgmmaChunkIssuer issuer(rewriter, e, s, layout, accLaid->shape, staging, element, bElement, bKMajor,
+                          aInRegisters ? &a : nullptr);
 
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
@@ -413,94 +537,12 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                                          aType.roundsToTf32 || bType.roundsToTf32))) {
       return failure();
     }
-    Value aAddress = addBytes(scratchAddress, e.i32(aStart));
-    Value bAddress = addBytes(scratchAddress, e.i32(bStart));
-    bool emitted = true;
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    // One k step: `k` its index in the chunk, `staticK` the same as a
-    // number where A comes from registers (which a loop index cannot pick).
-    auto step = [&](Value k, int64_t staticK, ValueRange carried) {
-      // A k step is 32 bytes along A's rows (which the blocks continue)
-      // and, for an N-major B, 16 of B's rows; a K-major B steps like A.
-      Value kBytes = m.mul(k, kMmaStepBytes);
-      Value aStep = aArray.kStepOffset(m, kBytes);
-      Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), bArray.width);
-      SmallVector<Value> next(carried);
-      for (const Issue &issue : issues) {
-        Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
-                            issue.pair);
-        int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
-        Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
-        // D register 4j + 2h + x: row register 2 * pair + h, column
-        // register 2 * (n0 / 8 + j) + x.
-        SmallVector<int64_t> regs;
-        for (int64_t j = 0; j < issue.width / 8; ++j)
-          for (int64_t h = 0; h < 2; ++h)
-            for (int64_t x = 0; x < 2; ++x)
-              regs.push_back(regOf(issue.batch, 2 * issue.pair + h, 2 * (issue.n0 / 8 + j) + x));
-        Type fragmentType =
-            LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs.size(), f32));
-        Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
-        for (auto [i, reg] : llvm::enumerate(regs))
-          fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
-        if (aInRegisters) {
-          // The A fragment of rows 2 * pair + {0, 1} and k columns
-          // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row
-          // 2p + 1), a2 and a3 the same for the second 8, each an element
-          // pair (column registers 2c, 2c + 1 of 8-column block c).
-          int64_t kBlock = (k0 + staticK * stepK) / 8;
-          SmallVector<Value> aRegs;
-          for (int64_t half = 0; half < 2; ++half)
-            for (int64_t h = 0; h < 2; ++h) {
-              SmallVector<Value> pair;
-              for (int64_t x = 0; x < 2; ++x) {
-                SmallVector<int64_t> perDim{2 * issue.pair + h, 2 * (kBlock + half) + x};
-                if (s.batched)
-                  perDim.insert(perDim.begin(), issue.batch);
-                pair.push_back(a.regs.values[linearizeRegister(layout, a.laid.shape, perDim)]);
-              }
-              Value packed = e.buildVector(VectorType::get({2}, element), pair);
-              aRegs.push_back(
-                  LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
-            }
-          Value d = emitRegisterAWgmma(e, fragment, aRegs, descB, issue.width,
-                                       element.isBF16() ? "bf16" : "f16", bKMajor);
-          for (auto [i, reg] : llvm::enumerate(regs))
-            next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
-          continue;
-        }
-        Value descA = emitMatrixDescriptor(
-            e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
-            aLayoutBits);
-        auto mma = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, fragmentType, fragment, descA, descB,
-            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, stepK), aType.type,
-            bType.type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            // A K-major (row-major), B N-major (row-major: transposed) or
-            // K-major (column-major, the only form of tf32 and fp8).
-            NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-            nullptr);
-        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
-        if (failed(d)) {
-          emitted = false;
-          continue;
-        }
-        for (auto [i, reg] : llvm::enumerate(regs))
-          next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
-      }
-      return next;
-    };
-    if (aInRegisters) {
-      for (int64_t k = 0; k < len / stepK; ++k)
-        sums = step(e.i32(k), k, sums);
-    } else {
-      sums = emitCountedLoop(rewriter, loc, len / stepK, sums,
-                             [&](Value k, ValueRange carried) { return step(k, -1, carried); });
-    }
-    if (!emitted)
+    FailureOr<SmallVector<Value>> next =
+        issuer.issue(addBytes(scratchAddress, e.i32(aStart)),
+                     addBytes(scratchAddress, e.i32(bStart)), k0, len, sums);
+    if (failed(next))
       return failure();
-    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    sums = std::move(*next);
     // The last chunk's group ends the multiply; before it, one group stays
     // in flight while the next chunk is staged.
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, chunk + 1 == chunks ? 0 : 1);
@@ -508,7 +550,6 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
   if (tma)
     tma->finish();
-
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 

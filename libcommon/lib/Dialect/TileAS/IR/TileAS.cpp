@@ -158,5 +158,31 @@ LogicalResult MmaStageCopyOp::verify() {
   return success();
 }
 
+/// The ring attributes of the TMA ring ops: an [M, N] accumulator type and
+/// a ring of at least two slots of a positive chunk.
+static LogicalResult verifyTmaRing(Operation *op, Type accType, int64_t chunk, int64_t stages) {
+  auto acc = dyn_cast<RankedTensorType>(accType);
+  if (!acc || acc.getRank() != 2)
+    return op->emitOpError("acc_type is not a rank-2 tensor type");
+  if (chunk <= 0 || stages < 2)
+    return op->emitOpError("ring of ") << stages << " slots of " << chunk
+                                       << " K (at least 2 slots, a positive chunk)";
+  return success();
+}
+
+LogicalResult TmaRingBeginOp::verify() {
+  for (size_t size : {getLhsView().size(), getRhsView().size()})
+    if (size % 3 != 2 || size < 5 || size > 14)
+      return emitOpError("view has ") << size << " values, not 3r - 1 for a rank r from 2 to 5";
+  return verifyTmaRing(*this, getAccType(), getChunk(), getStages());
+}
+
+LogicalResult TmaStageLoadOp::verify() {
+  for (size_t rank : {getLhsStarts().size(), getRhsStarts().size()})
+    if (rank < 2 || rank > 5)
+      return emitOpError("has ") << rank << " starts, not a rank from 2 to 5";
+  return verifyTmaRing(*this, getAccType(), getChunk(), getStages());
+}
+
 #define GET_OP_CLASSES
 #include "tilepipe/Dialect/TileAS/IR/TileASOps.cpp.inc"
