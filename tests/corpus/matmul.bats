@@ -142,6 +142,27 @@ compile_all() {
   [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
 }
 
+# The K loop's TMA ring (3 stages of 16-deep chunks, 4 per 64-deep K tile)
+# at K that is no multiple of the chunk or the tile (200: 12.5 chunks, the
+# last half zero-filled by TMA), shorter than the prologue (8, 40: the ring
+# starts chunks past the loop's end, which load nothing) and long (1000),
+# with ragged M and N; persistent matmul runs two tiles per CTA through one
+# ring each.
+@test "sm_90a: MatMul f16/bf16 and persistent matmul through the TMA ring at ragged K match numpy in tile-emu" {
+  local case k
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16; do
+    run check samples-$case sm_90a 13.4 --shape A=144,200 --shape B=200,272 --shape C=144,272 --grid 4,1,1
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+  for k in 8 40 1000; do
+    run check samples-MatMul-matmul_kernel.f16 sm_90a 13.4 --shape A=128,$k --shape B=$k,256 --shape C=128,256 --grid 1,1,1
+    [ "$status" -eq 0 ] || { echo "K=$k: $output"; false; }
+  done
+  run check samples-MatMul-persistent_matmul_kernel.f16 sm_90a 13.4 --shape A=144,200 --shape B=200,272 \
+    --shape C=144,272 --grid 2,1,1
+  [ "$status" -eq 0 ] || { echo "persistent: $output"; false; }
+}
+
 # The corpus FMHA has 128 keys: one K-loop iteration. With 384 the K and V
 # multiplies run three times, each re-arming its mbarrier and loading the
 # next 128 keys by TMA.

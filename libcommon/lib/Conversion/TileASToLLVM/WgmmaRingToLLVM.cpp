@@ -21,7 +21,8 @@
 //   previous chunk's wgmmas have read their slot: lane 0 of each warp then
 //   arrives on its empty mbarrier. TMA writes and wgmma reads both go
 //   through the async proxy; the mbarriers order them.
-// - tma_ring_end: wgmma.wait_group 0, a CTA barrier, thread 0 invalidating
+// - tma_ring_end: wgmma.wait_group 0 (the accumulator tied through it), a
+//   CTA barrier, thread 0 invalidating
 //   the mbarriers (the scratch may be reused, the ring begun again).
 //
 //===----------------------------------------------------------------------===//
@@ -217,15 +218,47 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
     WgmmaRing ring(cast<RankedTensorType>(op.getAcc().getType()), op.getChunk(), op.getStages());
     if (failed(ring.locate(rewriter, loc, op)))
       return failure();
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    Value acc = emitDrainingWait(e, adaptor.getAcc());
     emitCTABarrier(rewriter, loc);
     emitIf(rewriter, loc, isThread0(e), [&] {
       for (int64_t slot = 0; slot < ring.stages; ++slot)
         for (bool empty : {false, true})
           NVVM::MBarrierInvalOp::create(rewriter, loc, ring.barrier(e, e.i32(slot), empty));
     });
-    rewriter.replaceOp(op, adaptor.getAcc());
+    rewriter.replaceOp(op, acc);
     return success();
+  }
+
+private:
+  /// wgmma.wait_group 0 as inline PTX that passes the accumulator registers
+  /// (`acc`, a vector of f32) through, tied: the values after it are its
+  /// results, so nothing that reads them (the epilogue's conversions) can be
+  /// scheduled before the wait, which NVVM's op (no operands) would allow.
+  static Value emitDrainingWait(RegisterEmitter &e, Value acc) {
+    OpBuilder &b = e.builder;
+    auto vectorType = cast<VectorType>(acc.getType());
+    int64_t count = vectorType.getNumElements();
+    SmallVector<Value> values;
+    std::string constraints;
+    llvm::raw_string_ostream c(constraints);
+    for (int64_t i = 0; i < count; ++i)
+      c << (i ? "," : "") << "=f";
+    for (int64_t i = 0; i < count; ++i) {
+      c << "," << i;
+      values.push_back(e.extract(acc, i));
+    }
+    auto type = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(count, vectorType.getElementType()));
+    Value drained =
+        LLVM::InlineAsmOp::create(b, e.loc, type, values, "wgmma.wait_group.sync.aligned 0;",
+                                  constraints, /*has_side_effects=*/true,
+                                  /*is_align_stack=*/false,
+                                  LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                                  ArrayAttr())
+            .getResult(0);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] = LLVM::ExtractValueOp::create(b, e.loc, drained, i);
+    return e.buildVector(vectorType, values);
   }
 };
 

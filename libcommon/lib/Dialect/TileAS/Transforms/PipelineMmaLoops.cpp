@@ -28,6 +28,19 @@
 // count stays S - 2 to the end, with no epilogue to peel; after the loop an
 // async_wait {pending = 0} drains the ring before the scratch is reused.
 //
+// On sm_90a (the wgmma path: an f32 accumulator in the wgmma layout, A and
+// B with their views, which TMA loads) the same schedule runs through a
+// TMA ring (runTma; TileASPipelineOps.td): mbarriers instead of async
+// groups and CTA barriers. full[s] completes when a chunk has landed in
+// slot s, empty[s] when every warp's wgmmas that read it have completed;
+// the parity a wait names comes from the chunk index, so no phase is
+// carried through the loop. Each chunk's wgmma_stage leaves its group in
+// flight (wait_group 1) across the next load and the loop's back edge,
+// and releases the previous chunk's slot, which the load then refills.
+// Its slots are the swizzled wgmma staging (getSwizzledChunkBytes), with
+// 16 bytes of mbarriers per slot; the cost rule does not apply (TMA keeps
+// no per-thread addresses).
+//
 // S is 3 (cuTile's bytecode carries no stage count: its hints are
 // occupancy, num_worker_warps and per-load latency), fewer where the ring
 // does not fit the shared memory; a loop keeps the unpipelined mmaf_global
@@ -388,6 +401,16 @@ private:
     // The loop result the accumulator leaves by (matchLoop: it is carried).
     unsigned accResult =
         cast<BlockArgument>(c.mma.getAcc()).getArgNumber() - loop.getNumInductionVars();
+    SetVector<Operation *> viewSlice;
+    BackwardSliceOptions options;
+    options.filter = [&](Operation *op) { return op->getBlock() == loop.getBody(); };
+    options.omitBlockArguments = true;
+    options.inclusive = true;
+    for (ValueRange view : {c.mma.getLhsView(), c.mma.getRhsView()})
+      for (Value v : view)
+        if (Operation *def = v.getDefiningOp(); def && def->getBlock() == loop.getBody())
+          (void)getBackwardSlice(v, &viewSlice, options);
+    cloneOnly.emplace(viewSlice.begin(), viewSlice.end());
     auto [lhsMap, rhsMap] = [&] {
       builder.setInsertionPoint(loop);
       Value lb = loop.getLowerBound();
@@ -429,11 +452,12 @@ private:
       int64_t ahead = j + stages - 1;
       Value notFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                              addI32(first, j), constantI32(0));
+      // The slot chunk t - 1 releases is the one chunk t + S - 1 refills.
+      Value refilled = slotOf(first, ahead);
       acc = WgmmaStageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
-                                 phaseOf(first, j), slotOf(first, ahead), notFirst, element,
-                                 c.chunk, stages);
-      emitLoad(addConstant(iv, (ahead / chunks) * c.step), slotOf(first, ahead),
-               phaseOf(first, ahead), ahead % chunks);
+                                 phaseOf(first, j), refilled, notFirst, element, c.chunk, stages);
+      emitLoad(addConstant(iv, (ahead / chunks) * c.step), refilled, phaseOf(first, ahead),
+               ahead % chunks);
     }
     c.mma.getResult().replaceAllUsesWith(acc);
     c.mma.erase();
@@ -453,6 +477,9 @@ private:
   OpBuilder builder;
   /// The address computation per induction value it was cloned for.
   DenseMap<Value, IRMapping> clones;
+  /// Where set, the part of the slice to clone (the TMA ring reads the
+  /// views alone, not the pointers and masks).
+  std::optional<DenseSet<Operation *>> cloneOnly;
 
   Value constant(Type type, int64_t value) {
     return arith::ConstantOp::create(builder, c.loop.getLoc(), builder.getIntegerAttr(type, value));
@@ -499,7 +526,8 @@ private:
     if (inserted) {
       mapping.map(c.loop.getInductionVar(), iv);
       for (Operation *op : c.slice)
-        builder.clone(*op, mapping);
+        if (!cloneOnly || cloneOnly->contains(op))
+          builder.clone(*op, mapping);
     }
     return mapping.lookupOrDefault(value);
   }

@@ -137,7 +137,7 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
 }
 
 def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
-  let summary = "Stream a K loop's mma.sync operands through a ring of cp.async stages";
+  let summary = "Stream a K loop's MMA operands through a ring of cp.async (mma.sync) or TMA (wgmma) stages";
   let description = [{
     Where an scf.for (constant positive step) carries the accumulator of one
     tile_as.mmaf_global with both operands global, and its body is nothing
@@ -153,6 +153,19 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
     chunks are peeled into a prologue before the loop; copies past the
     loop's end read nothing (no epilogue); an async_wait {pending = 0}
     after the loop drains the ring.
+
+    On the wgmma path (sm_90a: the accumulator in the wgmma layout, f32,
+    both operands with views, B not transposed) the ring is a TMA ring
+    instead: tile_as.tma_ring_begin (tensor maps, full and empty mbarriers
+    per slot), S - 1 tile_as.tma_stage_load in the prologue, per chunk
+    tile_as.wgmma_stage (wait on full[t % S] with parity (t / S) % 2, the
+    wgmmas, wgmma.wait_group 1, the warps release the previous chunk's
+    slot on its empty mbarrier) then the tma_stage_load of chunk t + S - 1
+    into that slot (one thread, after the slot's release), and
+    tile_as.tma_ring_end after the loop (wait_group 0). Its slots are the
+    swizzled wgmma staging; MatMul's 128x256 f16 tile takes 3 stages of
+    16-deep chunks (36 KiB). No cost rule: TMA keeps no per-thread
+    addresses.
 
     Cost rule: the ring keeps the accumulator and the addresses of the next
     copies (two registers per 16-byte cp.async run of one iteration's A and
