@@ -5,6 +5,8 @@
 # each chunk's ldmatrix/mma.sync, a drain after the loop. The numbers are
 # checked by tests/corpus/matmul.bats (MatMul and persistent matmul through
 # the default ring, batched matmul through a forced one, ragged K included).
+# On sm_90a the same pass builds a TMA ring (full/empty mbarriers per stage,
+# wgmma with one group in flight); its numbers are checked there too.
 
 setup() {
   IN="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mma_pipeline.mlir"
@@ -100,4 +102,21 @@ setup() {
 @test "verifier: TMA ring ops with a one-slot ring or a view of the wrong length" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tma_ring_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "sm_90a: MatMul f16/bf16, persistent matmul f16 and BatchMatMul f16 all take the TMA ring (-v), release slots on empty mbarriers in the PTX, and assemble without spills" {
+  local case
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    BatchMatMul-batch_matmul_kernel.f16; do
+    run bash -c "tileiras '$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-$case.sm_90.13.4.tileirbc' --gpu-name sm_90a -v --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+    [[ "$output" == *"remark: K loop pipelined: a TMA ring of 3 stages of 16-deep K chunks"* ]] ||
+      { echo "$case: $output"; false; }
+    grep -q 'mbarrier.arrive.shared.b64' "$BATS_TEST_TMPDIR/k.ptx" &&
+      grep -q 'wgmma.wait_group.sync.aligned[[:space:]]*1;' "$BATS_TEST_TMPDIR/k.ptx" ||
+      { echo "$case: no ring in the PTX"; false; }
+    run ptxas -arch sm_90a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+      { echo "$case: $output"; false; }
+  done
 }
