@@ -472,3 +472,22 @@ TEST_F(TileASLinearLayouts, ExchangeSlotsNeverConflictMore) {
 }
 
 } // namespace
+
+// tilepipe-pipeline-mma-loops sizes the TMA ring with the IR-level
+// getSwizzledChunkBytes; the lowering lays the slots out as one
+// SwizzledStaging buffer each. They must agree, or the ring the pass chose
+// would not fit at lowering.
+TEST(SwizzledStaging, TmaRingSlotBytesMatchTheLowering) {
+  using namespace tilepipe::tile_as;
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{128, 256}, {64, 128}, {128, 64}, {256, 128}})
+    for (int64_t chunk : {16, 32, 48, 64}) {
+      MmaShape s;
+      s.m = m;
+      s.n = n;
+      s.k = chunk;
+      EXPECT_EQ(SwizzledStaging(s, chunk, 2).bufferBytes, getSwizzledChunkBytes(m, n, chunk, 2))
+          << m << "x" << n << " chunk " << chunk;
+    }
+  // MatMul's 128x256 tile: 4 KiB of A and 8 KiB of B per 16-deep chunk.
+  EXPECT_EQ(getSwizzledChunkBytes(128, 256, 16, 2), 12288u);
+}
