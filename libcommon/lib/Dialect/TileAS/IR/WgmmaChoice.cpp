@@ -10,8 +10,9 @@
 using namespace mlir;
 using namespace tilepipe::tile_as;
 
-/// Bytes of one cp.async, the unit a contiguous operand is copied in.
-static constexpr int64_t kCopyBytes = 16;
+/// Bytes of one cp.async.cg, the unit a contiguous operand is copied in,
+/// and of the shortest cp.async (.ca), the least a gathered row copies.
+static constexpr int64_t kCopyBytes = 16, kShortestCopyBytes = 4;
 static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// Whether `op` reads memory into a result of more than one element: data
@@ -97,12 +98,25 @@ static MmaOperandKind classifyLoad(LoadOp load) {
   return MmaOperandKind::StridedLoad;
 }
 
+/// The load `operand` is, possibly reshaped (cuTile loads a batched operand
+/// as 1xMxK), or null.
+static LoadOp getOperandLoad(Value operand) {
+  if (auto reshape = operand.getDefiningOp<ReshapeOp>())
+    operand = reshape.getSrc();
+  return operand.getDefiningOp<LoadOp>();
+}
+
+bool tilepipe::tile_as::isCopyableGather(Value operand) {
+  LoadOp load = getOperandLoad(operand);
+  if (!load)
+    return false;
+  int64_t elementBytes = getElementBytes(load.getType().getElementType());
+  return elementBytes <= kShortestCopyBytes &&
+         load.getContiguity() % (kShortestCopyBytes / elementBytes) == 0;
+}
+
 MmaOperandKind tilepipe::tile_as::classifyMmaOperand(Value operand) {
-  // A load, possibly reshaped (cuTile loads a batched operand as 1xMxK).
-  Value data = operand;
-  if (auto reshape = data.getDefiningOp<ReshapeOp>())
-    data = reshape.getSrc();
-  if (auto load = data.getDefiningOp<LoadOp>())
+  if (LoadOp load = getOperandLoad(operand))
     return classifyLoad(load);
   // Else the register ops that compute it, back to the loads they start
   // from; a matrix multiply's result is register data whatever fed it.
@@ -146,6 +160,15 @@ std::optional<unsigned> tilepipe::tile_as::findGatheredMmaOperand(MmaFOp op) {
   return std::nullopt;
 }
 
+std::optional<unsigned> tilepipe::tile_as::findWgmmaBlockingGather(MmaFOp op) {
+  if (classifyMmaOperand(op.getRhs()) == MmaOperandKind::Gather)
+    return 1;
+  if (classifyMmaOperand(op.getLhs()) == MmaOperandKind::Gather &&
+      !isCopyableGather(op.getLhs()))
+    return 0;
+  return std::nullopt;
+}
+
 bool tilepipe::tile_as::takesWgmma(MmaFOp op) {
-  return targetsWgmma(op) && hasWgmmaKind(op) && !findGatheredMmaOperand(op);
+  return targetsWgmma(op) && hasWgmmaKind(op) && !findWgmmaBlockingGather(op);
 }

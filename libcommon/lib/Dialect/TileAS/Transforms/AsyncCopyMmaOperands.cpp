@@ -220,17 +220,18 @@ static int64_t getLongestRun(LoadOp load) {
 /// movable load (getMovableLoad) of a transposed partition view (FMHA's
 /// K^T: B's K is the unit-stride dimension, so its pointers have no runs
 /// for cp.async) whose transposed contiguity proves the 16-byte aligned
-/// base and strides TMA needs. The lowering takes TMA when A needs no
-/// staging of its own (it arrives in the accumulator's layout) or carries
-/// a view too, on unbatched (rank-2) multiplies; elsewhere B stays in
+/// base and strides TMA needs. The lowering takes TMA for B on unbatched
+/// (rank-2) multiplies whose A needs no staging of its own (it arrives in
+/// the accumulator's layout) or is fused (`lhs`): by TMA where it carries
+/// a view too, else by cp.async (the fused MoE kernel's gathered rows,
+/// staged by the threads while TMA fills B); elsewhere B stays in
 /// registers. Sets `view`.
 static std::optional<FusibleOperand> getTransposedViewOperand(
-    OpBuilder &builder, MmaFOp mmaf, const std::optional<FusibleOperand> &lhs,
-    bool lhsHasView, TiledView &view) {
+    OpBuilder &builder, MmaFOp mmaf, const std::optional<FusibleOperand> &lhs, TiledView &view) {
   auto acc = cast<RankedTensorType>(mmaf.getAcc().getType());
   auto lhsType = cast<RankedTensorType>(mmaf.getLhs().getType());
   bool aInRegisters = !lhs && lhsType.getEncoding() == acc.getEncoding();
-  if (acc.getRank() != 2 || !(aInRegisters || lhsHasView))
+  if (acc.getRank() != 2 || !(aInRegisters || lhs))
     return std::nullopt;
   std::optional<FusibleOperand> rhs = getMovableLoad(mmaf.getRhs(), mmaf);
   if (!rhs || rhs->load.getTransposedContiguity() % getLongestRun(rhs->load) != 0)
@@ -338,7 +339,7 @@ struct AsyncCopyMmaOperandsPass
       TiledView lhsView = viewOf(lhs), rhsView = viewOf(rhs);
       // A B that only TMA can read (K-major, transposed view).
       if (wgmma && !rhs)
-        rhs = getTransposedViewOperand(builder, op, lhs, bool(lhsView.base), rhsView);
+        rhs = getTransposedViewOperand(builder, op, lhs, rhsView);
       if (!lhs && !rhs)
         continue;
       // The rounding and shortened runs a fused operand brings along, marked

@@ -6,9 +6,14 @@
 // BatchMatMul 88.7 vs 49.7, and no spills where mma.sync spills 1012 bytes),
 // strided tile loads (FMHA's transposed K) and values in registers (FMHA's Q
 // and P, which wgmma reads as its A fragments as they are; 0.013 vs 0.014
-// ms). It loses where an operand is a gather, rows picked by loaded indices
-// (the fused MoE kernel's tokens): its staging then goes through registers
-// element by element and the wgmma form keeps more live (0.63 vs 0.54 ms,
+// ms). An A that is a gather, rows picked by loaded indices (the fused MoE
+// kernel's tokens), takes wgmma too where it is loaded as it is: its rows
+// are copied by cp.async into the swizzled staging (16-byte runs along K,
+// as on the mma.sync path), while its B, the expert's weight tile, arrives
+// by TMA (128x128 MoE tiles: no spills either way, and no registers hold A
+// or B). A gather of B, or an A computed in registers from a gather, keeps
+// mma.sync: the staging would go through registers element by element and
+// the wgmma form keeps more live (MoE with A in registers: 0.63 vs 0.54 ms,
 // 1472 vs 868 spill bytes). README.md, "Performance", has the numbers.
 //
 //===----------------------------------------------------------------------===//
@@ -46,9 +51,20 @@ llvm::StringRef describeMmaOperandKind(MmaOperandKind kind);
 /// The first of A and B (0 or 1) that is a Gather, if any.
 std::optional<unsigned> findGatheredMmaOperand(MmaFOp op);
 
+/// Whether `operand` of an mmaf is a load as it is (possibly reshaped: no
+/// register op between) whose proven runs along the innermost dimension
+/// take whole cp.async copies (4 bytes at least): a gather that
+/// tilepipe-async-copy-mma-operands can copy into the staging.
+bool isCopyableGather(mlir::Value operand);
+
+/// The first of A and B (0 or 1) whose gather keeps `op` off wgmma: B when
+/// it is a Gather, A when it is one that is not a copyable load
+/// (isCopyableGather: such an A goes to the staging by cp.async).
+std::optional<unsigned> findWgmmaBlockingGather(MmaFOp op);
+
 /// Whether `op` takes the wgmma path: the module targets wgmma
 /// (targetsWgmma), the op has a wgmma form (hasWgmmaKind: f16/bf16, tf32,
-/// fp8) and neither operand is a gather.
+/// fp8) and no gather blocks it (findWgmmaBlockingGather).
 bool takesWgmma(MmaFOp op);
 
 } // namespace tilepipe::tile_as
