@@ -490,11 +490,11 @@ constexpr uint64_t kTmaBarrierBytes = 16;
 /// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
 /// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op
 /// for which canLowerToWgmma holds.
-/// Where B has a view, on unbatched 16-bit multiplies, B is loaded by TMA
-/// (TmaLoads) rather than copied with cp.async, and a staged A too where it
-/// has a view (else the threads stage it, by cp.async from global memory
-/// or from registers, while TMA fills B); a transposed B view (K-major) is
-/// read that way only, so elsewhere it is an error.
+/// Where B has a view and A one too, no staging (A from registers) or a
+/// global source (copied by cp.async while TMA fills B), on unbatched
+/// 16-bit multiplies, B (and A where it has a view) is loaded by TMA
+/// (TmaLoads) rather than copied with cp.async; a transposed B view
+/// (K-major) is read that way only, so elsewhere it is an error.
 mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
                               const StagedOperand &b, Type element, Type lhsType, Value acc,
                               Type accTensorType, const mlir::TypeConverter &converter,

@@ -50,10 +50,11 @@
 // Where B is global with its view (mmaf_global `view`), TMA fills its
 // staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier per buffer
 // after the staging, thread 0 issuing the boxes, everyone waiting on the
-// buffer's phase), and A's too where A has a view. A staged A without one
-// (the fused MoE kernel's gathered token rows, copied by cp.async) is
-// staged by the threads between thread 0 issuing B's boxes and the wait
-// for them, with the fence and barrier below. A B whose view is transposed (FMHA's K^T: K the
+// buffer's phase) where A needs no staging, has a view too (then TMA
+// loads it as well) or is global without one (the fused MoE kernel's
+// gathered token rows: the threads copy it by cp.async between thread 0
+// issuing B's boxes and the wait for them, with the fence and barrier
+// below). A B whose view is transposed (FMHA's K^T: K the
 // unit-stride dimension) is staged K-major like A, as [N][chunk], and read
 // without imm-trans-b; only TMA loads it. Otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
@@ -288,19 +289,20 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // without imm-trans-b.
   bool bTransposed = bView && bView->transposed;
   bool bKMajor = !aType.readsBNMajor() || bTransposed;
-  // TMA (TmaToLLVM.cpp) where B carries a view, the multiply is unbatched,
-  // the types are 16-bit (a tf32/fp8 B lands N-major and is transposed by
-  // the threads) and the staging leaves room for the mbarriers after it; a
-  // staged A then comes by TMA too where it carries a view, else the
-  // threads stage it (cp.async row copies of the fused MoE kernel's gather)
-  // while TMA fills B.
-  bool useTma = bView && !s.batched && aType.readsBNMajor() &&
+  // TMA (TmaToLLVM.cpp) where B carries a view and A needs no staging, has
+  // a view too or is global (copied by cp.async: the fused MoE kernel's
+  // gathered rows, staged by the threads while TMA fills B), the multiply
+  // is unbatched, the types are 16-bit (a tf32/fp8 B lands N-major and is
+  // transposed by the threads) and the staging leaves room for the
+  // mbarriers after it. (An A stored from registers keeps B on cp.async.)
+  bool useTma = bView && (aInRegisters || aView || a.global) && !s.batched &&
+                aType.readsBNMajor() &&
                 chooseChunk(s, element, b.global, !aInRegisters, kTmaBarrierBytes, bTransposed) > 0;
   bool aByTma = useTma && !aInRegisters && aView;
   if (bTransposed && !useTma)
-    return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but the "
-                           "multiply is batched or the staging leaves no room for the "
-                           "mbarriers");
+    return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
+                           "stored from registers, the multiply is batched or the staging "
+                           "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
   SwizzledStaging staging(
       s, chooseChunk(s, element, b.global, !aInRegisters, extraBytes, bTransposed), aType.bytes,
@@ -412,7 +414,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
         dsts.push_back(bytesAt(aStart));
       dsts.push_back(bytesAt(bStart));
       tma->start(chunk, k0, dsts);
-      // A staged by the threads while the boxes fly (after the barrier
+      // A copied by the threads while the boxes fly (after the barrier
       // above, which freed its buffer too).
       if (!aInRegisters && !aByTma &&
           failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch, &a, nullptr, stored,
