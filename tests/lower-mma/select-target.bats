@@ -47,25 +47,27 @@ teardown() {
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
 
-# gather_variant odd|computed: the gather-fed kernel with A rows 33 elements
-# apart (no run of 4 bytes proven) or A computed in registers from the
-# gather (x + x): neither is a load cp.async copies.
+# gather_variant odd|computed|acquire: the gather-fed kernel with A rows 33
+# elements apart (no run of 4 bytes proven), A computed in registers from
+# the gather (x + x) or A's gather an acquire load: none is a load cp.async
+# copies.
 gather_variant() {
   case $1 in
     odd) sed 's/<i32: 32> : tile<64xi32>/<i32: 33> : tile<64xi32>/' "$GATHER" ;;
+    acquire) sed 's/load_ptr_tko weak %ap/load_ptr_tko acquire device %ap/' "$GATHER" ;;
     computed) sed 's/    %d = mmaf %x, /    %x2 = addf %x, %x : tile<64x32xf16>\n    %d = mmaf %x2, /' "$GATHER" ;;
   esac > "$TMP/$1.mlir"
 }
 
 @test "tileiras sm_90 and sm_90a: a gather cp.async cannot copy keeps mma.sync (and sm_90); -v says A is a gather" {
   local variant sm line
-  for variant in odd:39 computed:40; do
+  for variant in odd:39 computed:40 acquire:39; do
     line=${variant#*:} variant=${variant%:*}
     gather_variant $variant
     for sm in sm_90 sm_90a; do
       run tileiras --gpu-name $sm -v --emit=ptx -o "$TMP/k.ptx" "$TMP/$variant.mlir"
       [ "$status" -eq 0 ] || { echo "$variant $sm: $output"; false; }
-      [[ "$output" == *"$variant.mlir:$line:10: remark: $sm: mma.sync for this mmaf, not wgmma: A is a gather (addresses from loaded indices) that cp.async cannot copy (no load as it is with runs of 4 bytes or more)"* ]] ||
+      [[ "$output" == *"$variant.mlir:$line:10: remark: $sm: mma.sync for this mmaf, not wgmma: A is a gather (addresses from loaded indices) that cp.async cannot copy (no weak, zero-padded load as it is with runs of 4 bytes or more)"* ]] ||
         { echo "$variant $sm: $output"; false; }
       [[ "$output" != *"tile-ptx: .target"* ]] || { echo "$variant $sm: $output"; false; }
       grep -q "^\.target $sm\$" "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx" &&

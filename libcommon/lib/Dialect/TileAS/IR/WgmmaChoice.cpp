@@ -3,6 +3,7 @@
 
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -106,9 +107,28 @@ static LoadOp getOperandLoad(Value operand) {
   return operand.getDefiningOp<LoadOp>();
 }
 
+/// Whether every element of `value` is +0.0: a constant, or a splat of one
+/// (cuTile writes a pointer load's padding as a broadcast scalar).
+static bool isPositiveZero(Value value) {
+  if (auto splat = value.getDefiningOp<SplatOp>())
+    value = splat.getSrc();
+  return matchPattern(value, m_PosZeroFloat());
+}
+
+bool tilepipe::tile_as::isCopyableLoad(LoadOp load) {
+  // An ordered (relaxed/acquire) load keeps its ld qualifier.
+  if (load->hasAttr("memory_order"))
+    return false;
+  auto ptrType = cast<PtrType>(load.getPtrs().getType().getElementType());
+  if (ptrType.getAddressSpace() != kGlobalAddressSpace)
+    return false;
+  Value other = load.getOther();
+  return !other || isPositiveZero(other);
+}
+
 bool tilepipe::tile_as::isCopyableGather(Value operand) {
   LoadOp load = getOperandLoad(operand);
-  if (!load)
+  if (!load || !isCopyableLoad(load))
     return false;
   int64_t elementBytes = getElementBytes(load.getType().getElementType());
   return elementBytes <= kShortestCopyBytes &&

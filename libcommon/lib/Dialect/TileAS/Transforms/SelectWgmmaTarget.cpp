@@ -51,7 +51,8 @@ struct SelectWgmmaTargetPass
         remark << ": mma.sync for this mmaf, not wgmma: " << operandName(*gathered)
                << " is " << describeMmaOperandKind(MmaOperandKind::Gather);
         if (*gathered == 0)
-          remark << " that cp.async cannot copy (no load as it is with runs of 4 bytes or more)";
+          remark << " that cp.async cannot copy (no weak, zero-padded load as it is with runs "
+                    "of 4 bytes or more)";
         return;
       }
       auto acc = cast<RankedTensorType>(op.getAcc().getType());

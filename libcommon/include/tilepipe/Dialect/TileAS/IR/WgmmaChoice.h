@@ -54,10 +54,15 @@ llvm::StringRef describeMmaOperandKind(MmaOperandKind kind);
 /// The first of A and B (0 or 1) that is a Gather, if any.
 std::optional<unsigned> findGatheredMmaOperand(MmaFOp op);
 
-/// Whether `operand` of an mmaf is a load as it is (possibly reshaped: no
-/// register op between) whose proven runs along the innermost dimension
-/// take whole cp.async copies (4 bytes at least): a gather that
-/// tilepipe-async-copy-mma-operands can copy into the staging.
+/// Whether cp.async (or TMA) can read `load`'s tile in its place: an
+/// unordered (weak) load of global memory whose padding, if it has one, is
+/// +0.0, what the copies' zero fill gives.
+bool isCopyableLoad(LoadOp load);
+
+/// Whether `operand` of an mmaf is a copyable load (isCopyableLoad) as it
+/// is (possibly reshaped: no register op between) whose proven runs along
+/// the innermost dimension take whole cp.async copies (4 bytes at least): a
+/// gather that tilepipe-async-copy-mma-operands can copy into the staging.
 bool isCopyableGather(mlir::Value operand);
 
 /// The first of A and B (0 or 1) whose gather keeps `op` off wgmma: B when
