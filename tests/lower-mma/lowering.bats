@@ -139,6 +139,19 @@ setup() {
   done
 }
 
+# On sm_90a the same gather takes wgmma (WgmmaChoice.h): A's rows by
+# cp.async into the swizzled staging while TMA loads B, completing on an
+# mbarrier (the fused MoE kernel's form, tests/corpus/matmul.bats).
+@test "sm_90a: a row-gathered A fuses without a view and B with one; per chunk B's TMA box is issued, A copied by cp.async, fenced, then the mbarrier wait and wgmma; no spills" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_gather.mlir"
+  run bash -c "tile-lower --gpu-name sm_90a '$in' | tile-sched | FileCheck --check-prefix=WGSCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx' '$in' && FileCheck --check-prefix=WGPTX --input-file '$BATS_TEST_TMPDIR/k.ptx' '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run ptxas -arch sm_90a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
+}
+
 # cuTile's tf32 matmuls (inputs/mmaf_tf32_cp_async.mlir): f32 loads rounded
 # by ftof fuse with their rounding; the fragments are rounded after ldmatrix.
 @test "tile-sched fuses f32 loads and their ftof to tf32 into tile_as.mmaf_global {lhs_tf32, rhs_tf32}; the PTX copies f32 by cp.async and rounds fragments to nearest even" {

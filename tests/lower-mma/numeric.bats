@@ -627,3 +627,24 @@ kmajor_case() {
     [ "$status" -eq 0 ] || { echo "$run: $output"; false; }
   done
 }
+
+# The same gather with K = 256 (kvalid 200): the wgmma staging takes K in 4
+# chunks of 64 over two buffers, so A's cp.async copies and B's TMA boxes
+# alternate buffers and the mbarriers go through both phases.
+@test "wgmma path (sm_90a): a row-gathered A by cp.async beside B by TMA over several K chunks (both buffers, both phases)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_gather.mlir"
+  sed -e 's/64x32/64x256/g; s/tile<32xi32>/tile<256xi32>/g; s/1x32x/1x256x/g; s/32x64/256x64/g' \
+    -e 's/<i32: 32>/<i32: 256>/' "$in" > "$TMP/k256.mlir"
+  tileiras --gpu-name sm_90a --emit=ptx -o "$TMP/k.ptx" "$TMP/k256.mlir"
+  [ "$(grep -c 'mbarrier.try_wait.parity.shared.b64 .*, 1, ' "$TMP/k.ptx")" -eq 2 ] &&
+    grep -q 'cp.async.bulk.tensor.2d' "$TMP/k.ptx" && grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx" ||
+    { echo "not 4 chunks of cp.async A and TMA B over two buffers"; false; }
+  local idx="idx=np.concatenate([$RNG.integers(0, 48, 56), [0, 0, 39, 39, 40, 47, 5, 5]]).astype(np.int32)"
+  local rows="np.where((idx < 40)[:, None], $BF(a)[np.minimum(idx, 39), :200], 0)"
+  run /usr/bin/python3 "$CHECK" "$TMP/k256.mlir" --entry gather --gpu-name sm_90a --bin "$TILEPIPE_BIN" \
+    --array "a=bf16($RNG.standard_normal((40, 264)))" --scalar i32:40 --scalar i32:264 --scalar i32:200 \
+    --array "$idx" --array "b=bf16($RNG.standard_normal((256, 64)))" \
+    --array "d_out=np.zeros((64, 64), np.float32)" \
+    --expect "d_out = $rows @ $BF(b)[:200]" --rtol 1e-4 --atol 1e-4
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

@@ -451,7 +451,7 @@ struct TmaOperand {
 };
 
 /// The TMA loads of wgmma's staged operands (TmaToLLVM.cpp: A and B, or B
-/// alone where A comes from registers). The constructor (thread 0) builds
+/// alone where A comes from registers or by cp.async). The constructor (thread 0) builds
 /// one tensor map per operand and initializes one mbarrier per buffer at
 /// `barriers` (a !llvm.ptr<3>); `load` fills a chunk and waits for it;
 /// `finish` invalidates the mbarriers (after the last wait and a CTA
@@ -463,6 +463,11 @@ public:
   /// Chunk `chunk` (K from `k0`) into buffer chunk % buffers, where operand
   /// i starts at `dsts[i]`; every thread returns once it has landed.
   mlir::LogicalResult load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
+  /// The two halves of `load`: thread 0 issues the chunk's boxes, and every
+  /// thread waits for them to land; the threads may stage another operand
+  /// in between (a cp.async A, while TMA fills B).
+  void start(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
+  mlir::LogicalResult wait(int64_t chunk);
   void finish();
 
 private:
@@ -485,10 +490,11 @@ constexpr uint64_t kTmaBarrierBytes = 16;
 /// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
 /// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op
 /// for which canLowerToWgmma holds.
-/// Where B has a view and A one too or no staging (A from registers), on
-/// unbatched multiplies, the staged operands are loaded by TMA (TmaLoads)
-/// rather than copied with cp.async; a transposed B view (K-major) is read
-/// that way only, so elsewhere it is an error.
+/// Where B has a view and A one too, no staging (A from registers) or a
+/// global source (copied by cp.async while TMA fills B), on unbatched
+/// 16-bit multiplies, B (and A where it has a view) is loaded by TMA
+/// (TmaLoads) rather than copied with cp.async; a transposed B view
+/// (K-major) is read that way only, so elsewhere it is an error.
 mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
                               const StagedOperand &b, Type element, Type lhsType, Value acc,
                               Type accTensorType, const mlir::TypeConverter &converter,

@@ -2,7 +2,8 @@
 //
 // The TMA form of the wgmma staging (docs/hopper-tma.md): where the staged
 // operands of an mmaf_global carry their views (both, or B alone where A
-// comes from registers, as FMHA's Q and P do), the tiles go from global to
+// comes from registers, as FMHA's Q and P do, or is copied by cp.async, as
+// the fused MoE kernel's gathered rows are), the tiles go from global to
 // shared memory with cp.async.bulk.tensor instead of per-thread cp.async.
 //
 // - Tensor maps. The launcher passes pointers, shapes and strides, not maps,
@@ -220,10 +221,9 @@ Value TmaLoads::barrier(int64_t buffer) const {
                              barriers, ArrayRef<LLVM::GEPArg>{int32_t(buffer)});
 }
 
-LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
+void TmaLoads::start(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
   OpBuilder &builder = e.builder;
-  int64_t buffer = chunk % buffers;
-  Value bar = barrier(buffer);
+  Value bar = barrier(chunk % buffers);
   int64_t bytes = 0;
   for (const TmaOperand &operand : operands)
     bytes += operand.boxes.bytes();
@@ -236,11 +236,19 @@ LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
       issue(map, operand.view, operand.boxes, dst, operand.kContiguous ? k0 : 0,
             operand.kContiguous ? 0 : k0, bar);
   });
+}
+
+LogicalResult TmaLoads::wait(int64_t chunk) {
   // NVVM's blocking wait (a try_wait loop) exists only as PTX.
-  auto wait = NVVM::MBarrierTryWaitParityOp::create(builder, e.loc, bar,
+  auto wait = NVVM::MBarrierTryWaitParityOp::create(e.builder, e.loc, barrier(chunk % buffers),
                                                     e.i32((chunk / buffers) % 2),
                                                     e.i32(kWaitTicks));
   return emitAsInlinePtx(rewriter, wait.getOperation());
+}
+
+LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
+  start(chunk, k0, dsts);
+  return wait(chunk);
 }
 
 void TmaLoads::issue(Value map, const TmaView &view, const TmaBoxes &boxes, Value dst,

@@ -47,11 +47,14 @@
 // a number, not a loop index), and this form is inline PTX (NVVM's op has
 // no A-register variant).
 //
-// Where the staged operands are global with their views (mmaf_global
-// `view`: A and B, or B alone where A comes from registers), TMA fills the
+// Where B is global with its view (mmaf_global `view`), TMA fills its
 // staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier per buffer
 // after the staging, thread 0 issuing the boxes, everyone waiting on the
-// buffer's phase). A B whose view is transposed (FMHA's K^T: K the
+// buffer's phase) where A needs no staging, has a view too (then TMA
+// loads it as well) or is global without one (the fused MoE kernel's
+// gathered token rows: the threads copy it by cp.async between thread 0
+// issuing B's boxes and the wait for them, with the fence and barrier
+// below). A B whose view is transposed (FMHA's K^T: K the
 // unit-stride dimension) is staged K-major like A, as [N][chunk], and read
 // without imm-trans-b; only TMA loads it. Otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
@@ -286,14 +289,19 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // without imm-trans-b.
   bool bTransposed = bView && bView->transposed;
   bool bKMajor = !aType.readsBNMajor() || bTransposed;
-  // TMA (TmaToLLVM.cpp) where B and a staged A carry views, the types are
-  // 16-bit (a tf32/fp8 B lands N-major and is transposed by the threads)
-  // and the staging leaves room for the mbarriers after it.
-  bool useTma = bView && (aInRegisters || aView) && !s.batched && aType.readsBNMajor() &&
+  // TMA (TmaToLLVM.cpp) where B carries a view and A needs no staging, has
+  // a view too or is global (copied by cp.async: the fused MoE kernel's
+  // gathered rows, staged by the threads while TMA fills B), the multiply
+  // is unbatched, the types are 16-bit (a tf32/fp8 B lands N-major and is
+  // transposed by the threads) and the staging leaves room for the
+  // mbarriers after it. (An A stored from registers keeps B on cp.async.)
+  bool useTma = bView && (aInRegisters || aView || a.global) && !s.batched &&
+                aType.readsBNMajor() &&
                 chooseChunk(s, element, b.global, !aInRegisters, kTmaBarrierBytes, bTransposed) > 0;
+  bool aByTma = useTma && !aInRegisters && aView;
   if (bTransposed && !useTma)
     return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
-                           "staged without a view, the multiply is batched or the staging "
+                           "stored from registers, the multiply is batched or the staging "
                            "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
   SwizzledStaging staging(
@@ -363,7 +371,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   std::optional<TmaLoads> tma;
   if (useTma) {
     SmallVector<TmaOperand, 2> operands;
-    if (!aInRegisters) {
+    if (aByTma) {
       // A's rows go in runs of 8 to their wgmma order.
       SmallVector<int64_t> aRows;
       for (int64_t t = 0; t < s.m; t += kCoreRows)
@@ -389,6 +397,9 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                 staging.buffers);
   }
 
+  auto aRowOf = [&](size_t i) {
+    return stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]);
+  };
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     int64_t k0 = chunk * staging.chunk, len = std::min(staging.chunk, s.k - k0);
@@ -399,18 +410,22 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       // chunk - 2, are done (see the header).
       emitCTABarrier(rewriter, loc);
       SmallVector<Value> dsts;
-      if (!aInRegisters)
+      if (aByTma)
         dsts.push_back(bytesAt(aStart));
       dsts.push_back(bytesAt(bStart));
-      if (failed(tma->load(chunk, k0, dsts)))
+      tma->start(chunk, k0, dsts);
+      // A copied by the threads while the boxes fly (after the barrier
+      // above, which freed its buffer too).
+      if (!aInRegisters && !aByTma &&
+          failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch, &a, nullptr, stored,
+                                    s, k0, len, aRowOf, /*roundToTf32=*/false,
+                                    /*freeBarrier=*/false)))
+        return failure();
+      if (failed(tma->wait(chunk)))
         return failure();
     } else if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
-                                         aInRegisters ? nullptr : &a, b, stored, s, k0, len,
-                                         [&](size_t i) {
-                                           return stagedRowOfA(batchOf(a.regs, i),
-                                                               a.regs.coords[mDim][i]);
-                                         },
-                                         aType.roundsToTf32 || bType.roundsToTf32))) {
+                                         aInRegisters ? nullptr : &a, &b, stored, s, k0, len,
+                                         aRowOf, aType.roundsToTf32 || bType.roundsToTf32))) {
       return failure();
     }
     Value aAddress = addBytes(scratchAddress, e.i32(aStart));

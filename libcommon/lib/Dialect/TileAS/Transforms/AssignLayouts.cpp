@@ -228,8 +228,8 @@ struct AssignLayoutsPass
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
       // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands,
       // and block-scaled mmaf_scaled: kind::mxf8f6f4.block_scale), the
-      // wgmma layout on Hopper (sm_90a; f16/bf16, tf32 and fp8 operands) unless an operand
-      // is a gather (WgmmaChoice.h), where they tile; else the mma.sync one.
+      // wgmma layout on Hopper (sm_90a; f16/bf16, tf32 and fp8 operands) unless a gather
+      // keeps mma.sync (WgmmaChoice.h), where they tile; else the mma.sync one.
       // (A gather-fed mmaf whose mma.sync grid puts every warp along M, a
       // tall narrow tile, still ends up on wgmma: the two layouts are then
       // the same.)
