@@ -37,14 +37,14 @@ teardown() {
   done
 }
 
-@test "sm_120 PTX: kind::mxf4 and kind::mxf4nvf4 mma.sync, ptxas takes them without spills" {
+@test "sm_120 PTX: kind::mxf4 and kind::mxf4nvf4 mma.sync, ptxas takes them without spills or stack" {
   for f in "$MXF4" "$NVF4"; do
     run bash -c "tileiras --gpu-name sm_120 --emit=ptx -o - '$f' | FileCheck --check-prefix=PTX '$f'"
     [ "$status" -eq 0 ] || { echo "$f: $output"; false; }
     tileiras --gpu-name sm_120a --emit=ptx -o "$TMP/k.ptx" "$f"
     run "${TILEPIPE_PTXAS:-/usr/local/cuda/bin/ptxas}" -arch=sm_120a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [ "$status" -eq 0 ] || { echo "$f: $output"; false; }
-    [[ "$output" == *"0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$f: $output"; false; }
+    [[ "$output" == *" 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$f: $output"; false; }
   done
 }
 

@@ -761,16 +761,21 @@ LogicalResult lowerMmaSyncWith(Operation *op, Value lhs, Value rhs, Value acc,
   if (failed(lhsLaid) || failed(rhsLaid) || !element)
     return failure();
   RegisterEmitter e(rewriter, op->getLoc());
+  if (form.nibbles()) {
+    // The 4-bit registers widened as whole vectors: NVPTX legalizes an
+    // element of a vector of i4 through a stack slot.
+    auto widen = [&](Value vector) -> Value {
+      auto type = cast<VectorType>(vector.getType());
+      return LLVM::ZExtOp::create(rewriter, op->getLoc(), type.clone(element), vector);
+    };
+    lhs = widen(lhs);
+    rhs = widen(rhs);
+  }
   StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
   StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
-  if (form.nibbles()) {
-    // Runs of at most the four k that getNibbleStagingK keeps together.
-    for (StagedOperand *operand : {&a, &b}) {
-      for (Value &value : operand->regs.values)
-        value = LLVM::ZExtOp::create(rewriter, op->getLoc(), element, value);
-      operand->maxRun = 4;
-    }
-  }
+  // Runs of at most the four k that getNibbleStagingK keeps together.
+  if (form.nibbles())
+    a.maxRun = b.maxRun = 4;
   return emitStagedMmaSync(op, a, b, element, lhsType, acc, accType, form, arith, issue,
                            converter, rewriter);
 }
