@@ -84,6 +84,9 @@ fp4_case() {
   # N = 8 on 4 warps: the warps wrap around the one column block.
   fp4_case mxf4 16 8 64 0 sm_120
   fp4_case mxf4 16 16 64 2 sm_120
+  # K staged in two chunks (24 rows of 2048 bytes pass the scratch limit);
+  # the tensor cores' f32 sums between k steps need the looser atol.
+  fp4_case mxf4 16 8 2048 0 sm_120 1
 }
 
 @test "nvf4 mma.sync matches numpy in tile-emu (sm_120): ue4m3 scales per 16 k" {
