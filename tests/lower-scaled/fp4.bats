@@ -101,3 +101,25 @@ fp4_case() {
   fp4_case mxf4 32 16 128 0 sm_80 0.5
   fp4_case nvf4 32 16 128 0 sm_90 0.5
 }
+
+@test "on sm_120 f4 forms block-scaled mma.sync does not tile are decomposed" {
+  # M = 8; N = 4; e2m1 with f16 scales; e2m1 times e4m3.
+  "$KERNEL" --m 8 --n 16 --k 64 --ks 2 --a f4E2M1FN --scale f8E8M0FNU > "$TMP/m8.mlir"
+  "$KERNEL" --m 32 --n 4 --k 64 --ks 4 --a f4E2M1FN --scale f8E4M3FN > "$TMP/n4.mlir"
+  "$KERNEL" --m 16 --n 16 --k 64 --ks 2 --a f4E2M1FN --scale f16 > "$TMP/f16scale.mlir"
+  "$KERNEL" --m 16 --n 16 --k 64 --ks 2 --a f4E2M1FN --b f8E4M3FN --scale f8E8M0FNU > "$TMP/mixed.mlir"
+  for f in "$TMP/m8.mlir" "$TMP/n4.mlir" "$TMP/f16scale.mlir" "$TMP/mixed.mlir"; do
+    run tile-opt --tilepipe-convert-cuda-tile-to-tile-aa="gpu-name=sm_120" "$f"
+    [ "$status" -eq 0 ] || { echo "$f: $output"; false; }
+    [[ "$output" == *"tile_aa.mmaf "* && "$output" != *"mmaf_scaled"* ]] || { echo "$f: $output"; false; }
+  done
+}
+
+@test "without the mma.sync accumulator layout an f4 mmaf_scaled fails cleanly in tile-llvm (exit 5, located)" {
+  tile-lower --gpu-name sm_120 "$NVF4" -o "$TMP/k.lower.mlir"
+  tile-opt --tilepipe-assign-layouts='tensor-cores=false' "$TMP/k.lower.mlir" -o "$TMP/k.sched.mlir"
+  run tile-llvm "$TMP/k.sched.mlir" -o "$TMP/k.ll"
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  [[ "$output" == *"k.sched.mlir:"*"error: 'tile_as.mmaf_scaled' op needs the mma.sync accumulator layout"* ]] ||
+    { echo "$output"; false; }
+}
