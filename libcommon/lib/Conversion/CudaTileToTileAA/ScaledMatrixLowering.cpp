@@ -10,8 +10,9 @@
 // so the scaled f32 operands are exact whenever the products fit in f32.
 // Targets with block-scaled tensor-core instructions instead get
 // tile_aa.mmaf_scaled, which keeps operands and scales in their own formats:
-// block-scaled mma.sync on sm_120/121 and tcgen05.mma kind::mxf8f6f4
-// block_scale on sm_100/103/110 (plain or `a`), for the forms the
+// block-scaled mma.sync on sm_120/121 (kind::mxf8f6f4 for fp8, kind::mxf4
+// and kind::mxf4nvf4 for e2m1 with e8m0 and e4m3 scales) and tcgen05.mma
+// kind::mxf8f6f4 block_scale on sm_100/103/110 (plain or `a`), for the forms the
 // instruction runs and its accumulator layout tiles (see emitsScaledMma). ConvertCudaTileToTileAAPass registers this
 // through populateScaledMatrixLoweringPatterns.
 //
@@ -124,8 +125,10 @@ constexpr int64_t kTcgen05Rows = 128, kTcgen05StepBytes = 32;
 constexpr int64_t kTcgen05StagingBytes = 48 * 1024 - 256, kTmemColumns = 512;
 constexpr int64_t kScaleBlocksPerWord = 4;
 
-/// Whether a block-scaled multiply of these types becomes mmaf_scaled: the
-/// form the op takes (fp8 operands, e8m0 scales, block 32, f32 accumulator),
+/// Whether a block-scaled multiply of these types becomes mmaf_scaled: a
+/// form the op takes (fp8 operands with e8m0 scales per 32 k; on mma.sync
+/// also e2m1 operands with e8m0 scales per 32 k or e4m3 per 16; an f32
+/// accumulator),
 /// with a shape the target's lowering tiles. mma.sync: M a multiple of 16
 /// and N eight times a power of two, so that getMmaAccumulatorLayout tiles
 /// the accumulator for every power-of-two warp count (one warp row, the
@@ -140,6 +143,9 @@ bool emitsScaledMma(ScaledMma kind, RankedTensorType lhs, RankedTensorType rhs,
     return false;
   unsigned rank = acc.getRank();
   int64_t m = acc.getShape()[rank - 2], n = acc.getShape().back();
+  bool f4 = isa<Float4E2M1FNType>(lhs.getElementType());
+  if (kind == ScaledMma::Tcgen05 && f4)
+    return false; // tcgen05 kind::mxf4 / mxf4nvf4 are not lowered yet
   if (kind == ScaledMma::MmaSync)
     return m % 16 == 0 && n % 8 == 0 && llvm::isPowerOf2_64(n / 8);
   int64_t batch = rank == 3 ? acc.getShape()[0] : 1;

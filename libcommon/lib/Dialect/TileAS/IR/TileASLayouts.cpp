@@ -253,9 +253,10 @@ std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   int64_t k = lhs.getShape().back();
   std::optional<MmaSyncForm> form;
   if (isa<MmaFScaledOp>(op)) {
-    // Block-scaled mma.sync (m16n8k32 kind::mxf8f6f4): the op exists only
-    // for targets that have it, in the form its verifier checks.
-    form = MmaSyncForm{32, 1};
+    // Block-scaled mma.sync (m16n8k32 kind::mxf8f6f4 for fp8, m16n8k64
+    // kind::mxf4 / mxf4nvf4 for e2m1, staged a byte per element): the op
+    // exists only for targets that have it, in the form its verifier checks.
+    form = isa<Float4E2M1FNType>(a) ? MmaSyncForm{64, 1} : MmaSyncForm{32, 1};
   } else if (isa<MmaIOp>(op)) {
     if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32))
       form = MmaSyncForm{32, 1};

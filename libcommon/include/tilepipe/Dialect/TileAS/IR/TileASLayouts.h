@@ -180,6 +180,10 @@ struct MmaSyncForm {
   int64_t k = 0;
   /// Bytes of one operand element in registers and shared memory.
   unsigned elementBytes = 0;
+  /// Whether the instruction takes packed 4-bit elements (e2m1, eight to a
+  /// register, k 64) that are staged a byte each: the one form whose k step
+  /// is 64 bytes of staging rather than 32 (MmaSyncToLLVM.cpp).
+  bool nibbles() const { return k == 64 && elementBytes == 1; }
 };
 
 /// The mma.sync form of an mmaf or mmai on the module's target (PTX ISA,
@@ -189,8 +193,9 @@ struct MmaSyncForm {
 ///     FMA path, which is exact in f32),
 ///   - e4m3/e5m2 x e4m3/e5m2 -> f32 or f16: m16n8k32 (sm_89 and later),
 ///   - s8/u8 x s8/u8 -> i32 (mmai): m16n8k32 (sm_80 and later),
-///   - mmaf_scaled (fp8 with e8m0 scales): m16n8k32 block-scaled
-///     (sm_120a/121a, the only targets it is emitted for),
+///   - mmaf_scaled (fp8 with e8m0 scales): m16n8k32 block-scaled; (e2m1
+///     with e8m0 or e4m3 scales): m16n8k64 block-scaled (sm_120a/121a, the
+///     only targets it is emitted for),
 /// with K a multiple of k. f16 accumulators accumulate in f32. None for
 /// other types, and for fp8 where the module names no target from sm_89 on.
 /// The accumulator of an op with a form gets getMmaAccumulatorLayout.
