@@ -131,6 +131,21 @@ mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
                                        llvm::function_ref<Value(size_t)> aRowOf,
                                        bool roundToTf32 = false);
 
+/// Completes buffer `buffer`'s chunk once its copies (cp.async or TMA) have
+/// landed and are visible to every thread: with `transposeB`, transposes
+/// the landing array into the K-major B (rounding f32 to tf32 on the way
+/// with `roundB`), with `roundA` rounds A to tf32 in place, `threads`
+/// threads sharing the work; then emitStagedChunkFence.
+void finishLandedChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter,
+                       const SwizzledStaging &staging, int64_t buffer, Value scratch,
+                       Type element, int64_t threads, bool transposeB, bool roundA,
+                       bool roundB);
+
+/// Orders this thread's generic-proxy writes of a staged chunk before the
+/// tensor cores' async-proxy reads (fence.proxy.async.shared::cta,
+/// "Memory Consistency Model: Proxies"), then a CTA barrier publishes it.
+void emitStagedChunkFence(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc);
+
 } // namespace tilepipe::tile_as
 
 #endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_SWIZZLEDSTAGING_H
