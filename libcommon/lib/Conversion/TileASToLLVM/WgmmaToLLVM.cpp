@@ -53,7 +53,10 @@
 // after the staging, thread 0 issuing the boxes, everyone waiting on the
 // buffer's phase). A B whose view is transposed (FMHA's K^T: K the
 // unit-stride dimension) is staged K-major like A, as [N][chunk], and read
-// without imm-trans-b; only TMA loads it. Otherwise:
+// without imm-trans-b; only TMA loads it. A tf32/fp8 B from an N-major view
+// lands N-major by TMA in the landing array, and after the wait all threads
+// transpose it (and round tf32) as after cp.async (finishLandedChunk).
+// Otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
 // each thread fences its stores with fence.proxy.async before the barrier
 // that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
