@@ -13,8 +13,9 @@
 // 4-element loads along N, four stores along K: 16-byte accesses for tf32,
 // 4-byte ones with byte permutes for fp8). That costs the landing space
 // and one more CTA barrier per chunk, but keeps the operands out of
-// registers (cp.async) and their global reads coalesced and vectorized;
-// TMA could fill the landing array just as well, but it cannot transpose.
+// registers (cp.async) and their global reads coalesced and vectorized.
+// Where B has a view, TMA fills the landing array instead (it cannot
+// transpose either) and finishLandedChunk does the rest after the wait.
 //
 // An operand's contiguous dimension (K for A, N for B) is cut into blocks
 // of W bytes, W the 128-, 64- or 32-byte swizzle mode that covers it; a
