@@ -313,15 +313,17 @@ compile_all() {
   done
 }
 
-# fp8 on sm_90a: A and B by cp.async (mmaf_global), B landing N-major and
-# transposed to K-major in shared memory (byte permutes), e4m3 wgmma.
-@test "sm_90: fp8 BatchMatMul takes sm_90a, cp.async operands, B transposed in shared memory, e4m3 wgmma; no spills" {
+# fp8 on sm_90a: A and B by TMA (rank-3 maps of 1-byte elements, u8), B
+# landing N-major and transposed to K-major in shared memory (byte
+# permutes), e4m3 wgmma.
+@test "sm_90: fp8 BatchMatMul takes sm_90a, TMA operands, B transposed in shared memory, e4m3 wgmma; no spills" {
   tileiras "$BYTECODE/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc" --gpu-name sm_90 \
     --emit=ptx -o "$TMP/k.ptx"
-  grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx" &&
-    grep -q 'prmt.b32' "$TMP/k.ptx" &&
-    grep -q 'wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3' "$TMP/k.ptx" ||
-    { echo "not the cp.async-fed e4m3 wgmma"; false; }
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx" &&
+    grep -q 'cp.async.bulk.tensor.3d.shared::cluster.global' "$TMP/k.ptx" &&
+    grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'prmt.b32' "$TMP/k.ptx" &&
+    grep -q 'wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3' "$TMP/k.ptx" &&
+    ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "not the TMA-fed e4m3 wgmma"; false; }
   run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
