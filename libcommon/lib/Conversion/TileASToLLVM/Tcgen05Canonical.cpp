@@ -89,6 +89,10 @@ FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rh
                                  CanonicalStaging::chooseChunk(mma.shape, elementBytes));
   mma.a = unpackOperand(e, lhs, *lhsLaid);
   mma.b = unpackOperand(e, rhs, *rhsLaid);
+  unsigned rank = accLaid->shape.size();
+  int64_t coreElements = mma.staging.layout.coreElements();
+  mma.aRun = getRegisterRun(*lhsLaid, rank - 1, coreElements);
+  mma.bRun = getRegisterRun(*rhsLaid, rank - 2, coreElements);
   mma.arith.computeType = e.builder.getF32Type();
   if (withAccumulator) {
     mma.c = unpackOperand(e, acc, *accLaid);
@@ -110,12 +114,15 @@ void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
   bool needsCheck = shape.k > staging.chunk();
   emitCTABarrier(e.builder, e.loc); // earlier readers of the scratch are done
   stageOperand(e, a, aBase, storage, rank - 1, k0, len, needsCheck, staging.aElements(shape),
-               [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); });
-  stageOperand(e, b, bBase, storage, rank - 2, k0, len, needsCheck, staging.bElements(shape),
-               [&](size_t i, Value kLocal) {
-                 Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
-                 return staging.layout.slot(m, column, kLocal);
-               });
+               [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); },
+               aRun);
+  stageOperand(
+      e, b, bBase, storage, rank - 2, k0, len, needsCheck, staging.bElements(shape),
+      [&](size_t i, Value kLocal) {
+        Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
+        return staging.layout.slot(m, column, kLocal);
+      },
+      bRun);
   // Staged by the generic proxy, read by the async proxy ("Memory
   // Consistency Model: Proxies").
   MLIRContext *context = e.builder.getContext();
