@@ -63,6 +63,10 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
 @test "block-scaled matmul on sm_100a: the accumulator stays in tensor memory across the K loop; no spills" {
   local case
   for case in $CASES; do
+    # B's permute result: the 256x128 load's layout ([1, 16], K fastest) permuted.
+    tileiras "$BYTECODE/$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=scheduled -o "$TMP/k.mlir"
+    grep -q 'tile_as.permute %[0-9]* \[1, 0\] : tensor<256x128xf8E4M3FN, #tile_as.blocked<sizePerThread = \[1, 16\], threadsPerWarp = \[4, 8\], warpsPerCTA = \[8, 1\], order = \[1, 0\]>> -> tensor<128x256xf8E4M3FN, #tile_as.blocked<sizePerThread = \[16, 1\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[1, 8\], order = \[0, 1\]>>' "$TMP/k.mlir" ||
+      { echo "$case: B's permute does not keep the load's layout"; false; }
     tileiras "$BYTECODE/$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
     [ "$(grep -c 'tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale' "$TMP/k.ptx")" -ge 2 ] ||
       { echo "$case: not two block-scaled tcgen05.mma loops"; false; }

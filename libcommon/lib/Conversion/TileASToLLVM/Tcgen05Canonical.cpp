@@ -6,7 +6,10 @@
 // Memory Layout"), one K chunk at a time in the shared scratch, thread 0
 // issuing after a fence and committing to mbarrier 0 of the kernel's pair
 // (getTcgen05MBarrier), and D read back with tcgen05.ld into the
-// accumulator registers. (kind::f16 stages swizzled and keeps its
+// accumulator registers. A thread's registers adjacent along K (A's K-major
+// loads, B's K-major loads permuted to K x N in place) are staged 16 bytes
+// at a time: one core-matrix row per st.shared.v4 rather than a store per
+// byte, whose 192 byte registers per thread made ptxas spill. (kind::f16 stages swizzled and keeps its
 // accumulator in tensor memory: Tcgen05ToLLVM.cpp.)
 //
 //===----------------------------------------------------------------------===//

@@ -297,12 +297,13 @@ struct AssignLayoutsPass
     // K contiguous, as cuTile's column-major B is) takes its source's
     // layout permuted, so that the permute moves no data (through shared
     // memory it took the whole B tile's registers twice, and ptxas spilled)
-    // and B's registers keep their runs along K.
+    // and B's registers keep their runs along K. (Only where the multiply
+    // is the permute's one user: others may need the layout of their class.)
     llvm::DenseSet<Value> permutedOperands;
     if (!mmaLayouts.empty() && targetsTcgen05(func))
       func.walk([&](MmaFScaledOp op) {
         for (Value operand : {op.getLhs(), op.getRhs(), op.getLhsScale(), op.getRhsScale()})
-          if (isa_and_nonnull<PermuteOp>(operand.getDefiningOp()))
+          if (isa_and_nonnull<PermuteOp>(operand.getDefiningOp()) && operand.hasOneUse())
             permutedOperands.insert(operand);
       });
     MLIRContext *context = func.getContext();
