@@ -115,11 +115,16 @@ inline int64_t getRegisterRun(const Laid &laid, unsigned dim, int64_t maxRun) {
 
 /// Stores the registers of `regs` whose K coordinate (dimension `kDim`) lies
 /// in [k0, k0 + len) at `slotOf(coords, kLocal)`; the others go to `trash`.
+/// With `run` > 1 the registers come in runs of that many adjacent along K
+/// (getRegisterRun), each starting at a multiple of `run` in K, whose slots
+/// are adjacent too and aligned to the run's bytes, and `len` and `trash`
+/// are multiples of it: each run is one vector store (st.shared.v4 for 16
+/// bytes) instead of one store per element.
 template <typename SlotFn>
 inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base,
                          Type type, unsigned kDim, int64_t k0, int64_t len,
-                         bool needsCheck, int64_t trash, SlotFn slotOf) {
-  for (auto [i, value] : llvm::enumerate(regs.values)) {
+                         bool needsCheck, int64_t trash, SlotFn slotOf, int64_t run = 1) {
+  for (size_t i = 0; i < regs.values.size(); i += run) {
     Value kLocal = regs.coords[kDim][i];
     if (k0)
       kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
@@ -131,7 +136,14 @@ inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base
     }
     Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type,
                                         base, ArrayRef<LLVM::GEPArg>{slot});
-    LLVM::StoreOp::create(e.builder, e.loc, value, address);
+    if (run == 1) {
+      LLVM::StoreOp::create(e.builder, e.loc, regs.values[i], address);
+      continue;
+    }
+    Value vector = e.buildVector(mlir::VectorType::get({run}, type),
+                                 ArrayRef<Value>(regs.values).slice(i, run));
+    unsigned bytes = run * type.getIntOrFloatBitWidth() / 8;
+    LLVM::StoreOp::create(e.builder, e.loc, vector, address, bytes);
   }
 }
 

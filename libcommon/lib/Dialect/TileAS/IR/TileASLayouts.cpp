@@ -69,8 +69,20 @@ int64_t tilepipe::tile_as::getRegisterCoordinate(BlockedAttr layout,
   return (regInDim / size) * getLayoutExtent(layout, dim) + regInDim % size;
 }
 
-unsigned tilepipe::tile_as::getContiguousRegisters(BlockedAttr layout) {
-  return layout.getSizePerThread()[layout.getOrder().front()];
+unsigned tilepipe::tile_as::getContiguousRegisters(BlockedAttr layout,
+                                                  ArrayRef<int64_t> shape) {
+  unsigned innermost = shape.size() - 1;
+  SmallVector<int64_t> regs = getRegsPerDim(layout, shape);
+  // Registers are numbered with the order's first dimension fastest
+  // (linearizeRegister): a faster dimension of more than one register puts
+  // its registers between the innermost dimension's.
+  for (unsigned dim : layout.getOrder()) {
+    if (dim == innermost)
+      return layout.getSizePerThread()[innermost];
+    if (regs[dim] != 1)
+      return 1;
+  }
+  return 1;
 }
 
 /// Spreads `count` units over the dimensions innermost first, each taking at
@@ -386,6 +398,22 @@ bool tilepipe::tile_as::hasTcgen05Kind(MmaFOp op) {
 
 bool tilepipe::tile_as::hasTcgen05Form(MmaFOp op) {
   return hasTcgen05Kind(op) && hasTcgen05Accumulator(op, op.getAcc().getType());
+}
+
+BlockedAttr tilepipe::tile_as::permuteLayout(BlockedAttr layout,
+                                            ArrayRef<int32_t> permutation) {
+  unsigned rank = permutation.size();
+  SmallVector<unsigned> size(rank), threads(rank), warps(rank), order, resultDim(rank);
+  for (auto [i, d] : llvm::enumerate(permutation)) {
+    size[i] = layout.getSizePerThread()[d];
+    threads[i] = layout.getThreadsPerWarp()[d];
+    warps[i] = layout.getWarpsPerCTA()[d];
+    resultDim[d] = i;
+  }
+  // The same dimensions fastest first, under their result numbers.
+  for (unsigned d : layout.getOrder())
+    order.push_back(resultDim[d]);
+  return BlockedAttr::get(layout.getContext(), size, threads, warps, order);
 }
 
 BlockedAttr tilepipe::tile_as::dropLeadingUnitDims(BlockedAttr layout, unsigned count) {

@@ -48,11 +48,23 @@ int64_t getRegisterCoordinate(BlockedAttr layout, unsigned dim,
 /// otherwise.
 BlockedAttr dropLeadingUnitDims(BlockedAttr layout, unsigned count);
 
+/// `layout` with its dimensions permuted as tile_as.permute permutes a
+/// tensor's (result dimension i is source dimension permutation[i]): the
+/// result's threads and registers hold what they held in the source, so a
+/// permute between the two moves no data.
+BlockedAttr permuteLayout(BlockedAttr layout, llvm::ArrayRef<int32_t> permutation);
+
 /// Elements per CTA tile of the layout along `dim` (before repetition).
 int64_t getLayoutExtent(BlockedAttr layout, unsigned dim);
 
-/// Adjacent registers along the fastest dimension (the widest vector access).
-unsigned getContiguousRegisters(BlockedAttr layout);
+/// Adjacent registers of a `shape` tile that hold adjacent elements along
+/// the innermost dimension (the widest vector access, which a load's or
+/// store's `contiguity` is counted along): that dimension's sizePerThread
+/// where it is the fastest of the register order, or where every dimension
+/// before it in the order holds one register per thread (the tcgen05
+/// accumulator layout: order [0, 1], one row of columns per thread); 1
+/// otherwise.
+unsigned getContiguousRegisters(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
 
 /// The default register layout of a tensor: `vectorWidth` adjacent elements
 /// per thread along the innermost dimension, threads then warps filling the
