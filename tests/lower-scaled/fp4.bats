@@ -49,7 +49,8 @@ teardown() {
 }
 
 # fp4_case KIND M N K BATCH(0: 2-D) GPU [ATOL]: the kernel of KIND (mxf4:
-# e8m0 scales per 32 k; nvf4: e4m3 per 16) compiled for GPU and run in
+# e8m0 scales per 32 k; nvf4: e4m3 per 16; nvf4-signed: e4m3 bytes with the
+# sign bit set) compiled for GPU and run in
 # tile-emu against numpy, which decodes the packed e2m1 operands and the
 # scales itself (fp4_reference.py). The emulated tensor cores round the sum
 # once; ATOL (default 1e-3) allows for an f32 FMA chain's roundings.
@@ -58,6 +59,9 @@ fp4_case() {
   local sbits="integers(120, 135"
   if [ "$kind" = nvf4 ]; then
     block=16 scale=f8E4M3FN decode=e4m3 sbits="integers(0x28, 0x48"
+  elif [ "$kind" = nvf4-signed ]; then
+    # Scale bytes with bit 7 set: read unsigned (ue4m3) on every path.
+    block=16 scale=f8E4M3FN decode=ue4m3 sbits="integers(0xA8, 0xC8"
   fi
   local ks=$((k / block))
   local gen=(--m "$m" --n "$n" --k "$k" --ks "$ks" --a f4E2M1FN --scale "$scale")
@@ -100,6 +104,11 @@ fp4_case() {
   # Sums near 1e5 from products up to 2^18: an f32 chain is off by ~0.1.
   fp4_case mxf4 32 16 128 0 sm_80 0.5
   fp4_case nvf4 32 16 128 0 sm_90 0.5
+}
+
+@test "NVFP4 scales with the sign bit set read as ue4m3 on the tensor cores and in the decomposition alike (sm_120, sm_90)" {
+  fp4_case nvf4-signed 32 16 128 0 sm_120
+  fp4_case nvf4-signed 32 16 128 0 sm_90 0.5
 }
 
 @test "on sm_120 f4 forms block-scaled mma.sync does not tile are decomposed" {

@@ -27,6 +27,12 @@ def e4m3(bits):
     return np.where(u & 0x80, -1.0, 1.0) * magnitude
 
 
+def ue4m3(bits):
+    """NVFP4 scales as the tensor cores read them: unsigned e4m3, bit 7
+    ignored (PTX ISA, kind::mxf4nvf4's ue4m3)."""
+    return e4m3(np.asarray(bits, dtype=np.int64) & 0x7F)
+
+
 def scaled(values, scales, block, axis):
     """`values` times their scales, each scale repeated over `block` k."""
     return values * np.repeat(scales, block, axis=axis)

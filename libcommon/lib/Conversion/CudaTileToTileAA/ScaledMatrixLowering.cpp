@@ -72,6 +72,23 @@ Value toF32(OpBuilder &b, Location loc, Value value) {
   return arith::ExtFOp::create(b, loc, withElement(value, b.getF32Type()), value);
 }
 
+/// A block scale as f32. NVFP4's f8E4M3FN scales are read as the tensor
+/// cores read them, unsigned (ue4m3: the PTX ISA's kind::mxf4nvf4 scale
+/// type), so that the decomposition and block-scaled mma.sync agree on a
+/// scale with its sign bit set; the other scale types widen as values do.
+Value scaleToF32(OpBuilder &b, Location loc, Value scale) {
+  auto type = cast<RankedTensorType>(scale.getType());
+  if (isa<Float8E4M3FNType>(type.getElementType())) {
+    RankedTensorType i8 = withElement(scale, b.getI8Type());
+    Value bits = arith::BitcastOp::create(b, loc, i8, scale);
+    Value magnitude = arith::AndIOp::create(
+        b, loc, bits,
+        arith::ConstantOp::create(b, loc, DenseElementsAttr::get(i8, b.getI8IntegerAttr(0x7F))));
+    scale = arith::BitcastOp::create(b, loc, type, magnitude);
+  }
+  return toF32(b, loc, scale);
+}
+
 /// Repeats each scale `block` times along dimension `dim` (the k dimension
 /// of the scale tile): [.., Ks, ..] -> [.., Ks, block, ..] (broadcast of a
 /// unit dimension) -> [.., Ks * block, ..].
@@ -197,9 +214,9 @@ struct MmaFScaledLowering : TilePattern<ct::MmaFScaledOp> {
     Value lhsF32 = toF32(rewriter, loc, adaptor.getLhs());
     Value rhsF32 = toF32(rewriter, loc, adaptor.getRhs());
     Value lhsScales =
-        repeatAlong(rewriter, loc, toF32(rewriter, loc, adaptor.getLhsScale()), rank - 1, block);
+        repeatAlong(rewriter, loc, scaleToF32(rewriter, loc, adaptor.getLhsScale()), rank - 1, block);
     Value rhsScales =
-        repeatAlong(rewriter, loc, toF32(rewriter, loc, adaptor.getRhsScale()), rank - 2, block);
+        repeatAlong(rewriter, loc, scaleToF32(rewriter, loc, adaptor.getRhsScale()), rank - 2, block);
     Value scaledLhs = arith::MulFOp::create(rewriter, loc, lhsF32, lhsScales);
     Value scaledRhs = arith::MulFOp::create(rewriter, loc, rhsF32, rhsScales);
     rewriter.replaceOpWithNewOp<tile_aa::MmaFOp>(op, adaptor.getAcc().getType(), scaledLhs,
