@@ -4,9 +4,9 @@
 # fp8 e4m3), AttentionFMHA (causal and not, f16 and bf16) and the fused MoE
 # kernels (w1, w2). Each compiles for every target and bytecode version and
 # matches numpy in tile-emu on sm_80 and sm_90 (fp8 has no sm_80 bytecode),
-# the f16/bf16 ones on sm_100 (tcgen05) too. On sm_90 the f16/bf16 kernels
-# but the gather-fed MoE take wgmma (sm_90 becomes sm_90a for them), so
-# their mma.sync path runs on sm_80.
+# the f16/bf16 ones on sm_100 (tcgen05) too. On sm_90 the f16/bf16 kernels,
+# the gather-fed MoE included, take wgmma (sm_90 becomes sm_90a for them),
+# so their mma.sync path runs on sm_80.
 # All load through zero-padded partition views and run mmaf inside their
 # K loops. MatMul, persistent matmul and FMHA run at their corpus shapes;
 # the others at reduced shapes of the same bytecode (ragged edges included),
@@ -272,12 +272,12 @@ compile_all() {
 }
 
 # Plain sm_90 takes sm_90a where a multiply gains from wgmma
-# (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel but the
-# gather-fed MoE, which keeps mma.sync (also on an explicit sm_90a), and the
-# fp8 BatchMatMul and the tf32 all-gather matmul (B staged K-major); the f32
+# (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel, the
+# gather-fed MoE included (its A rows by cp.async, B by TMA), and the fp8
+# BatchMatMul and the tf32 all-gather matmul (B staged K-major); the f32
 # (tf32) MatMuls' 32x32 accumulators no warpgroup tiles (M = 64 per
 # warpgroup), so they stay sm_90 and mma.sync.
-@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls and FMHA compile as sm_90a (wgmma); 32x32 tf32 MatMul and fused MoE keep sm_90 and mma.sync (-v says why)" {
+@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls, FMHA and fused MoE compile as sm_90a (wgmma); 32x32 tf32 MatMul keeps sm_90 and mma.sync (-v says why)" {
   local case
   for case in MatMul-matmul_kernel.f16 MatMul-persistent_matmul_kernel.f16 \
     BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16 \
@@ -295,25 +295,56 @@ compile_all() {
     grep -q '^\.target sm_90$' "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' "$TMP/k.ptx" ||
       { echo "$case: not sm_90 with tf32 mma.sync"; false; }
   done
-  for sm in sm_90 sm_90a; do
-    run tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4.tileirbc" --gpu-name $sm -v \
+  for sm in sm_90:"sm_90 -> sm_90a" sm_90a:sm_90a; do
+    run tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4.tileirbc" --gpu-name ${sm%%:*} -v \
       --emit=ptx -o "$TMP/moe.ptx"
-    [[ "$output" == *"MoE.py:76:22: remark: $sm: mma.sync for this mmaf, not wgmma: A is a gather (addresses from loaded indices)"* ]] ||
+    [[ "$output" == *"MoE.py:76:22: remark: ${sm#*:}: wgmma for this mmaf (A: a gather (addresses from loaded indices) copied into the swizzled staging by cp.async, row runs, B: a strided load)"* ]] ||
       { echo "$sm: $output"; false; }
-    grep -q "^\.target $sm\$" "$TMP/moe.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/moe.ptx" &&
-      ! grep -q 'wgmma' "$TMP/moe.ptx" || { echo "MoE $sm: not mma.sync"; false; }
+    grep -q '^\.target sm_90a$' "$TMP/moe.ptx" && grep -q 'wgmma.mma_async' "$TMP/moe.ptx" &&
+      ! grep -q 'mma.sync' "$TMP/moe.ptx" || { echo "MoE $sm: not wgmma"; false; }
   done
 }
 
-# fp8 on sm_90a: A and B by cp.async (mmaf_global), B landing N-major and
-# transposed to K-major in shared memory (byte permutes), e4m3 wgmma.
-@test "sm_90: fp8 BatchMatMul takes sm_90a, cp.async operands, B transposed in shared memory, e4m3 wgmma; no spills" {
+# The fused MoE kernel on sm_90 (issue #9): wgmma with A, the token rows
+# picked by sorted ids, copied by 16-byte cp.async into the swizzled staging
+# and B, the expert's K-major weight tile (a transposed 3-D view indexed by
+# the loaded expert id), by TMA completing on an mbarrier; no spills. The
+# other targets keep mma.sync without spills.
+@test "sm_90: fused MoE w1/w2 take sm_90a: cp.async A, TMA B, mbarrier wait, wgmma, no spills; sm_80/89/120 mma.sync, no spills" {
+  local w sm
+  for w in w1 w2; do
+    tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-$w.bf16.sm_90.13.4.tileirbc" --gpu-name sm_90 \
+      --emit=ptx -o "$TMP/k.ptx"
+    grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx" &&
+      grep -q 'cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes' "$TMP/k.ptx" &&
+      grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" &&
+      grep -q 'wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16' "$TMP/k.ptx" ||
+      { echo "$w: not cp.async A, TMA B and wgmma"; false; }
+    run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$w: $output"; false; }
+    for sm in sm_80:sm_80 sm_89:sm_80 sm_120:sm_120; do
+      tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-$w.bf16.${sm#*:}.13.4.tileirbc" --gpu-name ${sm%%:*} \
+        --emit=ptx -o "$TMP/k.ptx"
+      grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx" && ! grep -q 'wgmma' "$TMP/k.ptx" ||
+        { echo "$w ${sm%%:*}: not mma.sync"; false; }
+      run ptxas -arch ${sm%%:*} -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+      [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+        { echo "$w ${sm%%:*}: $output"; false; }
+    done
+  done
+}
+
+# fp8 on sm_90a: A and B by TMA (rank-3 maps of 1-byte elements, u8), B
+# landing N-major and transposed to K-major in shared memory (byte
+# permutes), e4m3 wgmma.
+@test "sm_90: fp8 BatchMatMul takes sm_90a, TMA operands, B transposed in shared memory, e4m3 wgmma; no spills" {
   tileiras "$BYTECODE/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc" --gpu-name sm_90 \
     --emit=ptx -o "$TMP/k.ptx"
-  grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx" &&
-    grep -q 'prmt.b32' "$TMP/k.ptx" &&
-    grep -q 'wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3' "$TMP/k.ptx" ||
-    { echo "not the cp.async-fed e4m3 wgmma"; false; }
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx" &&
+    grep -q 'cp.async.bulk.tensor.3d.shared::cluster.global' "$TMP/k.ptx" &&
+    grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'prmt.b32' "$TMP/k.ptx" &&
+    grep -q 'wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3' "$TMP/k.ptx" &&
+    ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "not the TMA-fed e4m3 wgmma"; false; }
   run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
@@ -393,7 +424,7 @@ compile_all() {
   done
 }
 
-@test "fused MoE w1 and w2 match numpy in tile-emu (N and K cut to 256/128 and 128/128; sm_80, sm_90)" {
+@test "fused MoE w1 and w2 match numpy in tile-emu (N and K cut to 256/128 and 128/128; sm_80, sm_90 (wgmma))" {
   for sm in sm_80 sm_90; do
     run check samples-MoE-fused_moe_kernel-w1.bf16 "$sm" 13.4 \
       --shape A=48,128 --shape B=64,256,128 --shape C=384,256 --grid 128,1,1
@@ -402,6 +433,18 @@ compile_all() {
       --shape A=384,128 --shape B=64,128,128 --shape C=384,128 --grid 64,1,1
     [ "$status" -eq 0 ] || { echo "w2 $sm: $output"; false; }
   done
+  grep -q 'wgmma.mma_async' "$TMP/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4/kernel.ll" ||
+    { echo "sm_90: no wgmma in the w1 kernel"; false; }
+}
+
+# Ragged on sm_90a: N (240) and K (112) not multiples of the 128x64 tiles,
+# so TMA zero-fills B's boxes past the view and cp.async A's masked runs.
+@test "fused MoE w1 on sm_90 (wgmma, cp.async A, TMA B) matches numpy with N and K ragged (240/112)" {
+  run check samples-MoE-fused_moe_kernel-w1.bf16 sm_90 13.4 \
+    --shape A=48,112 --shape B=64,240,112 --shape C=384,240 --grid 128,1,1
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  grep -q 'cp.async.bulk.tensor' "$TMP/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4/kernel.ll" ||
+    { echo "no TMA in the kernel"; false; }
 }
 
 # A bin folder for run-case.py whose tileiras runs the stages one by one with

@@ -115,11 +115,16 @@ inline int64_t getRegisterRun(const Laid &laid, unsigned dim, int64_t maxRun) {
 
 /// Stores the registers of `regs` whose K coordinate (dimension `kDim`) lies
 /// in [k0, k0 + len) at `slotOf(coords, kLocal)`; the others go to `trash`.
+/// With `run` > 1 the registers come in runs of that many adjacent along K
+/// (getRegisterRun), each starting at a multiple of `run` in K, whose slots
+/// are adjacent too and aligned to the run's bytes, and `len` and `trash`
+/// are multiples of it: each run is one vector store (st.shared.v4 for 16
+/// bytes) instead of one store per element.
 template <typename SlotFn>
 inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base,
                          Type type, unsigned kDim, int64_t k0, int64_t len,
-                         bool needsCheck, int64_t trash, SlotFn slotOf) {
-  for (auto [i, value] : llvm::enumerate(regs.values)) {
+                         bool needsCheck, int64_t trash, SlotFn slotOf, int64_t run = 1) {
+  for (size_t i = 0; i < regs.values.size(); i += run) {
     Value kLocal = regs.coords[kDim][i];
     if (k0)
       kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
@@ -131,7 +136,14 @@ inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base
     }
     Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type,
                                         base, ArrayRef<LLVM::GEPArg>{slot});
-    LLVM::StoreOp::create(e.builder, e.loc, value, address);
+    if (run == 1) {
+      LLVM::StoreOp::create(e.builder, e.loc, regs.values[i], address);
+      continue;
+    }
+    Value vector = e.buildVector(mlir::VectorType::get({run}, type),
+                                 ArrayRef<Value>(regs.values).slice(i, run));
+    unsigned bytes = run * type.getIntOrFloatBitWidth() / 8;
+    LLVM::StoreOp::create(e.builder, e.loc, vector, address, bytes);
   }
 }
 
@@ -434,14 +446,16 @@ struct TmaView {
 std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed = false);
 
 /// How TMA boxes fill one operand's chunk of a swizzled staged array (blocks
-/// of `width` bytes along the contiguous dimension, `blockBytes` apart):
-/// box g of a block covers rows g * boxRows onwards (of the chunk) and lands
-/// at staged row stagedRows[g].
+/// of `width` bytes along the contiguous dimension, `blockBytes` apart, of
+/// 1-, 2- or 4-byte elements): box g of a block covers rows g * boxRows
+/// onwards (of the chunk) and lands at staged row stagedRows[g].
 struct TmaBoxes {
   int64_t width = 0, blocks = 0, blockBytes = 0, boxRows = 0;
+  unsigned elementBytes = 2;
   SmallVector<int64_t> stagedRows;
-  /// 2-byte elements of the contiguous dimension per box.
-  int64_t perBlock() const { return width / 2; }
+  /// Elements of the contiguous dimension per box: its inner extent, whose
+  /// bytes are the swizzle width (TMA's limit for a swizzled box).
+  int64_t perBlock() const { return width / elementBytes; }
   int64_t bytes() const { return blocks * int64_t(stagedRows.size()) * boxRows * width; }
 };
 
@@ -471,7 +485,7 @@ void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Val
 Value isThread0(RegisterEmitter &e);
 
 /// The TMA loads of wgmma's staged operands (TmaToLLVM.cpp: A and B, or B
-/// alone where A comes from registers). The constructor (thread 0) builds
+/// alone where A comes from registers or by cp.async). The constructor (thread 0) builds
 /// one tensor map per operand and initializes one mbarrier per buffer at
 /// `barriers` (a !llvm.ptr<3>); `load` fills a chunk and waits for it;
 /// `finish` invalidates the mbarriers (after the last wait and a CTA
@@ -483,6 +497,11 @@ public:
   /// Chunk `chunk` (K from `k0`) into buffer chunk % buffers, where operand
   /// i starts at `dsts[i]`; every thread returns once it has landed.
   mlir::LogicalResult load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
+  /// The two halves of `load`: thread 0 issues the chunk's boxes, and every
+  /// thread waits for them to land; the threads may stage another operand
+  /// in between (a cp.async A, while TMA fills B).
+  void start(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
+  mlir::LogicalResult wait(int64_t chunk);
   void finish();
 
 private:
@@ -503,10 +522,11 @@ constexpr uint64_t kTmaBarrierBytes = 16;
 /// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
 /// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op
 /// for which canLowerToWgmma holds.
-/// Where B has a view and A one too or no staging (A from registers), on
-/// unbatched multiplies, the staged operands are loaded by TMA (TmaLoads)
-/// rather than copied with cp.async; a transposed B view (K-major) is read
-/// that way only, so elsewhere it is an error.
+/// Where B has a view and A one too, no staging (A from registers) or a
+/// global source (copied by cp.async while TMA fills B), on unbatched
+/// 16-bit multiplies, B (and A where it has a view) is loaded by TMA
+/// (TmaLoads) rather than copied with cp.async; a transposed B view
+/// (K-major) is read that way only, so elsewhere it is an error.
 mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
                               const StagedOperand &b, Type element, Type lhsType, Value acc,
                               Type accTensorType, const mlir::TypeConverter &converter,

@@ -178,12 +178,14 @@ static void roundToTF32InPlace(RegisterEmitter &e, ConversionPatternRewriter &re
 
 LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
                                  const SwizzledStaging &staging, int64_t buffer, Value scratch,
-                                 const StagedOperand *a, const StagedOperand &b, Type element,
+                                 const StagedOperand *a, const StagedOperand *b, Type element,
                                  const MmaShape &s, int64_t k0, int64_t len,
-                                 llvm::function_ref<Value(size_t)> aRowOf, bool roundToTf32) {
+                                 llvm::function_ref<Value(size_t)> aRowOf, bool roundToTf32,
+                                 bool freeBarrier) {
   Location loc = e.loc;
   IndexMath m{e};
-  unsigned rank = b.laid.shape.size();
+  const Laid &laid = (b ? b : a)->laid;
+  unsigned rank = laid.shape.size();
   bool needsCheck = s.k > staging.chunk;
   auto bytesAt = [&](uint64_t offset) -> Value {
     return LLVM::GEPOp::create(rewriter, loc, scratch.getType(), rewriter.getI8Type(), scratch,
@@ -191,7 +193,8 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
   };
   // Earlier readers of the scratch, and of this buffer the multiplies of
   // two chunks before, are done.
-  emitCTABarrier(rewriter, loc);
+  if (freeBarrier)
+    emitCTABarrier(rewriter, loc);
   if (a && failed(stageRuns(
                e, *a, bytesAt(staging.aStart(buffer)), element, /*transposed=*/false, rank - 1,
                k0, len, needsCheck, /*trash=*/0,
@@ -200,22 +203,22 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
     return failure();
   // A K-major B takes its registers one at a time (their runs go along N,
   // its staged rows along K), a global one lands N-major first.
-  bool lands = staging.bLands && b.global;
+  bool lands = b && staging.bLands && b->global;
   bool kMajorStores = staging.bKMajor && !lands;
-  if (failed(stageRuns(
-          e, b, bytesAt(lands ? staging.landingStart(buffer) : staging.bStart(buffer)), element,
-          /*transposed=*/kMajorStores, rank - 2, k0, len, needsCheck, /*trash=*/0,
-          [&](size_t i, Value kLocal) {
-            Value batch = s.batched ? b.regs.coords[0][i] : e.i32(0);
-            Value n = b.regs.coords[rank - 1][i];
-            if (kMajorStores)
-              return staging.b.slot(m, m.add(m.mul(batch, s.n), n), kLocal);
-            Value row = m.add(m.mul(batch, staging.chunk), kLocal);
-            return (lands ? staging.landing : staging.b).slot(m, row, n);
-          },
-          &rewriter)))
+  if (b && failed(stageRuns(
+               e, *b, bytesAt(lands ? staging.landingStart(buffer) : staging.bStart(buffer)),
+               element, /*transposed=*/kMajorStores, rank - 2, k0, len, needsCheck, /*trash=*/0,
+               [&](size_t i, Value kLocal) {
+                 Value batch = s.batched ? b->regs.coords[0][i] : e.i32(0);
+                 Value n = b->regs.coords[rank - 1][i];
+                 if (kMajorStores)
+                   return staging.b.slot(m, m.add(m.mul(batch, s.n), n), kLocal);
+                 Value row = m.add(m.mul(batch, staging.chunk), kLocal);
+                 return (lands ? staging.landing : staging.b).slot(m, row, n);
+               },
+               &rewriter)))
     return failure();
-  if ((a && a->global) || b.global) {
+  if ((a && a->global) || (b && b->global)) {
     // This thread's copies have landed (in the generic proxy, which the
     // fence below orders before the tensor cores' async-proxy reads).
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
@@ -224,22 +227,40 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
   bool roundA = roundToTf32 && a && a->global;
   if (lands || roundA) {
     int64_t threads = 32;
-    for (unsigned warps : b.laid.layout.getWarpsPerCTA())
+    for (unsigned warps : laid.layout.getWarpsPerCTA())
       threads *= warps;
     emitCTABarrier(rewriter, loc); // every thread's copies have landed
-    if (lands)
-      transposeLandedB(e, rewriter, staging, bytesAt(staging.landingStart(buffer)),
-                       bytesAt(staging.bStart(buffer)), element, threads, roundToTf32);
-    if (roundA)
-      roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)), staging.a.bytes(),
-                         threads);
+    finishLandedChunk(e, rewriter, staging, buffer, scratch, element, threads, lands, roundA,
+                      roundToTf32);
+    return success();
   }
+  emitStagedChunkFence(rewriter, loc);
+  return success();
+}
+
+void emitStagedChunkFence(ConversionPatternRewriter &rewriter, Location loc) {
   MLIRContext *context = rewriter.getContext();
   NVVM::FenceProxyOp::create(rewriter, loc,
                              NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
                              NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
   emitCTABarrier(rewriter, loc); // the chunk is complete
-  return success();
+}
+
+void finishLandedChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
+                       const SwizzledStaging &staging, int64_t buffer, Value scratch,
+                       Type element, int64_t threads, bool transposeB, bool roundA,
+                       bool roundB) {
+  Location loc = e.loc;
+  auto bytesAt = [&](uint64_t offset) -> Value {
+    return LLVM::GEPOp::create(rewriter, loc, scratch.getType(), rewriter.getI8Type(), scratch,
+                               ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+  };
+  if (transposeB)
+    transposeLandedB(e, rewriter, staging, bytesAt(staging.landingStart(buffer)),
+                     bytesAt(staging.bStart(buffer)), element, threads, roundB);
+  if (roundA)
+    roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)), staging.a.bytes(), threads);
+  emitStagedChunkFence(rewriter, loc);
 }
 
 } // namespace tilepipe::tile_as

@@ -13,8 +13,9 @@
 // 4-element loads along N, four stores along K: 16-byte accesses for tf32,
 // 4-byte ones with byte permutes for fp8). That costs the landing space
 // and one more CTA barrier per chunk, but keeps the operands out of
-// registers (cp.async) and their global reads coalesced and vectorized;
-// TMA could fill the landing array just as well, but it cannot transpose.
+// registers (cp.async) and their global reads coalesced and vectorized.
+// Where B has a view, TMA fills the landing array instead (it cannot
+// transpose either) and finishLandedChunk does the rest after the wait.
 //
 // An operand's contiguous dimension (K for A, N for B) is cut into blocks
 // of W bytes, W the 128-, 64- or 32-byte swizzle mode that covers it; a
@@ -113,23 +114,39 @@ struct SwizzledStaging {
   int64_t bRowOffset(int64_t batch, int64_t n0) const;
 };
 
-/// Stages the chunk k in [k0, k0 + len) of A (unless `a` is null) and B
-/// into buffer `buffer` of `staging` at the start of `scratch`, between CTA
-/// barriers (the first waits for earlier readers of the buffer), fenced
-/// for the async proxy the tensor cores read through; cp.async copies have
-/// landed before. A's register (or copy) i goes to row `aRowOf(i)`; B's
-/// row of batch b and k is b * chunk + k (K-major: of batch b and n,
-/// b * N + n, an element at a time, or through the landing array).
-/// `roundToTf32`: global operands are f32 to round to tf32 once landed
-/// (A in place, B as it is transposed); registers come rounded.
+/// Stages the chunk k in [k0, k0 + len) of A and B (each unless null) into
+/// buffer `buffer` of `staging` at the start of `scratch`, between CTA
+/// barriers (the first, unless `freeBarrier` is false because the caller
+/// had one, waits for earlier readers of the buffer), fenced for the async
+/// proxy the tensor cores read through; cp.async copies have landed
+/// before. A's register (or copy) i goes to row `aRowOf(i)`; B's row of
+/// batch b and k is b * chunk + k (K-major: of batch b and n, b * N + n, an
+/// element at a time, or through the landing array). `roundToTf32`: global
+/// operands are f32 to round to tf32 once landed (A in place, B as it is
+/// transposed); registers come rounded.
 mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
                                        mlir::ConversionPatternRewriter &rewriter,
                                        const SwizzledStaging &staging, int64_t buffer,
                                        Value scratch, const StagedOperand *a,
-                                       const StagedOperand &b, Type element, const MmaShape &s,
+                                       const StagedOperand *b, Type element, const MmaShape &s,
                                        int64_t k0, int64_t len,
                                        llvm::function_ref<Value(size_t)> aRowOf,
-                                       bool roundToTf32 = false);
+                                       bool roundToTf32 = false, bool freeBarrier = true);
+
+/// Completes buffer `buffer`'s chunk once its copies (cp.async or TMA) have
+/// landed and are visible to every thread: with `transposeB`, transposes
+/// the landing array into the K-major B (rounding f32 to tf32 on the way
+/// with `roundB`), with `roundA` rounds A to tf32 in place, `threads`
+/// threads sharing the work; then emitStagedChunkFence.
+void finishLandedChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter,
+                       const SwizzledStaging &staging, int64_t buffer, Value scratch,
+                       Type element, int64_t threads, bool transposeB, bool roundA,
+                       bool roundB);
+
+/// Orders this thread's generic-proxy writes of a staged chunk before the
+/// tensor cores' async-proxy reads (fence.proxy.async.shared::cta,
+/// "Memory Consistency Model: Proxies"), then a CTA barrier publishes it.
+void emitStagedChunkFence(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc);
 
 } // namespace tilepipe::tile_as
 

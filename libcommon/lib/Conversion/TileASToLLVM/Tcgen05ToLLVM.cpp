@@ -495,7 +495,7 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
         failed(waitForPhase(rewriter, e, barriers[buffer], chunk / kMBarriers - 1)))
       return failure();
     if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
-                                  aInTmem ? nullptr : &a, b, element, s, k0, len, [&](size_t i) {
+                                  aInTmem ? nullptr : &a, &b, element, s, k0, len, [&](size_t i) {
                                     Value batch = s.batched ? a.regs.coords[0][i] : e.i32(0);
                                     return m.add(m.mul(batch, s.m), a.regs.coords[mDim][i]);
                                   })))

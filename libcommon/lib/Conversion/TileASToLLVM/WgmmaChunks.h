@@ -55,12 +55,13 @@ private:
 };
 
 /// The TMA operands (views and boxes) that fill one chunk of `staging`: A
-/// (unless null: from registers) in its rows' wgmma order, in boxes of 8
-/// rows, then B (its chunk rows in order; K-major: its N rows, in boxes of
-/// up to 256).
+/// (unless null: in registers or staged by the threads) in its rows' wgmma
+/// order, in boxes of 8 rows, then B: its chunk rows in order (into the
+/// landing array where a tf32/fp8 B lands N-major), or from a transposed
+/// view (`bTransposed`, K-major) its N rows, in boxes of up to 256.
 SmallVector<TmaOperand, 2> getWgmmaTmaOperands(const SwizzledStaging &staging, const MmaShape &s,
                                                int64_t warps, const TmaView *aView,
-                                               const TmaView &bView, bool bKMajor);
+                                               const TmaView &bView, bool bTransposed);
 
 /// The shape of one chunk of an unbatched [M, N] multiply (K the chunk),
 /// and its staging as one buffer (the TMA ring's slot).

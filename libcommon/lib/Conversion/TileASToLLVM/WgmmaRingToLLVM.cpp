@@ -81,7 +81,7 @@ struct WgmmaRing {
   }
   /// The TMA operands of a slot (views as given).
   SmallVector<TmaOperand, 2> operands(const TmaView &a, const TmaView &b) const {
-    return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bKMajor=*/false);
+    return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bTransposed=*/false);
   }
 };
 

@@ -47,13 +47,19 @@
 // a number, not a loop index), and this form is inline PTX (NVVM's op has
 // no A-register variant).
 //
-// Where the staged operands are global with their views (mmaf_global
-// `view`: A and B, or B alone where A comes from registers), TMA fills the
+// Where B is global with its view (mmaf_global `view`), TMA fills its
 // staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier per buffer
 // after the staging, thread 0 issuing the boxes, everyone waiting on the
-// buffer's phase). A B whose view is transposed (FMHA's K^T: K the
+// buffer's phase) where A needs no staging, has a view too (then TMA
+// loads it as well) or is global without one (the fused MoE kernel's
+// gathered token rows: the threads copy it by cp.async between thread 0
+// issuing B's boxes and the wait for them, with the fence and barrier
+// below). A B whose view is transposed (FMHA's K^T: K the
 // unit-stride dimension) is staged K-major like A, as [N][chunk], and read
-// without imm-trans-b; only TMA loads it. Otherwise:
+// without imm-trans-b; only TMA loads it. A tf32/fp8 B from an N-major view
+// lands N-major by TMA in the landing array, and after the wait all threads
+// transpose it (and round tf32) as after cp.async (finishLandedChunk).
+// Otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
 // each thread fences its stores with fence.proxy.async before the barrier
 // that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
@@ -149,16 +155,30 @@ int64_t staticStagedRowOfA(int64_t t, int64_t warps, int64_t rowPairs) {
 }
 
 /// TMA boxes of one swizzled array: a box per block and per run of
-/// `boxRows` rows, run g staged at stagedRows[g].
+/// `boxRows` rows, run g staged at stagedRows[g]. (A box has at most 256
+/// rows: getRowBoxes.)
 TmaBoxes getTmaBoxes(const SwizzledArray &array, int64_t boxRows,
                      SmallVector<int64_t> stagedRows) {
   TmaBoxes boxes;
   boxes.width = array.width;
   boxes.blocks = array.blocks;
   boxes.blockBytes = array.blockBytes();
+  boxes.elementBytes = array.elementBytes;
   boxes.boxRows = boxRows;
   boxes.stagedRows = std::move(stagedRows);
   return boxes;
+}
+
+/// TMA boxes of the first `rows` rows of `array`, staged in order, in boxes
+/// of at most 256 rows (`rows` a multiple of 8: N, or a K chunk).
+TmaBoxes getRowBoxes(const SwizzledArray &array, int64_t rows) {
+  int64_t boxRows = std::min(rows, kMaxBoxRows);
+  while (rows % boxRows)
+    boxRows -= kCoreRows;
+  SmallVector<int64_t> stagedRows;
+  for (int64_t row = 0; row < rows; row += boxRows)
+    stagedRows.push_back(row);
+  return getTmaBoxes(array, boxRows, std::move(stagedRows));
 }
 
 /// wgmma.mma_async with A in registers (`aRegs`, four i32 of f16/bf16
@@ -214,7 +234,7 @@ MmaShape getChunkShape(ArrayRef<int64_t> accShape, int64_t chunk) {
 
 SmallVector<TmaOperand, 2> getWgmmaTmaOperands(const SwizzledStaging &staging, const MmaShape &s,
                                                int64_t warps, const TmaView *aView,
-                                               const TmaView &bView, bool bKMajor) {
+                                               const TmaView &bView, bool bTransposed) {
   SmallVector<TmaOperand, 2> operands;
   if (aView) {
     // A's rows go in runs of 8 to their wgmma order.
@@ -224,19 +244,15 @@ SmallVector<TmaOperand, 2> getWgmmaTmaOperands(const SwizzledStaging &staging, c
       aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
     operands.push_back({*aView, getTmaBoxes(staging.a, kCoreRows, aRows), /*kContiguous=*/true});
   }
-  if (bKMajor) {
-    // B's N rows in order, in boxes of at most 256 rows (N is a multiple
-    // of 8).
-    int64_t boxRows = std::min(s.n, kMaxBoxRows);
-    while (s.n % boxRows)
-      boxRows -= kCoreRows;
-    SmallVector<int64_t> bRows;
-    for (int64_t row = 0; row < s.n; row += boxRows)
-      bRows.push_back(row);
-    operands.push_back({bView, getTmaBoxes(staging.b, boxRows, bRows), /*kContiguous=*/true});
+  if (bTransposed) {
+    // B's N rows in order (K-major).
+    operands.push_back({bView, getRowBoxes(staging.b, s.n), /*kContiguous=*/true});
   } else {
-    // B's chunk rows in order.
-    operands.push_back({bView, getTmaBoxes(staging.b, staging.chunk, {0}), /*kContiguous=*/false});
+    // B's chunk rows in order: into the staged B (N-major) or the landing
+    // array that is transposed to the K-major B.
+    operands.push_back({bView, getRowBoxes(staging.bLands ? staging.landing : staging.b,
+                                           staging.chunk),
+                        /*kContiguous=*/false});
   }
   return operands;
 }
@@ -427,6 +443,9 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     return op->emitOpError("accumulator element type has no LLVM form");
   BlockedAttr layout = accLaid->layout;
   int64_t warps = layout.getWarpsPerCTA()[mDim];
+  int64_t threads = 32;
+  for (unsigned w : layout.getWarpsPerCTA())
+    threads *= w;
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
   int64_t rowPairs = s.m / (2 * kCoreRows * warps);
 
@@ -456,14 +475,19 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // without imm-trans-b.
   bool bTransposed = bView && bView->transposed;
   bool bKMajor = !aType.readsBNMajor() || bTransposed;
-  // TMA (TmaToLLVM.cpp) where B and a staged A carry views, the types are
-  // 16-bit (a tf32/fp8 B lands N-major and is transposed by the threads)
-  // and the staging leaves room for the mbarriers after it.
-  bool useTma = bView && (aInRegisters || aView) && !s.batched && aType.readsBNMajor() &&
+  // TMA (TmaToLLVM.cpp) where B carries a view and A needs no staging, has
+  // a view too or is global (copied by cp.async: the fused MoE kernel's
+  // gathered rows, staged by the threads while TMA fills B), the multiply
+  // is unbatched and the staging leaves room for the mbarriers after it. A
+  // tf32/fp8 B from an N-major view lands N-major by TMA and is transposed
+  // by the threads (as from cp.async). (An A stored from registers keeps B
+  // on cp.async.)
+  bool useTma = bView && (aInRegisters || aView || a.global) && !s.batched &&
                 chooseChunk(s, element, b.global, !aInRegisters, kTmaBarrierBytes, bTransposed) > 0;
+  bool aByTma = useTma && !aInRegisters && aView;
   if (bTransposed && !useTma)
     return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
-                           "staged without a view, the multiply is batched or the staging "
+                           "stored from registers, the multiply is batched or the staging "
                            "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
   SwizzledStaging staging(
@@ -507,12 +531,15 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   std::optional<TmaLoads> tma;
   if (useTma)
     tma.emplace(rewriter, e, op,
-                getWgmmaTmaOperands(staging, s, warps, aInRegisters ? nullptr : &*aView, *bView,
-                                    bKMajor),
+                getWgmmaTmaOperands(staging, s, warps, aByTma ? &*aView : nullptr, *bView,
+                                    bTransposed),
                 element, bytesAt(staging.bytes), staging.buffers);
   WgmmaChunkIssuer issuer(rewriter, e, s, layout, accLaid->shape, staging, element, bElement, bKMajor,
                           aInRegisters ? &a : nullptr);
 
+  auto aRowOf = [&](size_t i) {
+    return stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]);
+  };
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     int64_t k0 = chunk * staging.chunk, len = std::min(staging.chunk, s.k - k0);
@@ -523,18 +550,28 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       // chunk - 2, are done (see the header).
       emitCTABarrier(rewriter, loc);
       SmallVector<Value> dsts;
-      if (!aInRegisters)
+      if (aByTma)
         dsts.push_back(bytesAt(aStart));
-      dsts.push_back(bytesAt(bStart));
-      if (failed(tma->load(chunk, k0, dsts)))
+      dsts.push_back(bytesAt(staging.bLands ? staging.landingStart(buffer) : bStart));
+      tma->start(chunk, k0, dsts);
+      // A copied by the threads while the boxes fly (after the barrier
+      // above, which freed its buffer too).
+      if (!aInRegisters && !aByTma &&
+          failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch, &a, nullptr, stored,
+                                    s, k0, len, aRowOf, /*roundToTf32=*/false,
+                                    /*freeBarrier=*/false)))
         return failure();
+      if (failed(tma->wait(chunk)))
+        return failure();
+      // Every thread waited for the chunk: a tf32/fp8 B is transposed from
+      // its landing array, tf32 rounded (SwizzledStaging.h), by all threads
+      // through the generic proxy.
+      if (staging.bLands || aType.roundsToTf32)
+        finishLandedChunk(e, rewriter, staging, buffer, *scratch, stored, threads,
+                          staging.bLands, aType.roundsToTf32, bType.roundsToTf32);
     } else if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
-                                         aInRegisters ? nullptr : &a, b, stored, s, k0, len,
-                                         [&](size_t i) {
-                                           return stagedRowOfA(batchOf(a.regs, i),
-                                                               a.regs.coords[mDim][i]);
-                                         },
-                                         aType.roundsToTf32 || bType.roundsToTf32))) {
+                                         aInRegisters ? nullptr : &a, &b, stored, s, k0, len,
+                                         aRowOf, aType.roundsToTf32 || bType.roundsToTf32))) {
       return failure();
     }
     FailureOr<SmallVector<Value>> next =

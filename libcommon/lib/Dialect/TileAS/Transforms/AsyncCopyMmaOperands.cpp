@@ -22,11 +22,11 @@
 #include "tilepipe/Dialect/TileAS/IR/TileAS.h"
 #include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+#include "tilepipe/Dialect/TileAS/IR/WgmmaChoice.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <numeric>
@@ -41,7 +41,6 @@ using namespace tilepipe::tile_as;
 
 /// Bytes of the longest (cp.async.cg) and the shortest cp.async.
 static constexpr int64_t kLongestCopyBytes = 16, kShortestCopyBytes = 4;
-static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// Whether `op` (or an op nested in it) may write memory.
 static bool mayWriteMemory(Operation *op) {
@@ -52,14 +51,6 @@ static bool mayWriteMemory(Operation *op) {
                                                          : WalkResult::advance();
   });
   return result.wasInterrupted();
-}
-
-/// Whether every element of `value` is +0.0: a constant, or a splat of one
-/// (cuTile writes a pointer load's padding as a broadcast scalar).
-static bool isPositiveZero(Value value) {
-  if (auto splat = value.getDefiningOp<SplatOp>())
-    value = splat.getSrc();
-  return matchPattern(value, m_PosZeroFloat());
 }
 
 /// An operand of an mmaf that can be read by tile_as.mmaf_global: a load,
@@ -147,16 +138,10 @@ static std::optional<FusibleOperand> getMovableLoad(Value operand, MmaFOp mmaf) 
     break;
   }
   auto load = operand.getDefiningOp<LoadOp>();
-  if (!load || !load.getResult().hasOneUse() || load->getBlock() != mmaf->getBlock())
-    return std::nullopt;
-  // An ordered (relaxed/acquire) load keeps its ld qualifier: no cp.async.
-  if (load->hasAttr("memory_order"))
-    return std::nullopt;
-  auto ptrType = cast<PtrType>(load.getPtrs().getType().getElementType());
-  if (ptrType.getAddressSpace() != kGlobalAddressSpace)
-    return std::nullopt;
-  // cp.async zero-fills what it does not read: only +0.0 padding matches.
-  if (Value other = load.getOther(); other && !isPositiveZero(other))
+  // Unordered, global, +0.0 padding (cp.async zero-fills what it does not
+  // read).
+  if (!load || !load.getResult().hasOneUse() || load->getBlock() != mmaf->getBlock() ||
+      !isCopyableLoad(load))
     return std::nullopt;
   for (Operation *op = load->getNextNode(); op != mmaf; op = op->getNextNode())
     if (mayWriteMemory(op))
@@ -220,17 +205,18 @@ static int64_t getLongestRun(LoadOp load) {
 /// movable load (getMovableLoad) of a transposed partition view (FMHA's
 /// K^T: B's K is the unit-stride dimension, so its pointers have no runs
 /// for cp.async) whose transposed contiguity proves the 16-byte aligned
-/// base and strides TMA needs. The lowering takes TMA when A needs no
-/// staging of its own (it arrives in the accumulator's layout) or carries
-/// a view too, on unbatched (rank-2) multiplies; elsewhere B stays in
+/// base and strides TMA needs. The lowering takes TMA for B on unbatched
+/// (rank-2) multiplies whose A needs no staging of its own (it arrives in
+/// the accumulator's layout) or is fused (`lhs`): by TMA where it carries
+/// a view too, else by cp.async (the fused MoE kernel's gathered rows,
+/// staged by the threads while TMA fills B); elsewhere B stays in
 /// registers. Sets `view`.
 static std::optional<FusibleOperand> getTransposedViewOperand(
-    OpBuilder &builder, MmaFOp mmaf, const std::optional<FusibleOperand> &lhs,
-    bool lhsHasView, TiledView &view) {
+    OpBuilder &builder, MmaFOp mmaf, const std::optional<FusibleOperand> &lhs, TiledView &view) {
   auto acc = cast<RankedTensorType>(mmaf.getAcc().getType());
   auto lhsType = cast<RankedTensorType>(mmaf.getLhs().getType());
   bool aInRegisters = !lhs && lhsType.getEncoding() == acc.getEncoding();
-  if (acc.getRank() != 2 || !(aInRegisters || lhsHasView))
+  if (acc.getRank() != 2 || !(aInRegisters || lhs))
     return std::nullopt;
   std::optional<FusibleOperand> rhs = getMovableLoad(mmaf.getRhs(), mmaf);
   if (!rhs || rhs->load.getTransposedContiguity() % getLongestRun(rhs->load) != 0)
@@ -324,9 +310,9 @@ struct AsyncCopyMmaOperandsPass
       // known (the load's address arithmetic is a view's, TiledViewMatch)
       // and its runs are 16 bytes: TMA needs a 16-byte aligned base and
       // row strides, which shorter proven runs (cp.async.ca) do not give.
-      // (f16/bf16 only: wgmma reads tf32 and fp8 B K-major, which the
-      // lowering transposes from cp.async copies, SwizzledStaging.h.)
-      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType()) && hasMmaSyncForm(op);
+      // Every wgmma type: a tf32/fp8 B (read K-major) lands N-major by TMA
+      // and the threads transpose it (SwizzledStaging.h).
+      bool wgmma = hasWgmmaForm(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
         if (wgmma && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
@@ -336,9 +322,10 @@ struct AsyncCopyMmaOperandsPass
         return TiledView();
       };
       TiledView lhsView = viewOf(lhs), rhsView = viewOf(rhs);
-      // A B that only TMA can read (K-major, transposed view).
-      if (wgmma && !rhs)
-        rhs = getTransposedViewOperand(builder, op, lhs, bool(lhsView.base), rhsView);
+      // A B that only TMA can read (K-major, transposed view; f16/bf16,
+      // the types wgmma reads N-major too, FMHA's K^T).
+      if (wgmma && hasMmaSyncForm(op) && !rhs)
+        rhs = getTransposedViewOperand(builder, op, lhs, rhsView);
       if (!lhs && !rhs)
         continue;
       // The rounding and shortened runs a fused operand brings along, marked

@@ -174,7 +174,7 @@ static int64_t getCopyAddressRegisters(Value ptrs) {
   auto type = cast<RankedTensorType>(ptrs.getType());
   auto layout = cast<BlockedAttr>(type.getEncoding());
   Type pointee = cast<PtrType>(type.getElementType()).getPointeeType();
-  int64_t run = std::clamp<int64_t>(getContiguousRegisters(layout),
+  int64_t run = std::clamp<int64_t>(getContiguousRegisters(layout, type.getShape()),
                                     1, 16 / getElementBytes(pointee));
   return 2 * llvm::divideCeil(getElemsPerThread(layout, type.getShape()), run);
 }

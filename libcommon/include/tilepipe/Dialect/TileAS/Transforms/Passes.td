@@ -60,6 +60,14 @@ def SplitMmaAccumulators : Pass<"tilepipe-split-mma-accumulators", "::mlir::Modu
     there a loop splits where D (and a block-scaled multiply's scales) would
     take more than the 512 tensor-memory columns or the read-back sum more
     than max-acc-registers, M halved down to 128 rows, then N.
+    A loop with no multiply that adds up tiles elementwise (tensor
+    iteration arguments of one shape, a body that writes no memory, each
+    result reaching its own store through single-use elementwise ops and at
+    most one tile_as.reduce) splits the same way where its accumulators
+    together take more than max-acc-registers: along the dimensions no
+    reduce removes, outermost first, until each takes at most
+    sub-tile-registers (cuTile's LayerNorm dW/dB sums: two 32x1024 f32
+    tiles on 4 warps, 512 registers, become eight 32x128 column strips).
     Runs before tilepipe-assign-layouts.
     See SplitMmaAccumulators.cpp.
   }];
