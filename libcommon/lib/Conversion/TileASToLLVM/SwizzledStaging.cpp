@@ -221,8 +221,11 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
     NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
   }
+  // A and an N-major B (tcgen05 reads tf32 B so) round where they landed;
+  // a landed K-major B rounds as it is transposed.
   bool roundA = roundToTf32 && a && a->global;
-  if (lands || roundA) {
+  bool roundB = roundToTf32 && b.global && !lands;
+  if (lands || roundA || roundB) {
     int64_t threads = 32;
     for (unsigned warps : b.laid.layout.getWarpsPerCTA())
       threads *= warps;
@@ -232,6 +235,9 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
                        bytesAt(staging.bStart(buffer)), element, threads, roundToTf32);
     if (roundA)
       roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)), staging.a.bytes(),
+                         threads);
+    if (roundB)
+      roundToTF32InPlace(e, rewriter, bytesAt(staging.bStart(buffer)), staging.b.bytes(),
                          threads);
   }
   MLIRContext *context = rewriter.getContext();

@@ -121,7 +121,8 @@ struct SwizzledStaging {
 /// row of batch b and k is b * chunk + k (K-major: of batch b and n,
 /// b * N + n, an element at a time, or through the landing array).
 /// `roundToTf32`: global operands are f32 to round to tf32 once landed
-/// (A in place, B as it is transposed); registers come rounded.
+/// (A and an N-major B in place, a K-major B as it is transposed; rounding
+/// is exact on values already tf32); registers come rounded.
 mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
                                        mlir::ConversionPatternRewriter &rewriter,
                                        const SwizzledStaging &staging, int64_t buffer,
