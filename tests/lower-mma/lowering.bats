@@ -160,13 +160,39 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  # The tcgen05 path (sm_100) would truncate in the tensor core: its ftof
-  # stays a rounding in registers.
+  # On sm_100 this 32-row multiply has neither the tcgen05 layout nor the
+  # mma.sync path's rounding after ldmatrix: its ftof stays a rounding in
+  # registers (a tcgen05 one fuses, see the next test).
   run bash -c "tile-lower --gpu-name sm_100 '$in' | tile-sched"
   [[ "$status" -eq 0 && "$output" == *"arith.truncf"* && "$output" != *"_tf32"* ]] || { echo "$output" | grep -n 'mmaf\|truncf'; false; }
 }
 
-@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, a view of the wrong length, or rhs_view_transposed without a view; tf32 rounding of anything but f32 pointers, shortened runs of registers" {
+# On the tcgen05 path (sm_100) ftof'd f32 loads fuse marked, to be rounded in
+# shared memory (lhs_tf32, rhs_tf32).
+@test "tile-sched on sm_100: ftof'd f32 operands fuse into tile_as.mmaf_global {lhs_tf32, rhs_tf32}" {
+  "$BATS_TEST_DIRNAME/kernel.py" --m 128 --n 64 --k 32 --a f32 --ftof-tf32 > "$BATS_TEST_TMPDIR/tf32.mlir"
+  tile-lower --gpu-name sm_100 "$BATS_TEST_TMPDIR/tf32.mlir" | tile-sched > "$BATS_TEST_TMPDIR/tf32.sched"
+  grep -qE 'tile_as.mmaf_global .*\{lhs_tf32, rhs_tf32\} : tensor<128x32x!tile_as.ptr<f32, 1>' "$BATS_TEST_TMPDIR/tf32.sched" &&
+    ! grep -q 'arith.truncf' "$BATS_TEST_TMPDIR/tf32.sched" ||
+    { grep -n 'mmaf\|truncf' "$BATS_TEST_TMPDIR/tf32.sched"; false; }
+}
+
+# A B whose pointers run along K (rhs_k_runs: a transposed view's B laid out
+# K first, inputs/tcgen05_k_runs.mlir) is copied K-major by cp.async.cg and
+# read with the instruction descriptor's B K-major: 0x08100490 = 135267472
+# (f32 D, bf16 A and B, N = 64, M = 128, bit 16 clear); ptxas takes it.
+@test "tile-llvm: an mmaf_global with rhs_k_runs copies B K-major by cp.async for tcgen05.mma with B K-major" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tcgen05_k_runs.mlir"
+  tile-llvm "$in" -o "$BATS_TEST_TMPDIR/k.ll"
+  tile-ptx --gpu-name sm_100 -o "$BATS_TEST_TMPDIR/k.ptx" "$BATS_TEST_TMPDIR/k.ll"
+  grep -q 'cp.async.cg.shared.global' "$BATS_TEST_TMPDIR/k.ptx" &&
+    grep -qE 'mov.b32[[:space:]]+%r[0-9]+, 135267472;' "$BATS_TEST_TMPDIR/k.ptx" &&
+    ! grep -q 'st.shared.b16' "$BATS_TEST_TMPDIR/k.ptx" || { grep -n 'cp.async\|tcgen05.mma' "$BATS_TEST_TMPDIR/k.ptx"; false; }
+  run ptxas -arch sm_100a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
+}
+
+@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, a view of the wrong length, or rhs_view_transposed without a view; tf32 rounding of anything but f32 pointers, shortened runs or K runs of registers" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

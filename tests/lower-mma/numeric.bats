@@ -493,6 +493,27 @@ tcgen05_kind_case() {
   MMA_VALID=100,40,24 tcgen05_kind_case tf32 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
 }
 
+# tcgen05_copy_case PATTERN tcgen05_case-args: tcgen05_case, whose PTX must
+# copy its operands by cp.async (no element-wise st.shared of them) and
+# contain PATTERN (grep -E).
+tcgen05_copy_case() {
+  local pattern=$1
+  shift
+  tcgen05_case "$@"
+  tileiras --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  grep -q 'cp.async.c[ag].shared.global' "$TMP/k.ptx" && grep -qE "$pattern" "$TMP/k.ptx" ||
+    { echo "$*: no cp.async or no /$pattern/ in the sm_100 PTX"; false; }
+}
+
+# f32 loads rounded by ftof (cuTile's tf32 matmuls) are copied raw by
+# cp.async and rounded to nearest even in shared memory before kind::tf32
+# reads them (the expectation rounds to nearest, which truncation fails).
+@test "tcgen05 path (sm_100): ftof'd f32 operands by cp.async, rounded to tf32 in shared memory" {
+  MMA_FROM_F32=1 tcgen05_copy_case 'kind::tf32' 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_FROM_F32=1 tcgen05_copy_case 'kind::tf32' 128 128 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_FROM_F32=1 MMA_VALID=100,40,24 tcgen05_copy_case 'kind::tf32' 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+}
+
 @test "sm_100 keeps the mma.sync path where tcgen05 does not tile the accumulator (64 rows; N = 8)" {
   local shape
   for shape in "64 64 32" "128 8 16"; do

@@ -104,11 +104,11 @@ void stageScaleBytes(RegisterEmitter &e, mlir::OpBuilder &builder, const MmaShap
 
 /// Elements a thread holds adjacent along dimension `dim` of `laid` and
 /// aligned to the run: its registers come in such runs when `dim` is the
-/// layout's fastest dimension (a blocked layout gives each thread
-/// sizePerThread adjacent elements there). At most `maxRun`, 1 when `dim`
-/// is not the fastest.
+/// dimension its consecutive registers go along (getRegisterRunDim; a
+/// blocked layout gives each thread sizePerThread adjacent elements there).
+/// At most `maxRun`, 1 along another dimension.
 inline int64_t getRegisterRun(const Laid &laid, unsigned dim, int64_t maxRun) {
-  if (laid.layout.getOrder().front() != dim)
+  if (getRegisterRunDim(laid.layout, laid.shape) != dim)
     return 1;
   return std::gcd<int64_t>(laid.layout.getSizePerThread()[dim], maxRun);
 }
@@ -163,6 +163,9 @@ struct StagedOperand {
   /// Elements per copy of a global operand where shorter than its layout's
   /// runs (mmaf_global's lhs_run/rhs_run); 0: the layout's.
   int64_t maxRun = 0;
+  /// A global operand's runs go along K (mmaf_global's rhs_k_runs): it is
+  /// staged K-major, its runs whole.
+  bool kRuns = false;
 };
 
 /// The staged form of operand `value` of `op` (converted: `converted`):
@@ -181,8 +184,8 @@ constexpr unsigned kMinCopyBytes = 4;
 
 /// Puts an operand into its staged chunk, one 16-byte (at most) access per
 /// run of elements adjacent along the innermost dimension (getRegisterRun;
-/// one element at a time when the staged rows run along another dimension,
-/// `transposed`);
+/// when the staged rows run along K instead, `transposed`, along K where
+/// the operand's runs go along K, else one element at a time);
 /// `slotOf(i, kLocal)` is the element index from `base` of the run starting
 /// at register i, and the staged array must keep the run whole and 16-byte
 /// aligned. Registers are stored; a global operand is copied with
@@ -203,7 +206,12 @@ mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, 
   const OperandRegs &regs = operand.regs;
   unsigned innermost = laid.shape.size() - 1;
   unsigned elementBytes = getByteSize(element);
-  int64_t run = transposed ? 1 : getRegisterRun(laid, innermost, kMaxRunBytes / elementBytes);
+  int64_t maxRun = kMaxRunBytes / elementBytes;
+  if (operand.kRuns && !transposed)
+    return mlir::emitError(e.loc, "an operand with runs along K needs K-major staging");
+  int64_t run = operand.kRuns ? getRegisterRun(laid, kDim, maxRun)
+                : transposed  ? 1
+                              : getRegisterRun(laid, innermost, maxRun);
   if (operand.maxRun)
     run = std::gcd(run, operand.maxRun);
   unsigned runBytes = run * elementBytes;
@@ -558,11 +566,14 @@ bool canLowerToTcgen05(MmaFGlobalOp op, Type a, Type b);
 /// types `aElement` and `bElement`, `a` typed like `lhsType`) onto the
 /// accumulator `acc` (converted; tensor type `accTensorType`) with
 /// tcgen05.mma, for an op for which canLowerToTcgen05 holds.
+/// `roundToTf32`: the global operands are f32 copies of tf32 operands,
+/// rounded to nearest even in shared memory once landed.
 mlir::LogicalResult emitTcgen05(mlir::Operation *op, const StagedOperand &a,
                                 const StagedOperand &b, Type aElement, Type bElement,
                                 Type lhsType, Value acc,
                                 Type accTensorType, const mlir::TypeConverter &converter,
-                                mlir::ConversionPatternRewriter &rewriter);
+                                mlir::ConversionPatternRewriter &rewriter,
+                                bool roundToTf32 = false);
 
 /// Allocates the tensor memory the tcgen05 lowerings of each kernel asked for
 /// (allocateTensorMemory): warp 0 allocates it on entry and frees it before

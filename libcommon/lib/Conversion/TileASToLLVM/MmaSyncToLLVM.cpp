@@ -575,18 +575,19 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     Type lhsType = op.getLhs().getType();
     // AsyncCopyMmaOperands fuses the operands of mma.sync mmafs (tf32 ones
     // as f32 rounded after the copy: lhs_tf32/rhs_tf32), of wgmma ones (an
-    // f32 pointer operand there is tf32, rounded in shared memory) and on
-    // the tcgen05 path of tf32 and fp8 ones too. The multiply's element
-    // types are the tile types (a pointer operand's pointee where unmarked).
+    // f32 pointer operand there is tf32, rounded in shared memory) and of
+    // tcgen05 ones (tf32 ones marked as on mma.sync, rounded in shared
+    // memory as on wgmma). The multiply's element types are the tile types
+    // (a pointer operand's pointee where unmarked).
     Type element = op.getLhsMultipliedType(), rhsElement = op.getRhsMultipliedType();
     auto accType = cast<RankedTensorType>(op.getAcc().getType());
     std::optional<MmaSyncForm> form = getMmaFSyncForm(element, rhsElement, accType.getElementType(),
                                                       getTargetComputeCapability(op));
     bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element, rhsElement);
     FragmentRounding rounding{op.getLhsTf32(), op.getRhsTf32()};
-    if ((wgmma || tcgen05) && (rounding.a || rounding.b))
-      return op.emitOpError("rounds an operand to tf32 after the copy, which only the mma.sync "
-                            "path does");
+    if (wgmma && (rounding.a || rounding.b))
+      return op.emitOpError("marks an operand for rounding to tf32, which the wgmma path "
+                            "does for every f32 pointer operand");
     if (!tcgen05 && hasTmemAccumulator(op))
       return op.emitOpError("keeps its accumulator in tensor memory but does not take the "
                             "tcgen05 path");
@@ -604,6 +605,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
       return failure();
     a->maxRun = op.getLhsRun().value_or(0);
     b->maxRun = op.getRhsRun().value_or(0);
+    b->kRuns = op.getRhsKRuns();
+    if (b->kRuns && !tcgen05)
+      return op.emitOpError("copies B in runs along K, which only the tcgen05 path stages");
     if ((wgmma || tcgen05) && (a->maxRun || b->maxRun))
       return op.emitOpError("shortens an operand's runs, which only the mma.sync path copies");
     if (wgmma)
@@ -616,8 +620,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     if (op.getRhsViewTransposed())
       return op.emitOpError("has a K-major (transposed view) B, which only the wgmma path reads");
     if (tcgen05)
-      return emitTcgen05(op, *a, *b, element, rhsElement, lhsType, adaptor.getAcc(), op.getAcc().getType(),
-                         *getTypeConverter(), rewriter);
+      return emitTcgen05(op, *a, *b, element, rhsElement, lhsType, adaptor.getAcc(),
+                         op.getAcc().getType(), *getTypeConverter(), rewriter,
+                         /*roundToTf32=*/rounding.a || rounding.b);
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, rhsElement, aRegs, bRegs, cRegs);

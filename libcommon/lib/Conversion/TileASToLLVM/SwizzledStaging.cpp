@@ -224,14 +224,17 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
     NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
   }
+  // A and an N-major B (tcgen05 reads tf32 B so) round where they landed;
+  // a landed K-major B rounds as it is transposed.
   bool roundA = roundToTf32 && a && a->global;
-  if (lands || roundA) {
+  bool roundB = roundToTf32 && b && b->global && !lands;
+  if (lands || roundA || roundB) {
     int64_t threads = 32;
     for (unsigned warps : laid.layout.getWarpsPerCTA())
       threads *= warps;
     emitCTABarrier(rewriter, loc); // every thread's copies have landed
     finishLandedChunk(e, rewriter, staging, buffer, scratch, element, threads, lands, roundA,
-                      roundToTf32);
+                      roundToTf32, roundB);
     return success();
   }
   emitStagedChunkFence(rewriter, loc);
@@ -249,7 +252,7 @@ void emitStagedChunkFence(ConversionPatternRewriter &rewriter, Location loc) {
 void finishLandedChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
                        const SwizzledStaging &staging, int64_t buffer, Value scratch,
                        Type element, int64_t threads, bool transposeB, bool roundA,
-                       bool roundB) {
+                       bool roundB, bool roundBInPlace) {
   Location loc = e.loc;
   auto bytesAt = [&](uint64_t offset) -> Value {
     return LLVM::GEPOp::create(rewriter, loc, scratch.getType(), rewriter.getI8Type(), scratch,
@@ -260,6 +263,8 @@ void finishLandedChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
                      bytesAt(staging.bStart(buffer)), element, threads, roundB);
   if (roundA)
     roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)), staging.a.bytes(), threads);
+  if (roundBInPlace)
+    roundToTF32InPlace(e, rewriter, bytesAt(staging.bStart(buffer)), staging.b.bytes(), threads);
   emitStagedChunkFence(rewriter, loc);
 }
 

@@ -122,8 +122,9 @@ struct SwizzledStaging {
 /// before. A's register (or copy) i goes to row `aRowOf(i)`; B's row of
 /// batch b and k is b * chunk + k (K-major: of batch b and n, b * N + n, an
 /// element at a time, or through the landing array). `roundToTf32`: global
-/// operands are f32 to round to tf32 once landed (A in place, B as it is
-/// transposed); registers come rounded.
+/// operands are f32 to round to tf32 once landed (A and an N-major B in
+/// place, a K-major B as it is transposed; rounding is exact on values
+/// already tf32); registers come rounded.
 mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
                                        mlir::ConversionPatternRewriter &rewriter,
                                        const SwizzledStaging &staging, int64_t buffer,
@@ -136,12 +137,13 @@ mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
 /// Completes buffer `buffer`'s chunk once its copies (cp.async or TMA) have
 /// landed and are visible to every thread: with `transposeB`, transposes
 /// the landing array into the K-major B (rounding f32 to tf32 on the way
-/// with `roundB`), with `roundA` rounds A to tf32 in place, `threads`
+/// with `roundB`), with `roundA` rounds A to tf32 in place, with
+/// `roundBInPlace` an N-major B (tcgen05 reads tf32 B so), `threads`
 /// threads sharing the work; then emitStagedChunkFence.
 void finishLandedChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter,
                        const SwizzledStaging &staging, int64_t buffer, Value scratch,
                        Type element, int64_t threads, bool transposeB, bool roundA,
-                       bool roundB);
+                       bool roundB, bool roundBInPlace = false);
 
 /// Orders this thread's generic-proxy writes of a staged chunk before the
 /// tensor cores' async-proxy reads (fence.proxy.async.shared::cta,

@@ -120,6 +120,8 @@ LogicalResult MmaFGlobalOp::verify() {
   if (failed(checkRun("lhs", getLhs(), getLhsRun())) ||
       failed(checkRun("rhs", getRhs(), getRhsRun())))
     return failure();
+  if (getRhsKRuns() && !isGlobal(getRhs()))
+    return emitOpError("rhs_k_runs needs rhs as pointers");
   // A view lists r sizes, r - 1 strides and r starts of a rank-r tile whose
   // leading unit dimensions the operand dropped.
   auto checkView = [&](StringRef name, Value operand, Value base,

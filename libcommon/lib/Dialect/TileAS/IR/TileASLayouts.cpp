@@ -85,6 +85,14 @@ unsigned tilepipe::tile_as::getContiguousRegisters(BlockedAttr layout,
   return 1;
 }
 
+unsigned tilepipe::tile_as::getRegisterRunDim(BlockedAttr layout, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> regs = getRegsPerDim(layout, shape);
+  for (unsigned dim : layout.getOrder())
+    if (regs[dim] > 1)
+      return dim;
+  return layout.getOrder().front();
+}
+
 /// Spreads `count` units over the dimensions innermost first, each taking at
 /// most what is left of its extent; the rest goes to the innermost dimension.
 static SmallVector<unsigned> distribute(unsigned count,

@@ -66,6 +66,14 @@ int64_t getLayoutExtent(BlockedAttr layout, unsigned dim);
 /// otherwise.
 unsigned getContiguousRegisters(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
 
+/// The dimension along which a thread's consecutive registers of a tensor
+/// of `shape` go: the first of the layout's order along which the thread
+/// holds more than one register (the order's first where it holds one).
+/// A dimension ahead of it in the order with one register per thread does
+/// not separate its registers: the tcgen05 accumulator layout (order M
+/// first, one row per thread) holds runs along N.
+unsigned getRegisterRunDim(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
 /// The default register layout of a tensor: `vectorWidth` adjacent elements
 /// per thread along the innermost dimension, threads then warps filling the
 /// dimensions innermost first; leftovers replicate.

@@ -115,6 +115,12 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     FMHA's K^T, read from a dim_map'd view). Its pointers keep no runs (the
     load's `transposed_contiguity` proved base and strides 16-byte
     aligned), so such a B is read only by TMA.
+
+    `rhs_k_runs`: B's pointer operand has its runs along K (dimension r - 2)
+    instead of N: its layout's registers go along K and the load's
+    `transposed_contiguity` proved the runs adjacent, aligned and under one
+    mask bit. B is then copied K-major, which only the tcgen05 path reads
+    (the fused MoE kernel's expert weights, read from a transposed view).
   }];
   let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
                        AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,
@@ -123,7 +129,7 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
                        Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view,
                        UnitAttr:$lhs_tf32, UnitAttr:$rhs_tf32,
                        OptionalAttr<I64Attr>:$lhs_run, OptionalAttr<I64Attr>:$rhs_run,
-                       UnitAttr:$rhs_view_transposed);
+                       UnitAttr:$rhs_view_transposed, UnitAttr:$rhs_k_runs);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $lhs (`mask` $lhs_mask^)? (`view` $lhs_base^ `[` $lhs_view `]`)? `,`
@@ -139,7 +145,7 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
       build($_builder, $_state, result, lhs, lhs_mask, rhs, rhs_mask, acc, ::mlir::Value(),
             ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange(), /*lhs_tf32=*/false,
             /*rhs_tf32=*/false, ::mlir::IntegerAttr(), ::mlir::IntegerAttr(),
-            /*rhs_view_transposed=*/false);
+            /*rhs_view_transposed=*/false, /*rhs_k_runs=*/false);
     }]>
   ];
   let hasVerifier = 1;
