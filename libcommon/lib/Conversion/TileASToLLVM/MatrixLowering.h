@@ -478,6 +478,16 @@ private:
   int64_t buffers;
 };
 
+/// Builds one tensor map per operand (its view, boxes of
+/// boxes.perBlock() x boxes.boxRows elements, boxes.width-byte swizzle) the
+/// way TmaLoads' constructor does: thread 0 writes them into this CTA's
+/// slot, once per CTA at the function's entry where the views are known
+/// there, else at `op`. Returns generic pointers to the maps; the builder
+/// is left right before `op` (TmaToLLVM.cpp).
+SmallVector<Value> buildTensorMaps(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                                   mlir::Operation *op, ArrayRef<TmaOperand> operands,
+                                   Type element);
+
 /// Bytes after the wgmma staging for TmaLoads' mbarriers (two buffers).
 constexpr uint64_t kTmaBarrierBytes = 16;
 

@@ -278,3 +278,33 @@ void TmaLoads::finish() {
 }
 
 } // namespace tilepipe::tile_as
+
+namespace tilepipe::tile_as {
+
+SmallVector<Value> buildTensorMaps(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                                   Operation *op, ArrayRef<TmaOperand> operands, Type element) {
+  OpBuilder &builder = e.builder;
+  std::optional<std::pair<Block *, Block::iterator>> entry = getEntryInsertionPoint(op, operands);
+  if (entry)
+    builder.setInsertionPoint(entry->first, entry->second);
+  SmallVector<Value> slots = getMapSlots(e, op, operands.size()), maps;
+  auto generic = LLVM::LLVMPointerType::get(builder.getContext());
+  for (Value slot : slots)
+    maps.push_back(LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slot));
+  Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
+  Value isThread0 = LLVM::ICmpOp::create(builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
+  emitIf(rewriter, e.loc, isThread0, [&] {
+    for (auto [slot, operand] : llvm::zip(slots, operands))
+      emitMapFields(e, slot, operand.view, element, operand.boxes.width,
+                    {operand.boxes.perBlock(), operand.boxes.boxRows});
+    NVVM::FenceProxyReleaseOp::create(builder, e.loc, NVVM::MemScopeKind::GPU);
+    for (Value map : maps)
+      NVVM::FenceProxyAcquireOp::create(builder, e.loc, NVVM::MemScopeKind::GPU, map,
+                                        e.i32(kMapBytes));
+  });
+  // emitIf moved `op` to the continuation block: continue right before it.
+  builder.setInsertionPoint(op);
+  return maps;
+}
+
+} // namespace tilepipe::tile_as
