@@ -181,7 +181,7 @@ compile_all() {
 # from their 4-D views: V N-major (imm-trans-b 1), K^T (a dim_map'd view)
 # K-major, as K's rows (imm-trans-b 0; noncausal: 4 k steps of Q @ K^T, 8
 # of P @ V).
-@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; they and FMHA assemble without spills" {
+@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; all store by TMA and assemble without spills" {
   local fmha="$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc"
   tileiras "$fmha" --gpu-name sm_90a --emit=ptx -o "$TMP/f.ptx"
   local regA='wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1'
@@ -201,6 +201,11 @@ compile_all() {
       [ "$(grep -c 'cp.async.bulk.tensor.4d.shared::cluster.global' "$TMP/k.ptx")" -ge 2 ] ||
         { echo "$case: K and V not both by TMA"; false; }
     fi
+    # The epilogue: D (FMHA: Out, a rank-4 view) through swizzled shared
+    # memory by TMA stores (tilepipe-store-tiles-by-tma), no st.global left.
+    grep -qE 'cp.async.bulk.tensor.[234]d.global.shared::cta.tile.bulk_group' "$TMP/k.ptx" &&
+      grep -q 'cp.async.bulk.wait_group' "$TMP/k.ptx" && ! grep -q 'st.global' "$TMP/k.ptx" ||
+      { echo "$case: D not stored by TMA"; false; }
     run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
   done

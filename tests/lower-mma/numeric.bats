@@ -601,6 +601,25 @@ tma_kind_case() {
   tma_kind_case m64n16k32.f32.e4m3.e4m3 64 16 32 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4                     # 32B
 }
 
+# tma_store_case: wgmma_case (f16 accumulator) whose D the PTX stores by TMA
+# through swizzled shared memory: bulk tensor stores, no st.global. D's
+# array starts as zeros and the view covers only VM x VN of it, so a box
+# that wrote past the view's edges would show there.
+tma_store_case() {
+  wgmma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"* &&
+     "$output" != *"st.global"* ]] || { echo "$*: D not stored by TMA alone"; false; }
+}
+
+@test "wgmma path (sm_90a): an f16 D stored by TMA; ragged edges clipped; 32-, 64- and 128-byte swizzles; column chunks" {
+  MMA_VALID=100,72,64 tma_store_case 128 128 64 f16 f16 0 -- --rtol 2e-3 --atol 2e-2  # 128B, one chunk of 2 blocks
+  MMA_VALID=56,24,32 tma_store_case 64 32 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2     # 64B
+  MMA_VALID=60,8,16 tma_store_case 64 16 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2      # 32B
+  MMA_WARPS=8 MMA_VALID=120,200,64 tma_store_case 128 256 64 f16 f16 0 -- --rtol 2e-3 --atol 2e-2  # 2 chunks
+  MMA_WARPS=8 tma_store_case 256 128 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2         # 256-row boxes, 2 chunks
+}
+
 # Ragged edges: the tiles overhang the views along M, N and K. Where the
 # views keep 16-byte runs whole (VN, VK multiples of 8) A and B reach shared
 # memory by cp.async with zero-filled edges (lowering.bats pins that), in one

@@ -476,9 +476,12 @@ struct TmaOperand {
   bool kContiguous = true;
 };
 
-/// The tensor maps of `operands` (generic pointers), built by thread 0 for
-/// boxes of 2-byte `element`s: once per CTA at the function's start where
-/// the views' bases, sizes and strides are known there, else at `op`.
+/// The tensor maps of `operands` (generic pointers; each its view, boxes of
+/// boxes.perBlock() x boxes.boxRows `element`s of 1, 2 or 4 bytes,
+/// boxes.width-byte swizzle), built by thread 0 into this CTA's slots: once
+/// per CTA at the function's start where the views' bases, sizes and
+/// strides are known there, else at `op`. The builder is left right before
+/// `op`. TMA loads, the K-loop ring and TMA stores share them.
 SmallVector<Value> buildTensorMaps(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
                                    mlir::Operation *op, ArrayRef<TmaOperand> operands,
                                    Type element);

@@ -428,6 +428,7 @@ struct ConvertTileASToLLVMPass
     populateArithmeticToLLVMPatterns(converter, patterns);
     populateDirectedArithToLLVMPatterns(converter, patterns);
     populateMiscToLLVMPatterns(converter, patterns);
+    populateTmaStoreToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // Transcendentals through libdevice (__nv_*), the rest to LLVM intrinsics.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);

@@ -89,6 +89,28 @@ LogicalResult StoreOp::verify() {
                             getMask(), Value(), getContiguity());
 }
 
+LogicalResult StoreTmaOp::verify() {
+  auto type = cast<RankedTensorType>(getValue().getType());
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return emitOpError("stores f16 or bf16 tiles only, not ") << element;
+  if (cast<PtrType>(getBase().getType()).getPointeeType() != element)
+    return emitOpError("base points to ")
+           << cast<PtrType>(getBase().getType()).getPointeeType() << ", the tile holds " << element;
+  // The view lists 3r - 1 values for a rank-r tile (r from the value's
+  // rank, which may drop leading unit dimensions, to 5).
+  int64_t viewRank = (int64_t(getView().size()) + 1) / 3;
+  if (rank < 2 || int64_t(getView().size()) != 3 * viewRank - 1 || viewRank < rank ||
+      viewRank > 5)
+    return emitOpError("needs a tile of rank 2 or more and 3r - 1 view values for r from its "
+                       "rank to 5, has rank ")
+           << rank << " and " << getView().size() << " values";
+  if (llvm::any_of(type.getShape().drop_back(2), [](int64_t d) { return d != 1; }))
+    return emitOpError("tile dimensions before the last two must be 1");
+  return success();
+}
+
 LogicalResult MmaFGlobalOp::verify() {
   // A mask pads a read; an operand in registers has nothing to pad.
   if (getLhsMask() && !isGlobal(getLhs()))

@@ -144,6 +144,31 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
+def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
+  let summary = "On sm_90a, store 16-bit tiles of partition views through shared memory by TMA";
+  let description = [{
+    cuTile's matmul epilogues store the converted accumulator through a
+    partition view: after tile-lower a tile_as.store of a tensor of
+    pointers, each thread writing its registers with st.global. On sm_90a
+    (wgmma's target) this pass replaces such a store by tile_as.store_tma,
+    whose lowering writes the tile into swizzled shared memory and has one
+    thread store it with cp.async.bulk.tensor (TMA clips what lies outside
+    the view, so ragged edges need no mask). A store qualifies where its
+    pointers and mask are a tiled view's arithmetic (TiledViewMatch.h; not
+    transposed), its elements are f16 or bf16, it is unordered, its
+    contiguity proves 16-byte runs (a 16-byte aligned base and strides, as
+    TMA requires), its leading dimensions are 1, it has at most 256 rows and
+    its rows fill whole 32-, 64- or 128-byte swizzle blocks
+    (TmaStoreStaging.h, also for the column chunks a large tile is stored
+    in). `await_writes` is set where a later op of the function (or the
+    next iteration of an enclosing loop) may read memory. Each 16-bit
+    global store of rank 2 or more on sm_90a gets a remark (tile-sched and
+    tileiras -v) saying which way it went and why. Runs after
+    tilepipe-assign-layouts.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
+}
+
 def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
   let summary = "Stream a K loop's MMA operands through a ring of cp.async (mma.sync) or TMA (wgmma) stages";
   let description = [{
