@@ -486,6 +486,10 @@ SmallVector<Value> buildTensorMaps(mlir::ConversionPatternRewriter &rewriter, Re
                                    mlir::Operation *op, ArrayRef<TmaOperand> operands,
                                    Type element);
 
+/// A view coordinate or extent (any integer width) as the i32 a TMA box or
+/// tensor map takes (sign-extended or truncated).
+Value toI32(RegisterEmitter &e, Value v);
+
 /// Issues the boxes of `operand`'s chunk from K offset `k0` through `map`
 /// into the staged array at `dst` (a !llvm.ptr<3>), completing on the
 /// mbarrier `bar` (one thread issues them).

@@ -41,15 +41,6 @@ namespace {
 /// The 16 bytes a thread stores at most at once.
 constexpr int64_t kMaxRunBytes = 16;
 
-/// A view coordinate (any integer width) as the i32 TMA takes.
-Value asI32(RegisterEmitter &e, Value v) {
-  auto i32 = e.builder.getI32Type();
-  unsigned width = v.getType().getIntOrFloatBitWidth();
-  if (width > 32)
-    return LLVM::TruncOp::create(e.builder, e.loc, i32, v);
-  return width < 32 ? LLVM::SExtOp::create(e.builder, e.loc, i32, v).getResult() : v;
-}
-
 struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -130,10 +121,10 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
           // Map coordinates innermost first: column, row, then the leading
           // dimensions' starts.
           SmallVector<Value> coords{
-              m.add(asI32(e, v.starts[viewRank - 1]), col0 + block * tile.perBlock()),
-              asI32(e, v.starts[viewRank - 2])};
+              m.add(toI32(e, v.starts[viewRank - 1]), col0 + block * tile.perBlock()),
+              toI32(e, v.starts[viewRank - 2])};
           for (int64_t d = viewRank - 3; d >= 0; --d)
-            coords.push_back(asI32(e, v.starts[d]));
+            coords.push_back(toI32(e, v.starts[d]));
           Value source = LLVM::GEPOp::create(
               rewriter, loc, (*scratch).getType(), rewriter.getI8Type(), *scratch,
               ArrayRef<LLVM::GEPArg>{int32_t(block * tile.blockBytes())});

@@ -105,14 +105,6 @@ SmallVector<Value> getMapSlots(RegisterEmitter &e, Operation *op, unsigned count
   return maps;
 }
 
-Value toI32(RegisterEmitter &e, Value v) {
-  unsigned width = v.getType().getIntOrFloatBitWidth();
-  if (width == 32)
-    return v;
-  return width > 32 ? LLVM::TruncOp::create(e.builder, e.loc, e.builder.getI32Type(), v).getResult()
-                    : LLVM::SExtOp::create(e.builder, e.loc, e.builder.getI32Type(), v).getResult();
-}
-
 Value toI64(RegisterEmitter &e, Value v) {
   if (v.getType().getIntOrFloatBitWidth() == 64)
     return v;
@@ -159,6 +151,14 @@ void emitMapFields(RegisterEmitter &e, Value map, const TmaView &view, Type elem
 }
 
 } // namespace
+
+Value toI32(RegisterEmitter &e, Value v) {
+  unsigned width = v.getType().getIntOrFloatBitWidth();
+  if (width == 32)
+    return v;
+  return width > 32 ? LLVM::TruncOp::create(e.builder, e.loc, e.builder.getI32Type(), v).getResult()
+                    : LLVM::SExtOp::create(e.builder, e.loc, e.builder.getI32Type(), v).getResult();
+}
 
 /// Where the maps of `operands`' views can be built once per CTA: in the
 /// entry block of `op`'s function, after the last of their base, sizes and

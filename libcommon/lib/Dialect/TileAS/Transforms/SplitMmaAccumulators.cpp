@@ -747,6 +747,17 @@ static LogicalResult splitLoop(Candidate c, ArrayRef<int64_t> sub) {
   return success();
 }
 
+/// Registers per thread of all of `loop`'s results (tensors of one shape),
+/// each as a tensor of `shape`.
+static int64_t getLoopRegistersPerThread(scf::ForOp loop, ArrayRef<int64_t> shape,
+                                         int64_t threads) {
+  int64_t total = 0;
+  for (Value result : loop.getResults())
+    total += getRegistersPerThread(
+        RankedTensorType::get(shape, getElementTypeOrSelf(result.getType())), threads);
+  return total;
+}
+
 /// The sub-tile shape of an elementwise candidate: the dimensions no chain
 /// reduces halved, outermost first, until its accumulators together take
 /// at most `maxRegisters` per accumulator and thread (never below
@@ -755,13 +766,7 @@ static SmallVector<int64_t> getElementwiseSubTileShape(Candidate &c, int64_t thr
                                                        int64_t maxRegisters) {
   auto type = cast<RankedTensorType>(c.loop.getResult(0).getType());
   SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
-  auto registers = [&] {
-    int64_t total = 0;
-    for (Value result : c.loop.getResults())
-      total += getRegistersPerThread(
-          RankedTensorType::get(shape, getElementTypeOrSelf(result.getType())), threads);
-    return total;
-  };
+  auto registers = [&] { return getLoopRegistersPerThread(c.loop, shape, threads); };
   int64_t budget = maxRegisters * c.loop.getNumResults();
   for (unsigned d = 0; d < shape.size(); ++d) {
     if (llvm::any_of(c.results, [&](const ResultChain &chain) { return chain.reducedAxis == d; }))
@@ -770,14 +775,6 @@ static SmallVector<int64_t> getElementwiseSubTileShape(Candidate &c, int64_t thr
       shape[d] /= 2;
   }
   return shape;
-}
-
-/// Registers per thread of all of `loop`'s results.
-static int64_t getLoopRegistersPerThread(scf::ForOp loop, int64_t threads) {
-  int64_t total = 0;
-  for (Value result : loop.getResults())
-    total += getRegistersPerThread(cast<RankedTensorType>(result.getType()), threads);
-  return total;
 }
 
 /// Erases the ops of `func`'s body left without users (the original
@@ -813,7 +810,8 @@ struct SplitMmaAccumulatorsPass
         auto acc = cast<RankedTensorType>(candidate.loop.getResult(0).getType());
         SmallVector<int64_t> sub;
         if (!candidate.mma) {
-          if (getLoopRegistersPerThread(candidate.loop, threads) <= maxAccRegisters)
+          if (getLoopRegistersPerThread(candidate.loop, acc.getShape(), threads) <=
+              maxAccRegisters)
             continue;
           sub = getElementwiseSubTileShape(candidate, threads, subTileRegisters);
         } else if (targetsTcgen05(candidate.loop)) {
