@@ -50,7 +50,7 @@ define ptx_kernel void @pair(i32 %dst) "nvvm.reqntid"="32" {
 IR
   run tile-emu pair.ll --kernel pair --grid 1 --param i32:0
   [ "$status" -eq 5 ]
-  [[ "$output" == *"in 'pair': unsupported tcgen05 inline PTX: cta_group::2 (the emulator runs clusters of one CTA) in 'tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32'"* ]]
+  [[ "$output" == *"in 'pair': unsupported tcgen05 inline PTX: cta_group::2 (the emulator runs tcgen05 of cta_group::1 only) in 'tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32'"* ]]
 }
 
 @test "tcgen05.st 16x256b and 16x32bx2 fragments read back by 32x32b loads" {
@@ -83,7 +83,7 @@ sys.exit(0 if np.array_equal(np.load('out/o.npy'), want) else 1)"
   [[ "$output" == *"tcgen05.ld of lanes 0..31 by warp 1, which may only access lanes 32..63"* ]]
   run tile-emu "$K/tcgen05.ll" --kernel commit_to_peer --grid 1
   [ "$status" -eq 5 ]
-  [[ "$output" == *"tcgen05.commit multicast to CTA mask 0x3 (the emulator runs clusters of one CTA: only bit 0 exists)"* ]]
+  [[ "$output" == *"tcgen05.commit .multicast::cluster to CTA mask 0x3, but the cluster has 1 CTA(s)"* ]]
 }
 
 @test "MLIR's NVVM dialect tcgen05 ops (alloc, mma_smem_desc, mma, commit, ld, dealloc) through mlir-translate" {

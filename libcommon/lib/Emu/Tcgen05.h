@@ -176,9 +176,9 @@ void mma(const Tcgen05MmaOp &op);
 void copy(TmemCopyShape shape, uint32_t address, uint64_t sdesc);
 void shiftDown(uint32_t address);
 /// .mbarrier::arrive::one on the mbarrier at the host address `mbarrier`;
-/// `ctaMask` is .multicast::cluster's mask of the CTAs to signal (bit 0,
-/// this CTA, alone without one).
-void commit(uintptr_t mbarrier, uint16_t ctaMask = 1);
+/// `ctaMask` is .multicast::cluster's mask of the CTAs to signal, each at
+/// the mbarrier's offset in its shared memory.
+void commit(uintptr_t mbarrier, std::optional<uint16_t> ctaMask = std::nullopt);
 } // namespace tcgen05
 
 /// tcgen05.* intrinsics ("tcgen05.ld.32x32b.x4", without "llvm.nvvm.").

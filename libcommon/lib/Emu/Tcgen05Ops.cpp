@@ -135,7 +135,8 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
   }
   case Tcgen05Op::Commit:
     return tcgen05::commit(h.arg<uintptr_t>(args, 0),
-                           p.multicast ? h.arg<uint16_t>(args, 1) : uint16_t(1));
+                           p.multicast ? std::optional<uint16_t>(h.arg<uint16_t>(args, 1))
+                                       : std::nullopt);
   case Tcgen05Op::Copy:
     return tcgen05::copy(p.copyShape, tmemArg(h, args, 0), h.arg<uint64_t>(args, 1));
   case Tcgen05Op::Shift: return tcgen05::shiftDown(tmemArg(h, args, 0));
@@ -273,13 +274,16 @@ void tcgen05::shiftDown(uint32_t address) {
     rt.fail(llvm::toString(std::move(e)));
 }
 
-void tcgen05::commit(uintptr_t mbarrier, uint16_t ctaMask) {
-  if (ctaMask & ~1u)
-    Runtime::active().fail("tcgen05.commit multicast to CTA mask 0x" + llvm::utohexstr(ctaMask) +
-                           " (the emulator runs clusters of one CTA: only bit 0 exists)");
-  // The committed operations (mma, cp, shift) completed at issue.
-  if (ctaMask & 1)
-    arriveOnMBarrier(mbarrier);
+void tcgen05::commit(uintptr_t mbarrier, std::optional<uint16_t> ctaMask) {
+  // The committed operations (mma, cp, shift) completed at issue. With
+  // .multicast::cluster each CTA of the mask sees an arrive-on at the
+  // mbarrier's offset in its shared memory; without, the mbarrier (a
+  // shared::cluster address) may be any CTA's.
+  Runtime &rt = Runtime::active();
+  if (!ctaMask)
+    return arriveOnMBarrier(mbarrier);
+  for (uint32_t rank : rt.multicastRanks(*ctaMask, "tcgen05.commit"))
+    arriveOnMBarrier(rt.mapShared(mbarrier, rank, "tcgen05.commit"));
 }
 
 std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef n) {
