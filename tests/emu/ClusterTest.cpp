@@ -10,10 +10,13 @@
 // "barrier.cluster", "cp.async.bulk", "tcgen05.commit").
 //
 //===----------------------------------------------------------------------===//
+#include "TensorMap.h"
+
 #include "tilepipe/Emu/Emulator.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 using namespace tilepipe::emu;
@@ -219,6 +222,42 @@ wait:
   ret void
 }
 
+; The tensor form: thread 0 of rank 1 multicasts the 8 x 4 f32 box at
+; (%x, %y) of %map into @tile of both CTAs, whose threads 0 wait for their
+; 128 bytes and copy them to out[32 * ctaid ...].
+define ptx_kernel void @tma_multicast(ptr %map, ptr addrspace(1) %out, i32 %x, i32 %y) "nvvm.reqntid"="32" "nvvm.cluster_dim"="2,1,1" "nvvm.blocksareclusters" {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %cta = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %rank = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+  %first = icmp eq i32 %tid, 0
+  br i1 %first, label %init, label %sync
+init:
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  %t = call i64 @llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta(ptr addrspace(3) @bar, i32 128)
+  br label %sync
+sync:
+  call void @cluster_sync()
+  %isSecond = icmp eq i32 %rank, 1
+  %issuer = and i1 %isSecond, %first
+  br i1 %issuer, label %issue, label %next
+issue:
+  %dst = addrspacecast ptr addrspace(3) @tile to ptr addrspace(7)
+  call void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d(ptr addrspace(7) %dst, ptr addrspace(3) @bar, ptr %map, i32 %x, i32 %y, i16 3, i64 0, i1 true, i1 false, i32 0)
+  br label %next
+next:
+  br i1 %first, label %read, label %exit
+read:
+  call void @wait_parity0(ptr addrspace(3) @bar)
+  %c32 = mul i32 %cta, 32
+  %at = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %c32
+  call void @llvm.memcpy.p1.p3.i32(ptr addrspace(1) %at, ptr addrspace(3) @tile, i32 128, i1 false)
+  br label %exit
+exit:
+  call void @cluster_sync()
+  ret void
+}
+
 ; A cluster shape without .blocksareclusters: the grid counts CTAs.
 ; out[ctaid] = 10 * %clusterid.x + %cluster_ctarank.
 define ptx_kernel void @plain_cluster(ptr addrspace(1) %out) "nvvm.reqntid"="32" "nvvm.cluster_dim"="2,1,1" {
@@ -279,6 +318,7 @@ declare void @llvm.nvvm.mbarrier.arrive.scope.cluster.space.cluster(ptr addrspac
 declare i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3), i32)
 declare void @llvm.nvvm.cp.async.bulk.global.to.shared.cluster(ptr addrspace(7), ptr addrspace(3), ptr addrspace(1), i32, i16, i64, i1, i1)
 declare void @llvm.nvvm.tcgen05.commit.mc.shared.cg1(ptr addrspace(3), i16)
+declare void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d(ptr addrspace(7), ptr addrspace(3), ptr, i32, i32, i16, i64, i1, i1, i32)
 declare void @llvm.memcpy.p1.p3.i32(ptr addrspace(1), ptr addrspace(3), i32, i1)
 )";
 
@@ -355,6 +395,37 @@ TEST_F(ClusterKernels, BulkCopyAndCommitMulticastReachBothCtas) {
   for (int cta = 0; cta < 2; ++cta)
     for (int tid = 0; tid < 64; ++tid)
       EXPECT_EQ(out[64 * cta + tid], 7 * tid + 3) << cta << " " << tid;
+}
+
+TEST_F(ClusterKernels, TensorCopyMulticastReachesBothCtas) {
+  // A 16 x 12 f32 tensor; the box of 8 x 4 at (8, 4).
+  std::vector<float> tensor(16 * 12);
+  for (size_t i = 0; i < tensor.size(); ++i)
+    tensor[i] = float(i);
+  std::vector<float> out(2 * 32, -1);
+  emulator_->registerBuffer(tensor.data(), tensor.size() * 4, "tensor");
+  emulator_->registerBuffer(out.data(), out.size() * 4, "out");
+  TensorMapLayout map;
+  std::memset(&map, 0, sizeof(map));
+  map.globalAddress = reinterpret_cast<uintptr_t>(tensor.data());
+  map.rankMinusOne = 1;
+  map.globalDim[0] = 16;
+  map.globalDim[1] = 12;
+  map.globalStride[0] = 16 * 4;
+  map.boxDim[0] = 8;
+  map.boxDim[1] = 4;
+  map.elemType = uint8_t(TensorElemType::F32);
+  map.magic = kTensorMapMagic;
+  emulator_->registerBuffer(&map, sizeof(map), "tensor map");
+  std::vector<KernelArg> args = {KernelArg::pointer(&map), KernelArg::pointer(out.data()),
+                                 KernelArg::integer(32, 8), KernelArg::integer(32, 4)};
+  llvm::Error err = emulator_->launch("tma_multicast", Dim3{1, 1, 1}, Dim3{32, 1, 1}, args);
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  for (int cta = 0; cta < 2; ++cta)
+    for (int row = 0; row < 4; ++row)
+      for (int col = 0; col < 8; ++col)
+        EXPECT_EQ(out[32 * cta + 8 * row + col], float(16 * (4 + row) + 8 + col))
+            << cta << " " << row << " " << col;
 }
 
 TEST_F(ClusterKernels, WithoutBlocksAreClustersTheGridCountsCtas) {
