@@ -271,6 +271,62 @@ define ptx_kernel void @plain_cluster(ptr addrspace(1) %out) "nvvm.reqntid"="32"
   ret void
 }
 
+; Clusters of 2 x 2 CTAs: thread 0 writes 8 registers to
+; regs[8 * (ctaid.y * nctaid.x + ctaid.x) + k]: %cluster_ctaid.x/y,
+; %cluster_ctarank, %clusterid.x/y, %nclusterid.x/y, %cluster_nctaid.y.
+define ptx_kernel void @square(ptr addrspace(1) %regs) "nvvm.reqntid"="32" "nvvm.cluster_dim"="2,2,1" "nvvm.blocksareclusters" {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %tid, 0
+  br i1 %first, label %report, label %exit
+report:
+  %x = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %y = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %nx = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %row = mul i32 %y, %nx
+  %linear = add i32 %row, %x
+  %base = mul i32 %linear, 8
+  %cx = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctaid.x()
+  %cy = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctaid.y()
+  %rank = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+  %idx = call i32 @llvm.nvvm.read.ptx.sreg.clusterid.x()
+  %idy = call i32 @llvm.nvvm.read.ptx.sreg.clusterid.y()
+  %nidx = call i32 @llvm.nvvm.read.ptx.sreg.nclusterid.x()
+  %nidy = call i32 @llvm.nvvm.read.ptx.sreg.nclusterid.y()
+  %cny = call i32 @llvm.nvvm.read.ptx.sreg.cluster.nctaid.y()
+  %values = insertvalue [8 x i32] undef, i32 %cx, 0
+  %v1 = insertvalue [8 x i32] %values, i32 %cy, 1
+  %v2 = insertvalue [8 x i32] %v1, i32 %rank, 2
+  %v3 = insertvalue [8 x i32] %v2, i32 %idx, 3
+  %v4 = insertvalue [8 x i32] %v3, i32 %idy, 4
+  %v5 = insertvalue [8 x i32] %v4, i32 %nidx, 5
+  %v6 = insertvalue [8 x i32] %v5, i32 %nidy, 6
+  %v7 = insertvalue [8 x i32] %v6, i32 %cny, 7
+  %at = getelementptr inbounds i32, ptr addrspace(1) %regs, i32 %base
+  store [8 x i32] %v7, ptr addrspace(1) %at, align 4
+  br label %exit
+exit:
+  ret void
+}
+
+; Rank 0's 64 threads wait at the cluster barrier; in rank 1 warp 0 waits on
+; named barrier 1 for 64 threads, but warp 1 waits at the cluster barrier.
+define ptx_kernel void @cluster_deadlock(ptr addrspace(1) %out) "nvvm.reqntid"="64" "nvvm.cluster_dim"="2,1,1" "nvvm.blocksareclusters" {
+entry:
+  %rank = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %warp0 = icmp ult i32 %tid, 32
+  %isPeer = icmp eq i32 %rank, 1
+  %stuck = and i1 %isPeer, %warp0
+  br i1 %stuck, label %named, label %cluster
+named:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 1, i32 64)
+  br label %cluster
+cluster:
+  call void @cluster_sync()
+  ret void
+}
+
 ; mapa to rank 2 of a cluster of two.
 define ptx_kernel void @mapa_outside(ptr addrspace(1) %out) "nvvm.reqntid"="32" "nvvm.cluster_dim"="2,1,1" "nvvm.blocksareclusters" {
   %p = call ptr addrspace(7) @llvm.nvvm.mapa.shared.cluster(ptr addrspace(3) @count, i32 2)
@@ -294,6 +350,12 @@ define ptx_kernel void @wait_alone(ptr addrspace(1) %out) "nvvm.reqntid"="32" "n
 }
 
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.cluster.ctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.clusterid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.nclusterid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.cluster.nctaid.y()
+declare void @llvm.nvvm.barrier.cta.sync.aligned.count(i32, i32)
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.clusterid.x()
@@ -438,6 +500,38 @@ TEST_F(ClusterKernels, WithoutBlocksAreClustersTheGridCountsCtas) {
   EXPECT_NE(failure("plain_cluster", 3).find(
                 "grid of (3,1,1) CTAs is not a whole number of clusters of (2,1,1) CTAs"),
             std::string::npos);
+}
+
+TEST_F(ClusterKernels, TwoDimensionalClustersRankXMajor) {
+  // A grid of 2 x 1 clusters of 2 x 2 CTAs: CTAs (0..3, 0..1).
+  std::vector<int32_t> regs(8 * 8, -1);
+  std::vector<KernelArg> args = {KernelArg::pointer(regs.data())};
+  emulator_->registerBuffer(regs.data(), regs.size() * 4, "regs");
+  llvm::Error err = emulator_->launch("square", Dim3{2, 1, 1}, Dim3{32, 1, 1}, args);
+  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 4; ++x) {
+      const int32_t *r = &regs[8 * (4 * y + x)];
+      EXPECT_EQ(r[0], x % 2) << x << "," << y;
+      EXPECT_EQ(r[1], y) << x << "," << y;
+      EXPECT_EQ(r[2], x % 2 + 2 * y) << x << "," << y; // x-major rank
+      EXPECT_EQ(r[3], x / 2) << x << "," << y;
+      EXPECT_EQ(r[4], 0) << x << "," << y;
+      EXPECT_EQ(r[5], 2);
+      EXPECT_EQ(r[6], 1);
+      EXPECT_EQ(r[7], 2);
+    }
+}
+
+TEST_F(ClusterKernels, ClusterBarrierDeadlockNamesBothCtas) {
+  std::string message = failure("cluster_deadlock", 1);
+  EXPECT_NE(message.find("kernel 'cluster_deadlock', CTA (0,0,0) (cluster of 2 CTAs): deadlock: "
+                         "128 thread(s) blocked forever; cluster barrier: 96 of 128 threads "
+                         "arrived"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("barrier 1 of CTA (1,0,0): 32 of 64 threads arrived"), std::string::npos)
+      << message;
 }
 
 TEST_F(ClusterKernels, WrongClusterAccessesAreReported) {
