@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -224,8 +225,9 @@ wait:
 
 ; The tensor form: thread 0 of rank 1 multicasts the 8 x 4 f32 box at
 ; (%x, %y) of %map into @tile of both CTAs, whose threads 0 wait for their
-; 128 bytes and copy them to out[32 * ctaid ...].
-define ptx_kernel void @tma_multicast(ptr %map, ptr addrspace(1) %out, i32 %x, i32 %y) "nvvm.reqntid"="32" "nvvm.cluster_dim"="2,1,1" "nvvm.blocksareclusters" {
+; 128 bytes and copy them to out[32 * ctaid ...]. With %asm the copy is
+; inline PTX, as MLIR's NVVM dialect and hand-written kernels issue it.
+define ptx_kernel void @tma_multicast(ptr %map, ptr addrspace(1) %out, i32 %x, i32 %y, i1 %asm) "nvvm.reqntid"="32" "nvvm.cluster_dim"="2,1,1" "nvvm.blocksareclusters" {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %cta = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -243,7 +245,12 @@ sync:
   br i1 %issuer, label %issue, label %next
 issue:
   %dst = addrspacecast ptr addrspace(3) @tile to ptr addrspace(7)
+  br i1 %asm, label %inline, label %intrinsic
+intrinsic:
   call void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d(ptr addrspace(7) %dst, ptr addrspace(3) @bar, ptr %map, i32 %x, i32 %y, i16 3, i64 0, i1 true, i1 false, i32 0)
+  br label %next
+inline:
+  call void asm sideeffect "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [$0], [$1, {$2, $3}], [$4], $5;", "l,l,r,r,l,h"(ptr addrspace(7) %dst, ptr %map, i32 %x, i32 %y, ptr addrspace(3) @bar, i16 3)
   br label %next
 next:
   br i1 %first, label %read, label %exit
@@ -479,15 +486,19 @@ TEST_F(ClusterKernels, TensorCopyMulticastReachesBothCtas) {
   map.elemType = uint8_t(TensorElemType::F32);
   map.magic = kTensorMapMagic;
   emulator_->registerBuffer(&map, sizeof(map), "tensor map");
-  std::vector<KernelArg> args = {KernelArg::pointer(&map), KernelArg::pointer(out.data()),
-                                 KernelArg::integer(32, 8), KernelArg::integer(32, 4)};
-  llvm::Error err = emulator_->launch("tma_multicast", Dim3{1, 1, 1}, Dim3{32, 1, 1}, args);
-  ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
-  for (int cta = 0; cta < 2; ++cta)
-    for (int row = 0; row < 4; ++row)
-      for (int col = 0; col < 8; ++col)
-        EXPECT_EQ(out[32 * cta + 8 * row + col], float(16 * (4 + row) + 8 + col))
-            << cta << " " << row << " " << col;
+  for (bool inlinePtx : {false, true}) {
+    std::fill(out.begin(), out.end(), -1.0f);
+    std::vector<KernelArg> args = {KernelArg::pointer(&map), KernelArg::pointer(out.data()),
+                                   KernelArg::integer(32, 8), KernelArg::integer(32, 4),
+                                   KernelArg::integer(1, inlinePtx)};
+    llvm::Error err = emulator_->launch("tma_multicast", Dim3{1, 1, 1}, Dim3{32, 1, 1}, args);
+    ASSERT_FALSE(bool(err)) << llvm::toString(std::move(err));
+    for (int cta = 0; cta < 2; ++cta)
+      for (int row = 0; row < 4; ++row)
+        for (int col = 0; col < 8; ++col)
+          EXPECT_EQ(out[32 * cta + 8 * row + col], float(16 * (4 + row) + 8 + col))
+              << inlinePtx << " " << cta << " " << row << " " << col;
+  }
 }
 
 TEST_F(ClusterKernels, WithoutBlocksAreClustersTheGridCountsCtas) {
