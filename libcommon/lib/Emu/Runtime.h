@@ -189,6 +189,10 @@ public:
   /// The CTAs of a cluster (%cluster_nctarank) and the calling thread's rank.
   uint32_t clusterSize() const { return uint32_t(ctas_.size()); }
   uint32_t ctaRank() const { return current_->cta; }
+  /// The shared memory and tensor memory of CTA `rank` of the running
+  /// cluster (a CTA pair's tcgen05.mma).
+  char *sharedWindowOf(uint32_t rank) const { return ctas_[rank].shared; }
+  TensorMemory &tensorMemoryOf(uint32_t rank) { return ctas_[rank].tensorMemory; }
   /// The shared::cluster address of byte `offset` of CTA `rank`'s shared
   /// memory (mapa, multicast); `what` names the instruction in the failure
   /// for a rank outside the cluster.

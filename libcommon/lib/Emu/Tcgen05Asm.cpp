@@ -227,7 +227,8 @@ private:
       }
     StringRef group = q.takePrefixed("cta_group::");
     if (!group.empty() && group != "1")
-      return bad("cta_group::" + group + " (the emulator runs tcgen05 of cta_group::1 only)");
+      return bad("cta_group::" + group +
+                 " in inline PTX (the emulator runs a CTA pair's tcgen05 from the intrinsics)");
     llvm::Error e = llvm::Error::success();
     if (q.take("alloc")) {
       o.op = AsmOp::Alloc;
