@@ -129,7 +129,8 @@ done:
 
 ; CTA rank 1 writes 1000 * ctaid + k into @tile[k] (k < 4) of CTA rank 0
 ; through shared::cluster stores and arrives on rank 0's @bar; rank 0 waits
-; on its @bar and copies its @tile[0..3] to out[4 * clusterid + k].
+; on its @bar and copies its @tile[0..3] to out[4 * clusterid + k]. The last
+; cluster barrier is inline PTX with its .release / .acquire orderings.
 define ptx_kernel void @remote_arrive(ptr addrspace(1) %out) "nvvm.reqntid"="32" "nvvm.cluster_dim"="2,1,1" "nvvm.blocksareclusters" {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -174,7 +175,8 @@ read:
   call void @llvm.memcpy.p1.p3.i32(ptr addrspace(1) %at, ptr addrspace(3) @tile, i32 16, i1 false)
   br label %exit
 exit:
-  call void @cluster_sync()
+  call void asm sideeffect "barrier.cluster.arrive.release.aligned;", ""()
+  call void asm sideeffect "barrier.cluster.wait.acquire.aligned;", ""()
   ret void
 }
 
