@@ -121,6 +121,10 @@ llvm::Error Runtime::run() {
     std::memset(block, 0, sharedAlloc);
   }
   ctas_ = std::vector<Cta>(clusterCtas);
+  for (Cta &c : ctas_) {
+    c.pending.resize((blockThreads_ + 31) / 32);
+    c.warpgroups.resize((blockThreads_ + 127) / 128);
+  }
 
   previous_ = activeRuntime;
   activeRuntime = this;
@@ -152,8 +156,10 @@ void Runtime::runCluster(uint32_t x, uint32_t y, uint32_t z) {
     c.shared = sharedBlocks_[currentShared_ * ctas_.size() + rank];
     c.liveThreads = blockThreads_;
     c.barriers = {};
-    c.pending.assign((blockThreads_ + 31) / 32, {});
-    c.warpgroups.assign((blockThreads_ + 127) / 128, {});
+    for (auto &list : c.pending)
+      list.clear();
+    for (auto &group : c.warpgroups)
+      group = {};
     c.tensorMemory.reset();
 
     uint32_t linear = 0;
