@@ -101,6 +101,18 @@ compile_all() {
     { echo "BatchMatMul fp8: no kind::f8f6f4 tcgen05.mma"; false; }
 }
 
+@test "MatMul's num_cta_in_cga = 2 (sm_100) is reported unused with -v: clusters of one CTA" {
+  local f="$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_100.13.3.tileirbc"
+  run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$f"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1); the 2-CTA tcgen05 form (cta_group::2) is not implemented"* ]]
+  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
+  # The hint is keyed sm_100: nothing to say on sm_90.
+  run tileiras -v --gpu-name sm_90 --emit=ptx -o "$TMP/k90.ptx" \
+    "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_90.13.3.tileirbc"
+  [ "$status" -eq 0 ] && [[ "$output" != *"num_cta_in_cga"* ]]
+}
+
 @test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {
   for sm in sm_80 sm_90; do
     run check samples-MatMul-matmul_kernel-nonmult.f32 "$sm" 13.4 \
