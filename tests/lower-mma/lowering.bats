@@ -385,15 +385,17 @@ CHECK
 # an f16 D through a partition view becomes tile_as.store_tma. A 128x256
 # tile is four 16 KiB blocks of 128-byte swizzled columns: two chunks of two
 # blocks through the 32 KiB of scratch. Per chunk the registers go to
-# shared memory in pairs (st.shared.b32: the wgmma accumulator layout holds
-# two adjacent columns), a proxy fence and a barrier, then thread 0 stores
-# two boxes, commits and waits for their reads before the next barrier.
+# shared memory by stmatrix.x4 (the wgmma accumulator layout holds its
+# fragments: two adjacent columns per lane, four lanes to a row of 8 columns;
+# 8 per thread and chunk instead of 32 st.shared.b32), a proxy fence and a
+# barrier, then thread 0 stores two boxes, commits and waits for their reads
+# before the next barrier.
 @test "tile-sched: on sm_90a an f16 partition-view store becomes tile_as.store_tma (-v says so, or why not); PTX stores through swizzled shared memory by TMA in two chunks; no spills" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
   tmp="$(mktemp -d)"
   "$kernel" --m 128 --n 256 --k 64 --a f16 --acc f16 --warps 8 > "$tmp/k.mlir"
   run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir' | tile-sched -v -o '$tmp/k.sched.mlir'"
-  [[ "$output" == *"remark: sm_90a: this store goes through shared memory by TMA (cp.async.bulk.tensor; 2 chunk(s) of 128 columns, 128-byte swizzle)"* ]] ||
+  [[ "$output" == *"remark: sm_90a: this store goes through shared memory by TMA (cp.async.bulk.tensor; 2 chunk(s) of 128 columns, 128-byte swizzle; stmatrix.x4, 16 per thread)"* ]] ||
     { echo "$output"; rm -rf "$tmp"; false; }
   grep -qE 'tile_as.store_tma %[0-9]+, %arg3\[%c128_i32, %c256_i32, %c256_i32, %c0_i32, %c0_i32\] : tensor<128x256xf16' "$tmp/k.sched.mlir" &&
     ! grep -q 'tile_as.store ' "$tmp/k.sched.mlir" || { grep -n store "$tmp/k.sched.mlir"; rm -rf "$tmp"; false; }
@@ -402,7 +404,7 @@ CHECK: .global .align 128 .b8 __tile_tma_maps{{[0-9]}}[131072];
 CHECK: .shared .align 1024 .b8 __tile_scratch[32768];
 CHECK: wgmma.wait_group.sync.aligned 0;
 CHECK: bar.sync 0;
-CHECK: st.shared.b32
+CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
 CHECK: fence.proxy.async.shared::cta;
 CHECK-NEXT: bar.sync 0;
 CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__tile_scratch];
@@ -410,7 +412,7 @@ CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__t
 CHECK-NEXT: cp.async.bulk.commit_group;
 CHECK-NEXT: cp.async.bulk.wait_group.read 0;
 CHECK: bar.sync 0;
-CHECK: st.shared
+CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16
 CHECK: fence.proxy.async.shared::cta;
 CHECK-NEXT: bar.sync 0;
 CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__tile_scratch];
@@ -423,9 +425,11 @@ CHECK: ret;
 CHECK
   run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k.ptx' '$tmp/k.mlir' && FileCheck --input-file '$tmp/k.ptx' '$tmp/k.check'"
   [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
-  # Four boxes in all; 64 registers of 4 bytes per thread, at most 64 stores.
+  # Four boxes in all; 64 register pairs per thread, four to a stmatrix,
+  # and no st.shared.
   [ "$(grep -c 'cp.async.bulk.tensor.2d.global.shared::cta' "$tmp/k.ptx")" -eq 4 ] &&
-    [ "$(grep -c 'st.shared' "$tmp/k.ptx")" -le 64 ] || { rm -rf "$tmp"; false; }
+    [ "$(grep -c 'stmatrix.sync.aligned.m8n8.x4.shared.b16' "$tmp/k.ptx")" -eq 16 ] &&
+    ! grep -q 'st.shared' "$tmp/k.ptx" || { rm -rf "$tmp"; false; }
   run ptxas -arch sm_90a -v -o "$tmp/k.cubin" "$tmp/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; rm -rf "$tmp"; false; }
   # A view whose rows are not 16-byte multiples (60 columns) proves no

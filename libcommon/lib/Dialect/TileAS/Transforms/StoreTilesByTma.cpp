@@ -5,7 +5,9 @@
 // memory -> cp.async.bulk.tensor (TmaStoreToLLVM.cpp). One bulk store per
 // 128-byte block replaces a st.global per register run (64 of them per
 // thread in cuTile's 128x256 MatMul epilogue), and TMA drops the elements
-// outside the view, so ragged edges cost nothing. Every candidate (a 16-bit
+// outside the view, so ragged edges cost nothing. The registers go to shared
+// memory by stmatrix where their layout holds its fragments (StmatrixStores),
+// by st.shared otherwise. Every candidate (a 16-bit
 // global store of rank 2 or more) gets a remark saying which way it went.
 //
 //===----------------------------------------------------------------------===//
@@ -116,6 +118,15 @@ static LogicalResult replaceByTma(StoreOp store, std::string &why) {
   why = std::to_string(chunks->chunks()) + " chunk(s) of " + std::to_string(chunks->chunkCols()) +
         " columns, " + std::to_string(chunks->tile.width) + "-byte swizzle" +
         (replacement.getAwaitWrites() ? ", waiting for the writes (memory is read after it)" : "");
+  // How the registers reach shared memory (TmaStoreToLLVM.cpp decides the
+  // same way).
+  std::string notMatrices;
+  if (std::optional<StmatrixStores> matrices =
+          StmatrixStores::get(layout, shape, chunks->chunkCols(), notMatrices))
+    why += "; stmatrix.x" + std::to_string(matrices->count) + ", " +
+           std::to_string(matrices->groups) + " per thread";
+  else
+    why += "; st.shared, not stmatrix: " + notMatrices;
   Operation *reshape = store.getValue().getDefiningOp();
   store.erase();
   if (stored != store.getValue() && reshape->use_empty())
