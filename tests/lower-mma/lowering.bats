@@ -443,6 +443,33 @@ CHECK
   rm -rf "$tmp"
 }
 
+# stmatrix follows the register layout, not the multiply
+# (inputs/store_tma_layouts.mlir): the same tile in stmatrix's fragment
+# layout takes two stmatrix.x4 per thread, in 8-column runs two
+# st.shared.v4; both store exactly the 30 x 56 view in tile-emu.
+@test "tile-llvm: store_tma takes stmatrix.x4 where the layout holds its fragments, st.shared.v4 otherwise; both store the ragged view (tile-emu)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/store_tma_layouts.mlir" tmp="$BATS_TEST_TMPDIR" k
+  tile-llvm --gpu-name sm_90a "$in" -o "$tmp/k.ll"
+  tile-ptx --gpu-name sm_90a "$tmp/k.ll" -o "$tmp/k.ptx"
+  # Per kernel: its stmatrix and st.shared count.
+  run awk '/\.entry/ { k = $NF } /stmatrix.sync.aligned.m8n8.x4.shared.b16/ { m[k]++ }
+           /st\.shared/ { s[k]++ } END { printf "%d %d %d %d", m["fragment("], s["fragment("], m["blocked("], s["blocked("] }' "$tmp/k.ptx"
+  [ "$output" = "2 0 0 2" ] || { echo "stmatrix/st.shared per kernel: $output"; false; }
+  grep -q 'st.shared.v4.b32' "$tmp/k.ptx"
+  for k in fragment blocked; do
+    /usr/bin/python3 -c "import numpy as np; np.save('$tmp/out.npy', np.full((32, 64), -1, np.float16))"
+    run tile-emu "$tmp/k.ll" --kernel $k --grid 1 --gpu-name sm_90a --param "ptr:$tmp/out.npy" --out-dir "$tmp/$k"
+    [ "$status" -eq 0 ] || { echo "$k: $output"; false; }
+    run /usr/bin/python3 -c "
+import numpy as np, sys
+got = np.load('$tmp/$k/out.npy')
+want = np.full((32, 64), -1, np.float16)
+want[:30, :56] = np.arange(2048).reshape(32, 64)[:30, :56]
+sys.exit(0 if np.array_equal(got, want) else print(got) or 1)"
+    [ "$status" -eq 0 ] || { echo "$k: $output"; false; }
+  done
+}
+
 @test "verifier: tile_as.store_tma of f32, of a base of another type, with a view of the wrong length or leading dimensions above 1" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/store_tma_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
