@@ -584,6 +584,8 @@ TEST(SwizzledStaging, TmaRingSlotBytesMatchTheLowering) {
 /// lane 8j + g names; elements (g, 2t) and (g, 2t + 1) go to columns 2t and
 /// 2t + 1 of that row. Every register of every thread must land where the
 /// layout says it holds, in the chunk the instruction is issued for.
+using RowColPair = std::pair<int64_t, int64_t>;
+
 void checkStmatrix(BlockedAttr layout, ArrayRef<int64_t> shape, int64_t chunkCols,
                    int64_t count) {
   std::string why;
@@ -615,8 +617,8 @@ void checkStmatrix(BlockedAttr layout, ArrayRef<int64_t> shape, int64_t chunkCol
             SmallVector<int32_t> holds = linear->apply({reg, lane, warp});
             StmatrixStores::RowCol row = named(int32_t(8 * j + lane / 4), warp);
             int64_t r = row[0] + offset[0], c = row[1] + offset[1] + 2 * (lane % 4) + half;
-            ASSERT_EQ(r, holds[rank - 2]) << "register " << reg << " lane " << lane << " warp " << warp;
-            ASSERT_EQ(c, holds[rank - 1]) << "register " << reg << " lane " << lane << " warp " << warp;
+            ASSERT_EQ(RowColPair(r, c), RowColPair(holds[rank - 2], holds[rank - 1]))
+                << "register " << reg << " lane " << lane << " warp " << warp;
             ASSERT_EQ(c / chunkCols, offset[1] / chunkCols) << "instruction " << q;
             for (unsigned d = 0; d + 2 < rank; ++d)
               ASSERT_EQ(holds[d], 0);

@@ -93,8 +93,8 @@ void storeMatrices(RegisterEmitter &e, const StmatrixStores &stores, const Matri
     SmallVector<Value> sources;
     for (int64_t j = 0; j < stores.count; ++j)
       sources.push_back(e.extract(words, stores.count * q + j));
-    NVVM::StMatrixOp::create(e.builder, e.loc, addressOf(m.add(at.row, offset[0]), m.add(at.col, offset[1])),
-                             sources, NVVM::MMALayout::row,
+    Value address = addressOf(m.add(at.row, offset[0]), m.add(at.col, offset[1]));
+    NVVM::StMatrixOp::create(e.builder, e.loc, address, sources, NVVM::MMALayout::row,
                              NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
                              NVVM::LdStMatrixEltType::B16);
   }

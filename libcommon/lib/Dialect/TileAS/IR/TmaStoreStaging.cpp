@@ -50,18 +50,18 @@ std::optional<StmatrixStores> StmatrixStores::get(BlockedAttr layout,
 
   // Every matrix starts at a multiple of 8 columns: its row is 16 whole
   // bytes of the swizzled staging, and the fragment's columns add to it.
-  RowCol threadBits{0, 0}, groupBits{0, 0};
-  for (ArrayRef<RowCol> bases : {ArrayRef<RowCol>(stores.laneBases), ArrayRef<RowCol>(stores.warpBases),
-                                 ArrayRef<RowCol>(stores.groupBases)})
+  ArrayRef<RowCol> lanes = stores.laneBases, warps = stores.warpBases, groups = stores.groupBases;
+  for (ArrayRef<RowCol> bases : {lanes, warps, groups})
     for (RowCol b : bases)
       if (b[1] % 8 != 0) {
         why = "its 8x8 matrices do not start at multiples of 8 columns";
         return std::nullopt;
       }
-  for (ArrayRef<RowCol> bases : {ArrayRef<RowCol>(stores.laneBases), ArrayRef<RowCol>(stores.warpBases)})
+  RowCol threadBits{0, 0}, groupBits{0, 0};
+  for (ArrayRef<RowCol> bases : {lanes, warps})
     for (RowCol b : bases)
       threadBits = {threadBits[0] | b[0], threadBits[1] | b[1]};
-  for (RowCol b : stores.groupBases)
+  for (RowCol b : groups)
     groupBits = {groupBits[0] | b[0], groupBits[1] | b[1]};
   // The instruction's offset then adds to the thread's part (XOR is
   // addition on disjoint bits), which LLVM folds into the addresses.
