@@ -443,6 +443,27 @@ CHECK
   rm -rf "$tmp"
 }
 
+# FMHA's epilogue shape (inputs/store_tma_reshape.mlir): ftof after a reshape
+# to the batched view. The truncf moves before the reshape, which goes: the
+# 64 x 64 f16 tile in the wgmma layout takes stmatrix (4 x4 per thread), no
+# st.shared or ld.shared (the f32 tile no longer moves through shared
+# memory), and D matches numpy in tile-emu.
+@test "tile-sched: a truncf of a leading-unit reshape stored by TMA applies to the accumulator in its layout; stmatrix, no shared-memory exchange; numerics in tile-emu" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/store_tma_reshape.mlir" tmp="$BATS_TEST_TMPDIR"
+  run bash -c "tile-lower --gpu-name sm_90a '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  tileiras --gpu-name sm_90a --emit=ptx -o "$tmp/k.ptx" "$in"
+  [ "$(grep -c 'stmatrix.sync.aligned.m8n8.x4.shared.b16' "$tmp/k.ptx")" -eq 4 ] &&
+    ! grep -qE 'st\.shared|ld\.shared' "$tmp/k.ptx" || { grep -E 'stmatrix|shared' "$tmp/k.ptx"; false; }
+  local rng="np.random.default_rng(11)"
+  run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$in" --entry k --bin "$TILEPIPE_BIN" \
+    --gpu-name sm_90a --array "a=$rng.standard_normal((64, 32)).astype(np.float16)" \
+    --array "b=$rng.standard_normal((32, 64)).astype(np.float16)" \
+    --array "c=$rng.standard_normal((64, 64)).astype(np.float32)" --array "d_out=np.zeros((64, 64), np.float16)" \
+    --expect "d_out = (a.astype(np.float32) @ b.astype(np.float32) + c).astype(np.float16)" --rtol 2e-3 --atol 2e-2
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 # stmatrix follows the register layout, not the multiply
 # (inputs/store_tma_layouts.mlir): the same tile in stmatrix's fragment
 # layout takes two stmatrix.x4 per thread, in 8-column runs two
