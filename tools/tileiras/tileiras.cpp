@@ -24,6 +24,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -285,12 +286,23 @@ static CompileOutput compileOutputFor(const TileirasOptions &options) {
       .Default(CompileOutput::Cubin);
 }
 
+/// The staged flow passes --mlir-print-debuginfo to the MLIR stages, so their
+/// diagnostics show operations with locations ("see current operation: ...
+/// loc(...)"); the in-process flow sets the same option for itself.
+static void printLocationsInDiagnostics() {
+  auto registered = llvm::cl::getRegisteredOptions();
+  auto it = registered.find("mlir-print-debuginfo");
+  if (it != registered.end() && it->second->getNumOccurrences() == 0)
+    it->second->addOccurrence(0, it->first, "");
+}
+
 /// The default flow: every stage in this process (tilepipe::compileInProcess),
 /// diagnostics on stderr as they come. Returns the exit code.
 static int compileHere(const TileirasOptions &options,
                        const llvm::MemoryBuffer &input, std::string &output) {
   // The NVPTX code generator reports some errors as fatal ones.
   exitOnLLVMFatalErrors("tileiras");
+  printLocationsInDiagnostics();
   InProcessCompileOptions compile;
   compile.gpu = options.target.target;
   compile.optLevel = unsigned(options.target.optLevel);
