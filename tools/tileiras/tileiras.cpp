@@ -25,10 +25,13 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
+
+#include <cstring>
 
 using namespace tilepipe;
 
@@ -316,7 +319,26 @@ static int compileHere(const TileirasOptions &options,
       options.hostArch == "aarch64" ? HostArch::AArch64 : HostArch::X86_64;
   compile.remarks = !options.remarksOutputFile.empty();
   compile.diagnostics = &llvm::errs();
-  InProcessCompileResult result = compileInProcess(input.getBuffer(), compile);
+  // A crash in a stage must not take tileiras down with a signal where the
+  // staged flow would report the failed stage and exit 5: the compile runs
+  // under crash recovery, and a crash ends the process at once (the state it
+  // left, locks included, is not to be trusted by exit-time destructors).
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  InProcessCompileResult result;
+  if (!recovery.RunSafely([&] {
+        result = compileInProcess(input.getBuffer(), compile);
+      })) {
+    int signal = recovery.RetCode > 128 ? recovery.RetCode - 128 : 0;
+    reportError("tileiras",
+                "the compiler crashed" +
+                    (signal ? std::string(" (") + strsignal(signal) + ")"
+                            : std::string()) +
+                    "; nothing was written (--staged names the stage)",
+                kExitCompile);
+    llvm::errs().flush();
+    std::_Exit(kExitCompile);
+  }
   if (result.exitCode != kExitSuccess)
     return result.exitCode;
   if (compile.remarks) {
