@@ -167,3 +167,13 @@ both() {
   [ $killed -eq 1 ] || skip "the compile finished before the signal"
   false
 }
+
+@test "MLIR's debugging flags apply to the in-process stages: --mlir-timing, --mlir-print-ir-after-all" {
+  run tileiras "$VECADD" --gpu-name sm_80 -o "$TMP/k.cubin" --mlir-timing
+  [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$output"; false; }
+  # One report per MLIR stage pipeline (lower, sched, llvm).
+  [ "$(grep -c 'Execution time report' <<< "$output")" -eq 3 ] || { echo "$output"; false; }
+  [[ "$output" == *ConvertCudaTileToTileAA*AssignLayouts*ConvertTileASToLLVM* ]] || { echo "$output"; false; }
+  run tileiras "$VECADD" --gpu-name sm_80 --emit=scheduled -o "$TMP/k.mlir" --mlir-print-ir-after-all
+  [ "$status" -eq 0 ] && [[ "$output" == *"// -----// IR Dump After "* ]] || { echo "$output"; false; }
+}
