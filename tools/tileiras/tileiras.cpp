@@ -319,6 +319,7 @@ static int compileHere(const TileirasOptions &options,
       options.hostArch == "aarch64" ? HostArch::AArch64 : HostArch::X86_64;
   compile.remarks = !options.remarksOutputFile.empty();
   compile.diagnostics = &llvm::errs();
+  compile.applyMlirCommandLine = true;
   // A crash in a stage must not take tileiras down with a signal where the
   // staged flow would report the failed stage and exit 5: the compile runs
   // under crash recovery, and a crash ends the process at once (the state it

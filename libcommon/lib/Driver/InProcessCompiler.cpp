@@ -129,14 +129,13 @@ private:
   int runStage(Stage stage, mlir::OwningOpRef<mlir::Operation *> &module) {
     mlir::PassManager pm(context.get(), module.get()->getName().getStringRef(),
                          mlir::OpPassManager::Nesting::Implicit);
-    // MLIR's debugging flags a tool was given (--mlir-print-ir-after-all,
-    // --mlir-timing, ...) apply as in the stage tools; where they are not
-    // registered (libtileiras) these are no-ops.
-    if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
-      return fail("tileiras", "invalid pass manager options", kExitUsage);
-    auto timing = std::make_unique<mlir::DefaultTimingManager>();
-    mlir::applyDefaultTimingManagerCLOptions(*timing);
-    pm.enableTiming(std::move(timing));
+    if (options.applyMlirCommandLine) {
+      if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+        return fail("tileiras", "invalid pass manager options", kExitUsage);
+      auto timing = std::make_unique<mlir::DefaultTimingManager>();
+      mlir::applyDefaultTimingManagerCLOptions(*timing);
+      pm.enableTiming(std::move(timing));
+    }
     if (mlir::failed(buildStagePipeline(pm, stage, options.optLevel,
                                         options.gpu.name())))
       return kExitConfig;

@@ -49,6 +49,10 @@ struct InProcessCompileOptions {
   /// Also produce the YAML remarks (ptxas statistics, instruction mix) of the
   /// cubin in InProcessCompileResult::remarks.
   bool remarks = false;
+  /// Apply MLIR's pass manager and timing flags from the process's command
+  /// line (--mlir-print-ir-after-all, --mlir-timing, ...) to each stage, as
+  /// the stage tools do. Only for tools that registered them (ToolDriver).
+  bool applyMlirCommandLine = false;
   /// Where diagnostics go as they happen (tileiras: stderr); null: into
   /// InProcessCompileResult::log.
   llvm::raw_ostream *diagnostics = nullptr;
