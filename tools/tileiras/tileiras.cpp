@@ -75,11 +75,14 @@ static const char *const kEmitKinds[] = {"cuda_tile", "lowered", "scheduled",
 static std::string packContainer(const TileirasOptions &options) {
   if (options.emit != "cubin")
     return options.emit;
-  llvm::StringRef path = options.output.path;
-  if (path.ends_with(".o") || path.ends_with(".obj"))
+  switch (containerForPath(options.output.path)) {
+  case Container::HostObject:
     return "obj";
-  if (path.ends_with(".fatbin"))
+  case Container::Fatbin:
     return "fatbin";
+  case Container::Cubin:
+    break;
+  }
   return "cubin";
 }
 
