@@ -15,7 +15,13 @@
 // 8 * W * (2p + h) + 8 * v + i. The wgmma reads A through a descriptor, so
 // A is staged with its rows in that order: one 64-row block per
 // (batch, warpgroup, row pair p). The accumulator registers then are the D
-// fragments as they are; no layout changes.
+// fragments as they are; no layout changes. Where a thread has an odd
+// number of row registers (a 32-row tile of one warpgroup: one each), the
+// last pair's second half (h = 1) is padding: its A rows in the staging are
+// never written and its D registers, carried through the wgmmas like the
+// others, are dropped. Rows of A and D are independent, so whatever the
+// padding rows hold reaches no accumulator register; the tensor cores do
+// twice the work of those rows, which is what an M of 64 costs.
 //
 // A (as [M][K], K-major) and B (as [K][N], N-major: wgmma's transposed B,
 // imm-trans-b 1) are staged a K chunk at a time in the canonical swizzled
@@ -137,6 +143,21 @@ int64_t chooseChunk(const MmaShape &s, Type element, bool bGlobal, bool stageA =
                                       /*bLands=*/bGlobal && !type.readsBNMajor());
 }
 
+/// `s` with A's rows as the staging holds them (getWgmmaStagedRows): M
+/// padded to whole wgmma row blocks of the accumulator's `layout`.
+MmaShape getStagedShape(const MmaShape &s, BlockedAttr layout) {
+  MmaShape staged = s;
+  unsigned rank = layout.getWarpsPerCTA().size();
+  staged.m = getWgmmaStagedRows(s.m, layout.getWarpsPerCTA()[rank - 2]);
+  return staged;
+}
+
+/// The wgmma accumulator layout of an accumulator of type `acc` (which
+/// hasWgmmaAccumulator checked).
+BlockedAttr getAccumulatorLayout(Type acc) {
+  return cast<BlockedAttr>(cast<RankedTensorType>(acc).getEncoding());
+}
+
 /// The largest TMA box extent (boxDim of the tensor map).
 constexpr int64_t kMaxBoxRows = 256;
 
@@ -209,7 +230,8 @@ bool canLowerToWgmma(MmaFOp op) {
     return false;
   FailureOr<MmaShape> shape = getMmaShape(op);
   return succeeded(shape) &&
-         chooseChunk(*shape, getElementTypeOrSelf(op.getLhs().getType()), /*bGlobal=*/false) > 0;
+         chooseChunk(getStagedShape(*shape, getAccumulatorLayout(op.getAcc().getType())),
+                     getElementTypeOrSelf(op.getLhs().getType()), /*bGlobal=*/false) > 0;
 }
 
 bool canLowerToWgmma(MmaFGlobalOp op) {
@@ -219,7 +241,8 @@ bool canLowerToWgmma(MmaFGlobalOp op) {
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
   return succeeded(shape) &&
-         chooseChunk(*shape, getPointeeOrElementType(op.getLhs()),
+         chooseChunk(getStagedShape(*shape, getAccumulatorLayout(acc)),
+                     getPointeeOrElementType(op.getLhs()),
                      isa<PtrType>(getElementTypeOrSelf(op.getRhs().getType()))) > 0;
 }
 
@@ -257,7 +280,12 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   BlockedAttr layout = accLaid->layout;
   int64_t warps = layout.getWarpsPerCTA()[mDim];
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
-  int64_t rowPairs = s.m / (2 * kCoreRows * warps);
+  // Each thread's row registers, in pairs (one wgmma row block each); an
+  // odd last one has a padding partner (getWgmmaAccumulatorLayout).
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
+  int64_t rowRegs = regsPerDim[mDim], rowPairs = llvm::divideCeil(rowRegs, 2);
+  // The staging's shape: A with its padding rows.
+  MmaShape staged = getStagedShape(s, layout);
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
@@ -280,7 +308,9 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     return op->emitOpError("operand element type has no LLVM form");
   int64_t stepK = aType.stepK();
   // (Registers hold the k16 A fragment of 16-bit types only.)
-  bool aInRegisters = !a.global && a.laid.layout == layout && aType.bytes == 2;
+  // (Not with padding rows, which A's registers do not have.)
+  bool aInRegisters =
+      !a.global && a.laid.layout == layout && aType.bytes == 2 && rowRegs % 2 == 0;
   // B is K-major for tf32 and fp8 (staged so) and where it is read from a
   // transposed view (FMHA's K^T: TMA lands it [N][chunk]); both are read
   // without imm-trans-b.
@@ -290,15 +320,16 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // 16-bit (a tf32/fp8 B lands N-major and is transposed by the threads)
   // and the staging leaves room for the mbarriers after it.
   bool useTma = bView && (aInRegisters || aView) && !s.batched && aType.readsBNMajor() &&
-                chooseChunk(s, element, b.global, !aInRegisters, kTmaBarrierBytes, bTransposed) > 0;
+                chooseChunk(staged, element, b.global, !aInRegisters, kTmaBarrierBytes,
+                            bTransposed) > 0;
   if (bTransposed && !useTma)
     return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
                            "staged without a view, the multiply is batched or the staging "
                            "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
   SwizzledStaging staging(
-      s, chooseChunk(s, element, b.global, !aInRegisters, extraBytes, bTransposed), aType.bytes,
-      !aInRegisters, bKMajor, /*bLands=*/b.global && !aType.readsBNMajor());
+      staged, chooseChunk(staged, element, b.global, !aInRegisters, extraBytes, bTransposed),
+      aType.bytes, !aInRegisters, bKMajor, /*bLands=*/b.global && !aType.readsBNMajor());
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -327,10 +358,20 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     return m.add(m.mul(block, kWarpgroupRows), fragmentRow);
   };
 
-  // The accumulator registers as [batch][row register][column register].
-  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
-  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
-  auto regOf = [&](int64_t batch, int64_t row, int64_t col) {
+  // The accumulator registers as [batch][row register][column register],
+  // followed by the padding rows' D registers (row register rowRegs, where
+  // that is odd), which the wgmmas carry along like the others, so that
+  // nothing but a wgmma writes a register of a D fragment in flight, and
+  // which are dropped at the end.
+  int64_t batchRegs = s.batched ? regsPerDim[0] : 1, colRegs = regsPerDim[mDim + 1];
+  size_t realRegs = sums.size();
+  if (rowRegs % 2)
+    sums.append(batchRegs * colRegs,
+                LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
+                                         rewriter.getF32FloatAttr(0)));
+  auto regOf = [&](int64_t batch, int64_t row, int64_t col) -> int64_t {
+    if (row == rowRegs)
+      return realRegs + batch * colRegs + col;
     SmallVector<int64_t> perDim{row, col};
     if (s.batched)
       perDim.insert(perDim.begin(), batch);
@@ -508,6 +549,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
   if (tma)
     tma->finish();
+  sums.resize(realRegs); // without the padding rows
 
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
