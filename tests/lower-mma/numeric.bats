@@ -410,19 +410,23 @@ wgmma_kind_case() {
   done
 }
 
-# A tile of 8 rows per warp (32 rows, or 64 with 8 warps) fills half of
+# A 32-row tile of one warpgroup (8 rows per warp) fills half of
 # each warp's 16 rows of a wgmma: the other half multiplies padding rows of
 # the staged A, whose D registers are dropped (WgmmaToLLVM.cpp). Any
 # padding result that reached a register, or a tile row staged into the
 # wrong 16-row slice, fails these; TMA boxes of 8 rows land A's rows in
 # their slices.
-@test "wgmma path (sm_90a): 8 rows per warp at M = 64 with padding rows; tf32, f16, TMA, batched, ragged, 8 warps" {
+@test "wgmma path (sm_90a): 32-row tiles at M = 64 with padding rows; tf32, f16, TMA, batched, ragged, 4-byte copies" {
   wgmma_kind_case m64n32k8.f32.tf32.tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
   wgmma_kind_case m64n64k8.f32.tf32.tf32 32 64 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4  # K chunks
   wgmma_kind_case m64n32k8.f32.tf32.tf32 32 32 16 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5   # batched
   MMA_VALID=20,28,20 wgmma_kind_case m64n32k8.f32.tf32.tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  # Extents of no proven divisor: f32 copied a 4-byte element at a time
+  # (cuTile's non-multiple MatMul), rounded to tf32 once landed.
   MMA_FROM_F32=1 MMA_VALID=30,27,21 wgmma_kind_case m64n32k8.f32.tf32.tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
-  MMA_WARPS=8 wgmma_kind_case m64n64k8.f32.tf32.tf32 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"cp.async.ca.shared.global"*", 4, "* && "$output" != *", 8, "* ]] ||
+    { echo "unproven runs not copied a 4-byte element at a time"; false; }
   wgmma_case 32 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
   wgmma_case 32 32 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
   MMA_VALID=24,40,24 tma_case 32 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4

@@ -545,8 +545,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
       return failure();
     a->maxRun = op.getLhsRun().value_or(0);
     b->maxRun = op.getRhsRun().value_or(0);
-    if ((wgmma || tcgen05) && (a->maxRun || b->maxRun))
-      return op.emitOpError("shortens an operand's runs, which only the mma.sync path copies");
+    if (tcgen05 && (a->maxRun || b->maxRun))
+      return op.emitOpError("shortens an operand's runs, which only the mma.sync and wgmma "
+                            "paths copy");
     if (wgmma)
       // Views known: TMA loads (TmaToLLVM.cpp).
       return emitWgmma(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),

@@ -362,13 +362,13 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // followed by the padding rows' D registers (row register rowRegs, where
   // that is odd), which the wgmmas carry along like the others, so that
   // nothing but a wgmma writes a register of a D fragment in flight, and
-  // which are dropped at the end.
+  // which are dropped at the end. They start undefined: a constant would
+  // be moved into them between wgmma.fence and the first wgmma, which
+  // ptxas answers with another warpgroup.arrive.
   int64_t batchRegs = s.batched ? regsPerDim[0] : 1, colRegs = regsPerDim[mDim + 1];
   size_t realRegs = sums.size();
   if (rowRegs % 2)
-    sums.append(batchRegs * colRegs,
-                LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
-                                         rewriter.getF32FloatAttr(0)));
+    sums.append(batchRegs * colRegs, LLVM::UndefOp::create(rewriter, loc, rewriter.getF32Type()));
   auto regOf = [&](int64_t batch, int64_t row, int64_t col) -> int64_t {
     if (row == rowRegs)
       return realRegs + batch * colRegs + col;

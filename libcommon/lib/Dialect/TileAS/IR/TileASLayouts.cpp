@@ -214,12 +214,14 @@ BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,
   unsigned rank = shape.size();
   if ((rank != 2 && rank != 3) || numWarps % 4 != 0)
     return {};
-  // Every warp holds whole 8-row blocks and 8-column blocks. An odd number
-  // of row blocks per warp (a 32-row tile of one warpgroup) leaves the
-  // second half of its last 16-row wgmma slice to padding rows, whose D
-  // registers the lowering drops (getWgmmaStagedRows).
+  // Every warp holds whole 16-row wgmma slices and 8-column blocks; or,
+  // in a 32-row tile of one warpgroup, half of one: the other half
+  // multiplies padding rows, whose D registers the lowering drops
+  // (getWgmmaStagedRows). (The padding doubles the accumulator registers, so
+  // larger tiles of 8 rows per warp are left to mma.sync's warp grids.)
   int64_t m = shape[rank - 2], n = shape[rank - 1];
-  if (m % (8 * numWarps) != 0 || n % 8 != 0)
+  bool halfSlices = numWarps == 4 && m == 8 * numWarps;
+  if ((m % (16 * numWarps) != 0 && !halfSlices) || n % 8 != 0)
     return {};
   SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1), warps(rank, 1), order;
   sizePerThread[rank - 1] = 2;

@@ -78,7 +78,7 @@ struct FusibleOperand {
   /// mma.sync path (lhs_tf32 / rhs_tf32).
   mutable arith::TruncFOp round;
   /// Elements per copy where the load proves less than its layout's runs
-  /// (0: the layout's; mma.sync tf32 only: lhs_run / rhs_run).
+  /// (0: the layout's; tf32 on mma.sync or wgmma only: lhs_run / rhs_run).
   int64_t shortRun = 0;
   /// The reshape and the rounding there are, the mmaf's operand first.
   SmallVector<Operation *, 2> between;
@@ -198,10 +198,12 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   if (!layout || layout.getOrder().front() != innermost)
     return std::nullopt;
   int64_t run = std::gcd(layout.getSizePerThread()[innermost], kLongestCopyBytes / elementBytes);
-  // A tf32 operand on the mma.sync path may copy fewer elements at a time
-  // than its layout's runs, down to one 4-byte element with its own mask
-  // bit (a non-multiple f32 MatMul's loads prove no runs).
-  if (takesTF32MmaSync(mmaf) && elementBytes == 4 && load.getContiguity() % run != 0) {
+  // A tf32 operand on the mma.sync or wgmma path may copy fewer elements
+  // at a time than its layout's runs, down to one 4-byte element with its
+  // own mask bit (a non-multiple f32 MatMul's loads prove no runs): a
+  // shorter run stays within its 16-byte piece of the swizzled staging.
+  if ((takesTF32MmaSync(mmaf) || hasWgmmaForm(mmaf)) && elementBytes == 4 &&
+      load.getContiguity() % run != 0) {
     fusible->shortRun = std::gcd(run, int64_t(load.getContiguity()));
     run = fusible->shortRun;
   }

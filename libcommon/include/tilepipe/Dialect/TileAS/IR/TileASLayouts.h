@@ -99,11 +99,10 @@ bool targetsWgmma(mlir::Operation *op);
 /// with every warp along M (warpsPerCTA [numWarps, 1]), so that the four
 /// warps of a warpgroup hold the same columns, as the four 16-row slices of
 /// one wgmma D fragment do. Null unless `numWarps` is a multiple of 4 (whole
-/// warpgroups) and the shape tiles this way (M a multiple of 8 * numWarps,
-/// N of 8). Where M is an odd multiple of 8 * numWarps (a 32 x N tile of
-/// one warpgroup), each warp's last 8-row block fills only the first half
-/// of its 16 rows of a wgmma: the other half multiplies padding rows of A
-/// and its D registers are dropped (getWgmmaStagedRows).
+/// warpgroups) and the shape tiles this way (M a multiple of 16 * numWarps,
+/// N of 8), or M is 32 with 4 warps: then each warp's 8 rows fill only the
+/// first half of its 16 rows of a wgmma, the other half multiplies padding
+/// rows of A and its D registers are dropped (getWgmmaStagedRows).
 BlockedAttr getWgmmaAccumulatorLayout(mlir::MLIRContext *context,
                                       llvm::ArrayRef<int64_t> shape,
                                       unsigned numWarps);
