@@ -42,14 +42,16 @@ setup() {
 }
 
 # sm_90 (as sm_90a): the f32 loads and their conversions to tf32 fuse into
-# cp.async copies; the f32 is rounded to tf32 in shared memory (A in place,
-# B while transposed to K-major) before the tf32 wgmmas read it.
-@test "all-gather matmul at sm_90: sm_90a, cp.async operands, tf32 wgmma, no spills" {
+# TMA loads (f32 maps, boxes of 32 elements); the f32 is rounded to tf32 in
+# shared memory (A in place, B while transposed to K-major) before the tf32
+# wgmmas read it.
+@test "all-gather matmul at sm_90: sm_90a, TMA operands, tf32 wgmma, no spills" {
   tileiras "$BYTECODE/$CASE.sm_90.13.4.tileirbc" --gpu-name sm_90 --emit=ptx -o "$TMP/k.ptx"
-  # (8-byte copies: the 128x128 operands share the accumulator's layout.)
-  grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'cp.async.ca.shared.global' "$TMP/k.ptx" &&
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx" &&
+    grep -q 'cp.async.bulk.tensor.2d.shared::cluster.global' "$TMP/k.ptx" &&
+    grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" &&
     grep -q 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32' "$TMP/k.ptx" ||
-    { echo "not the cp.async-fed tf32 wgmma"; false; }
+    { echo "not the TMA-fed tf32 wgmma"; false; }
   run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }

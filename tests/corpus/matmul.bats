@@ -252,8 +252,9 @@ compile_all() {
 
 # cuTile's f32 MatMuls: 32x32x32 tf32 tiles of one warpgroup. On sm_90
 # they take sm_90a and m64n32k8 (A's 32 rows spread over the four 16-row
-# warp slices, padding between), their f32 loads fused into cp.async copies
-# (the non-multiple one 4 bytes at a time) and rounded to tf32 once landed;
+# warp slices, padding between), their f32 loads fused into TMA boxes
+# waited for on an mbarrier (the non-multiple one: cp.async, 4 bytes at a
+# time) and rounded to tf32 once landed;
 # on sm_100 sm_100a and one M = 64 tcgen05.mma kind::tf32 per k step (the
 # operands rounded in registers and stored), D read back with
 # tcgen05.ld.16x256b. numpy in tile-emu, no spills.
@@ -271,9 +272,14 @@ compile_all() {
       grep -q "^\.target $arch\$" "$TMP/k.ptx" && ! grep -q 'mma.sync' "$TMP/k.ptx" ||
         { echo "$case $sm: not $arch, or mma.sync"; false; }
       if [ $sm = sm_90 ]; then
+        # TMA boxes of 8 A rows into their 16-row slices (and B), or, for
+        # the non-multiple one, whose strides prove no 16-byte alignment,
+        # cp.async of single elements.
+        local feed='cp.async.bulk.tensor.2d.shared::cluster.global'
+        [ $case != matmul_kernel-nonmult.f32 ] || feed='cp.async.ca.shared.global'
         grep -q 'wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32' "$TMP/k.ptx" &&
-          grep -q 'cp.async.c[ag].shared.global' "$TMP/k.ptx" ||
-          { echo "$case: no m64n32k8 tf32 wgmma, or no cp.async"; false; }
+          grep -q "$feed" "$TMP/k.ptx" && grep -q 'mbarrier.try_wait.parity\|cp.async.ca' "$TMP/k.ptx" ||
+          { echo "$case: no m64n32k8 tf32 wgmma fed by $feed"; false; }
       else
         grep -q 'tcgen05.mma.cta_group::1.kind::tf32' "$TMP/k.ptx" &&
           grep -q 'tcgen05.ld.sync.aligned.16x256b' "$TMP/k.ptx" ||
@@ -319,15 +325,17 @@ compile_all() {
   done
 }
 
-# fp8 on sm_90a: A and B by cp.async (mmaf_global), B landing N-major and
-# transposed to K-major in shared memory (byte permutes), e4m3 wgmma.
-@test "sm_90: fp8 BatchMatMul takes sm_90a, cp.async operands, B transposed in shared memory, e4m3 wgmma; no spills" {
+# fp8 on sm_90a: A and B by TMA (rank-3 maps of 1-byte elements, u8), B
+# landing N-major and transposed to K-major in shared memory (byte
+# permutes), e4m3 wgmma.
+@test "sm_90: fp8 BatchMatMul takes sm_90a, TMA operands, B transposed in shared memory, e4m3 wgmma; no spills" {
   tileiras "$BYTECODE/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc" --gpu-name sm_90 \
     --emit=ptx -o "$TMP/k.ptx"
-  grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx" &&
-    grep -q 'prmt.b32' "$TMP/k.ptx" &&
-    grep -q 'wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3' "$TMP/k.ptx" ||
-    { echo "not the cp.async-fed e4m3 wgmma"; false; }
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx" &&
+    grep -q 'cp.async.bulk.tensor.3d.shared::cluster.global' "$TMP/k.ptx" &&
+    grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'prmt.b32' "$TMP/k.ptx" &&
+    grep -q 'wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3' "$TMP/k.ptx" &&
+    ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "not the TMA-fed e4m3 wgmma"; false; }
   run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }

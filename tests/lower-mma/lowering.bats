@@ -381,6 +381,81 @@ CHECK
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
 
+# TMA of 1- and 4-byte elements (issue #9): fp8 maps are u8 (elemtype 0),
+# tf32 ones f32 (7); a box is W bytes wide (128 fp8 or 32 tf32 elements for
+# the 128-byte swizzle, 32 fp8 for the 32-byte one), strides are bytes.
+# A lands in its K-major staging (8-row boxes), B N-major in the landing
+# array (one box of the chunk's rows); after the mbarrier wait the threads
+# transpose B (fp8: byte permutes; tf32: rounding to nearest even, A in
+# place too), fence for the async proxy and meet at a barrier before the
+# wgmmas.
+@test "TMA for fp8 and tf32 wgmma operands: u8 and f32 maps, W-byte boxes, byte strides, B landed and transposed, fenced; no spills" {
+  local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
+  tmp="$(mktemp -d)"
+  # fp8 e4m3, 64x32x128, views 40 x 112 of A (stride 128) and 112 x 32 of
+  # B (stride 32); one chunk of 128: expect_tx 8 KiB of A + 4 KiB of B.
+  "$kernel" --m 64 --n 32 --k 128 --a f8E4M3FN --acc f32 --valid 40,32,112 > "$tmp/f8.mlir"
+  cat > "$tmp/f8.check" <<'CHECK'
+CHECK: tensormap.replace.tile.elemtype.global.b1024.b32 {{\[}}[[A:%rd[0-9]+]]{{\]}}, 0;
+CHECK-NEXT: tensormap.replace.tile.swizzle_mode.global.b1024.b32 {{\[}}[[A]]{{\]}}, 3;
+CHECK: mov.b64 [[SA:%rd[0-9]+]], 128;
+CHECK-NEXT: tensormap.replace.tile.global_stride.global.b1024.b64 {{\[}}[[A]]{{\]}}, 0, [[SA]];
+CHECK-NEXT: mov.b32 [[W:%r[0-9]+]], 128;
+CHECK-NEXT: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[A]]{{\]}}, 0, [[W]];
+CHECK: tensormap.replace.tile.elemtype.global.b1024.b32 {{\[}}[[B:%rd[0-9]+]]{{\]}}, 0;
+CHECK-NEXT: tensormap.replace.tile.swizzle_mode.global.b1024.b32 {{\[}}[[B]]{{\]}}, 1;
+CHECK: mov.b64 [[SB:%rd[0-9]+]], 32;
+CHECK-NEXT: tensormap.replace.tile.global_stride.global.b1024.b64 {{\[}}[[B]]{{\]}}, 0, [[SB]];
+CHECK-NEXT: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[B]]{{\]}}, 0, {{%r[0-9]+}};
+CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[B]]{{\]}}, 1, [[W]];
+CHECK: mov.b32 [[TX:%r[0-9]+]], 12288;
+CHECK-NEXT: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__tile_scratch+16384], [[TX]];
+CHECK-COUNT-9: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [__tile_scratch+16384];
+CHECK-NOT: cp.async.bulk.tensor
+CHECK: mbarrier.try_wait.parity.shared.b64 {{.*}}, 0,
+CHECK: prmt.b32
+CHECK: fence.proxy.async.shared::cta;
+CHECK-NEXT: bar.sync 0;
+CHECK: wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3
+CHECK-NOT: cp.async.c
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/f8.ptx' '$tmp/f8.mlir' && FileCheck --input-file '$tmp/f8.ptx' '$tmp/f8.check'"
+  [ "$status" -eq 0 ] || { echo "fp8: $output"; rm -rf "$tmp"; false; }
+  # tf32 from f32 (ftof), 64x32x64: A 64 x 64 (stride 256 bytes) in two
+  # 128-byte blocks of 32-element boxes, B 64 x 32 (stride 128 bytes) in
+  # one; expect_tx 16 KiB of A + 8 KiB of B.
+  "$kernel" --m 64 --n 32 --k 64 --a f32 --ftof-tf32 > "$tmp/t.mlir"
+  cat > "$tmp/t.check" <<'CHECK'
+CHECK: tensormap.replace.tile.elemtype.global.b1024.b32 {{\[}}[[A:%rd[0-9]+]]{{\]}}, 7;
+CHECK: mov.b64 [[SA:%rd[0-9]+]], 256;
+CHECK-NEXT: tensormap.replace.tile.global_stride.global.b1024.b64 {{\[}}[[A]]{{\]}}, 0, [[SA]];
+CHECK-NEXT: mov.b32 [[W:%r[0-9]+]], 32;
+CHECK-NEXT: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[A]]{{\]}}, 0, [[W]];
+CHECK: tensormap.replace.tile.elemtype.global.b1024.b32 {{\[}}[[B:%rd[0-9]+]]{{\]}}, 7;
+CHECK: mov.b64 [[SB:%rd[0-9]+]], 128;
+CHECK-NEXT: tensormap.replace.tile.global_stride.global.b1024.b64 {{\[}}[[B]]{{\]}}, 0, [[SB]];
+CHECK-NEXT: tensormap.replace.tile.box_dim.global.b1024.b32 {{\[}}[[B]]{{\]}}, 0, [[W]];
+CHECK: mov.b32 [[TX:%r[0-9]+]], 24576;
+CHECK-NEXT: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [__tile_scratch+32768], [[TX]];
+CHECK-COUNT-17: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [__tile_scratch+32768];
+CHECK-NOT: cp.async.bulk.tensor
+CHECK: mbarrier.try_wait.parity.shared.b64 {{.*}}, 0,
+CHECK: and.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, -8192;
+CHECK: fence.proxy.async.shared::cta;
+CHECK-NEXT: bar.sync 0;
+CHECK: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
+CHECK-NOT: cp.async.c
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/t.ptx' '$tmp/t.mlir' && FileCheck --input-file '$tmp/t.ptx' '$tmp/t.check'"
+  [ "$status" -eq 0 ] || { echo "tf32: $output"; rm -rf "$tmp"; false; }
+  local ptx
+  for ptx in f8 t; do
+    run ptxas -arch sm_90a -v -o "$tmp/$ptx.cubin" "$tmp/$ptx.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$ptx: $output"; rm -rf "$tmp"; false; }
+  done
+  rm -rf "$tmp"
+}
+
 # The tcgen05 path on Blackwell (tests/lower-mma/inputs/mmaf_tcgen05.mlir).
 @test "tile-sched: on sm_100, 103, 110 (plain or a) an mmaf accumulator takes the tcgen05.ld layout; sm_100f keeps mma.sync" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_tcgen05.mlir" gpu

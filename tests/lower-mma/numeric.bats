@@ -357,20 +357,21 @@ wgmma_kind_case() {
 }
 
 # Where A, B and the accumulator differ in shape the operands keep their
-# loads' vector layouts and fuse into mmaf_global: A and B come by cp.async,
-# B lands N-major and all threads transpose it to K-major (4 x 4 squares;
-# 8 warps: 256 threads share them), chunk by chunk.
-@test "wgmma path (sm_90a): tf32 and fp8 operands by cp.async, B transposed in shared memory; K chunks, 8 warps" {
+# loads' vector layouts and fuse into mmaf_global with their views: A and B
+# come by TMA (1- and 4-byte boxes), B lands N-major and all threads
+# transpose it to K-major (4 x 4 squares; 8 warps: 256 threads share them),
+# chunk by chunk.
+@test "wgmma path (sm_90a): tf32 and fp8 operands by TMA, B transposed in shared memory; K chunks, 8 warps" {
   wgmma_kind_case m64n32k32.f32.e4m3.e4m3 64 32 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
   MMA_WARPS=8 wgmma_kind_case m64n64k32.f32.e5m2.e5m2 128 64 256 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
   wgmma_kind_case m64n32k8.f32.tf32.tf32 64 32 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
   MMA_WARPS=8 wgmma_kind_case m64n256k8.f32.tf32.tf32 128 256 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
   "$KERNEL" --m 64 --n 32 --k 128 --a f8E4M3FN --acc f32 > "$TMP/k.mlir"
-  run bash -c "tileiras --gpu-name sm_90 --emit=scheduled -o - '$TMP/k.mlir' | grep -c tile_as.mmaf_global"
-  [ "$output" = 1 ] || { echo "the fp8 operands did not fuse: $output"; false; }
+  run bash -c "tileiras --gpu-name sm_90 --emit=scheduled -o - '$TMP/k.mlir' | grep -c 'tile_as.mmaf_global.* view '"
+  [ "$output" = 1 ] || { echo "the fp8 operands did not fuse with their views: $output"; false; }
   run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
-  [[ "$output" == *cp.async.cg.shared.global* && "$output" == *prmt.b32* ]] ||
-    { echo "no cp.async or byte transpose: $output"; false; }
+  [[ "$output" == *cp.async.bulk.tensor.2d* && "$output" == *prmt.b32* && "$output" != *cp.async.cg* ]] ||
+    { echo "no TMA or byte transpose: $output"; false; }
   # A B whose wgmma landing staging would not fit 48 KiB keeps sm_90 and
   # the mma.sync path, whose tf32 staging ([K][N] rows of words, 36 KiB
   # here) fits: fused there, copied by cp.async, and it compiles.
@@ -383,12 +384,12 @@ wgmma_kind_case() {
 }
 
 # cuTile's tf32 matmuls load f32 and convert it (ftof, to nearest even). On
-# sm_90a the loads fuse into cp.async all the same: the f32 lands in shared
+# sm_90a the loads fuse all the same (TMA, f32 maps): the f32 lands in shared
 # memory and is rounded there (A in place, B as it is transposed to
 # K-major), before the tensor cores read it (which would truncate). The
 # products of tf32 values are exact, so 1e-5 holds only for the right
 # rounding of every element.
-@test "wgmma path (sm_90a): f32 loads converted to tf32 fuse into cp.async and round to nearest even in shared memory" {
+@test "wgmma path (sm_90a): f32 loads converted to tf32 fuse into TMA loads and round to nearest even in shared memory" {
   local TF32RN="(lambda v: ((v.astype(np.float32).view(np.uint32).astype(np.uint64) + 0xfff + ((v.astype(np.float32).view(np.uint32) >> 13) & 1)) & 0xffffe000).astype(np.uint32).view(np.float32).astype(np.float64))"
   local shape m n k warps
   for shape in "64 32 64 4" "128 256 64 8"; do
@@ -398,8 +399,8 @@ wgmma_kind_case() {
     [[ "$output" == *"tile_as.mmaf_global"*"!tile_as.ptr<f32, 1>"* && "$output" != *"arith.truncf"* ]] ||
       { echo "$shape: the conversions did not fuse: $output"; false; }
     run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
-    [[ "$output" == *"wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32"* && "$output" == *cp.async.cg.shared.global* ]] ||
-      { echo "$shape: no cp.async-fed tf32 wgmma"; false; }
+    [[ "$output" == *"wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32"* && "$output" == *cp.async.bulk.tensor.2d* ]] ||
+      { echo "$shape: no TMA-fed tf32 wgmma"; false; }
     run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_90 \
       --array "a=$RNG.standard_normal(($m, $k)).astype(np.float32)" \
       --array "b=$RNG.standard_normal(($k, $n)).astype(np.float32)" \
@@ -589,6 +590,32 @@ kmajor_case() {
   MMA_VALID=120,72,200 kmajor_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3 # chunks, phases 0 and 1
   kmajor_case 64 64 128 f16 f32 0 -- --rtol 1e-4 --atol 1e-3                        # two blocks along K
   MMA_WARPS=4 kmajor_case 64 512 16 f16 f32 0 -- --rtol 1e-4 --atol 1e-4           # two boxes of 256 N rows
+}
+
+# tma_kind_case INSTRUCTION tma_case-args: tma_case of tf32 or fp8, whose
+# PTX must have INSTRUCTION and transpose B (landed N-major by TMA) in
+# shared memory; 1-byte and 4-byte boxes of W bytes (W / 4 tf32 or W fp8
+# elements wide), zero-filled outside the views.
+tma_kind_case() {
+  local instruction=$1
+  shift
+  tma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"$instruction"* && "$output" != *cp.async.ca* && "$output" == *mbarrier.try_wait.parity* ]] ||
+    { echo "$*: no $instruction, or cp.async next to TMA"; false; }
+}
+
+# Exact tf32 and fp8 values: only the f32 sums round, so 1e-5 fails where a
+# box lands anywhere but where the descriptors read it or an edge is not 0.
+@test "wgmma path (sm_90a) with TMA: tf32 and fp8 (4- and 1-byte boxes); ragged views zero-filled, 32-, 64- and 128-byte swizzles, chunks and phases, two warpgroups" {
+  MMA_VALID=100,40,24 tma_kind_case m64n64k8.f32.tf32.tf32 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5     # 128B
+  MMA_VALID=50,24,12 tma_kind_case m64n32k8.f32.tf32.tf32 64 32 16 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5        # A 64B
+  tma_kind_case m64n16k8.f32.tf32.tf32 64 16 8 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5                           # 32B
+  MMA_WARPS=8 MMA_VALID=120,200,56 tma_kind_case m64n256k8.f32.tf32.tf32 128 256 64 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4  # chunks
+  MMA_VALID=50,48,48 tma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4  # 128B
+  MMA_WARPS=8 MMA_VALID=120,48,208 tma_kind_case m64n64k32.f32.e5m2.e5m2 128 64 256 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3  # chunks, phases
+  MMA_VALID=40,48,112 tma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 128 f8E4M3FN f16 0 -- --rtol 2e-3 --atol 2e-2  # f16 acc
+  tma_kind_case m64n16k32.f32.e4m3.e4m3 64 16 32 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4                     # 32B
 }
 
 # Ragged edges: the tiles overhang the views along M, N and K. Where the

@@ -430,14 +430,16 @@ struct TmaView {
 };
 
 /// How TMA boxes fill one operand's chunk of a swizzled staged array (blocks
-/// of `width` bytes along the contiguous dimension, `blockBytes` apart):
-/// box g of a block covers rows g * boxRows onwards (of the chunk) and lands
-/// at staged row stagedRows[g].
+/// of `width` bytes along the contiguous dimension, `blockBytes` apart, of
+/// 1-, 2- or 4-byte elements): box g of a block covers rows g * boxRows
+/// onwards (of the chunk) and lands at staged row stagedRows[g].
 struct TmaBoxes {
   int64_t width = 0, blocks = 0, blockBytes = 0, boxRows = 0;
+  unsigned elementBytes = 2;
   SmallVector<int64_t> stagedRows;
-  /// 2-byte elements of the contiguous dimension per box.
-  int64_t perBlock() const { return width / 2; }
+  /// Elements of the contiguous dimension per box: its inner extent, whose
+  /// bytes are the swizzle width (TMA's limit for a swizzled box).
+  int64_t perBlock() const { return width / elementBytes; }
   int64_t bytes() const { return blocks * int64_t(stagedRows.size()) * boxRows * width; }
 };
 

@@ -75,14 +75,16 @@ static Value digit(RegisterEmitter &e, Value id, unsigned below, unsigned count)
 }
 
 void RegisterEmitter::makeThreadIdUnhoistable() {
-  Type i32 = builder.getI32Type();
-  Value tid = NVVM::ThreadIdXOp::create(builder, loc, i32);
-  threadId = LLVM::InlineAsmOp::create(builder, loc, i32, ValueRange{tid}, "{ add.u32 $0, $1, 0; }",
-                                       "=r,r", /*has_side_effects=*/true,
-                                       /*is_align_stack=*/false,
-                                       LLVM::tailcallkind::TailCallKind::None,
-                                       LLVM::AsmDialectAttr(), ArrayAttr())
-                 .getResult(0);
+  threadId = unhoistable(NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type()));
+}
+
+Value RegisterEmitter::unhoistable(Value value) {
+  return LLVM::InlineAsmOp::create(builder, loc, builder.getI32Type(), ValueRange{value},
+                                   "{ add.u32 $0, $1, 0; }", "=r,r", /*has_side_effects=*/true,
+                                   /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
 }
 
 Value RegisterEmitter::threadBase(BlockedAttr layout, unsigned dim) {

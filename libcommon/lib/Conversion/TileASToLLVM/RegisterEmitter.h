@@ -45,6 +45,12 @@ public:
   /// the loop they cost a few instructions each.
   void makeThreadIdUnhoistable();
 
+  /// `value` (i32) through an inline-PTX copy with side effects (the form
+  /// makeThreadIdUnhoistable uses): what is computed from the copy stays
+  /// where it is emitted instead of being hoisted out of a loop and held in
+  /// registers across it.
+  mlir::Value unhoistable(mlir::Value value);
+
   /// Coordinate along `dim` of every register of this thread for a tensor of
   /// `shape` in `layout` (i32 values).
   llvm::SmallVector<mlir::Value> coordinates(BlockedAttr layout,

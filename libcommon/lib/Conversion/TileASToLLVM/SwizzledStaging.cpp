@@ -227,19 +227,37 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
     for (unsigned warps : b.laid.layout.getWarpsPerCTA())
       threads *= warps;
     emitCTABarrier(rewriter, loc); // every thread's copies have landed
-    if (lands)
-      transposeLandedB(e, rewriter, staging, bytesAt(staging.landingStart(buffer)),
-                       bytesAt(staging.bStart(buffer)), element, threads, roundToTf32);
-    if (roundA)
-      roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)), staging.a.bytes(),
-                         threads);
+    finishLandedChunk(e, rewriter, staging, buffer, scratch, element, threads, lands, roundA,
+                      roundToTf32);
+    return success();
   }
+  emitStagedChunkFence(rewriter, loc);
+  return success();
+}
+
+void emitStagedChunkFence(ConversionPatternRewriter &rewriter, Location loc) {
   MLIRContext *context = rewriter.getContext();
   NVVM::FenceProxyOp::create(rewriter, loc,
                              NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
                              NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
   emitCTABarrier(rewriter, loc); // the chunk is complete
-  return success();
+}
+
+void finishLandedChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
+                       const SwizzledStaging &staging, int64_t buffer, Value scratch,
+                       Type element, int64_t threads, bool transposeB, bool roundA,
+                       bool roundB) {
+  Location loc = e.loc;
+  auto bytesAt = [&](uint64_t offset) -> Value {
+    return LLVM::GEPOp::create(rewriter, loc, scratch.getType(), rewriter.getI8Type(), scratch,
+                               ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+  };
+  if (transposeB)
+    transposeLandedB(e, rewriter, staging, bytesAt(staging.landingStart(buffer)),
+                     bytesAt(staging.bStart(buffer)), element, threads, roundB);
+  if (roundA)
+    roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)), staging.a.bytes(), threads);
+  emitStagedChunkFence(rewriter, loc);
 }
 
 } // namespace tilepipe::tile_as

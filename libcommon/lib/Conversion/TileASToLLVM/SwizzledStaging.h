@@ -13,8 +13,9 @@
 // 4-element loads along N, four stores along K: 16-byte accesses for tf32,
 // 4-byte ones with byte permutes for fp8). That costs the landing space
 // and one more CTA barrier per chunk, but keeps the operands out of
-// registers (cp.async) and their global reads coalesced and vectorized;
-// TMA could fill the landing array just as well, but it cannot transpose.
+// registers (cp.async) and their global reads coalesced and vectorized.
+// Where B has a view, TMA fills the landing array instead (it cannot
+// transpose either) and finishLandedChunk does the rest after the wait.
 //
 // An operand's contiguous dimension (K for A, N for B) is cut into blocks
 // of W bytes, W the 128-, 64- or 32-byte swizzle mode that covers it; a
@@ -130,6 +131,21 @@ mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
                                        int64_t k0, int64_t len,
                                        llvm::function_ref<Value(size_t)> aRowOf,
                                        bool roundToTf32 = false);
+
+/// Completes buffer `buffer`'s chunk once its copies (cp.async or TMA) have
+/// landed and are visible to every thread: with `transposeB`, transposes
+/// the landing array into the K-major B (rounding f32 to tf32 on the way
+/// with `roundB`), with `roundA` rounds A to tf32 in place, `threads`
+/// threads sharing the work; then emitStagedChunkFence.
+void finishLandedChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter,
+                       const SwizzledStaging &staging, int64_t buffer, Value scratch,
+                       Type element, int64_t threads, bool transposeB, bool roundA,
+                       bool roundB);
+
+/// Orders this thread's generic-proxy writes of a staged chunk before the
+/// tensor cores' async-proxy reads (fence.proxy.async.shared::cta,
+/// "Memory Consistency Model: Proxies"), then a CTA barrier publishes it.
+void emitStagedChunkFence(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc);
 
 } // namespace tilepipe::tile_as
 

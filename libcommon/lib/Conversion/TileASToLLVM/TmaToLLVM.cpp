@@ -18,16 +18,19 @@
 //   and strides are known in the function's entry block (kernel arguments
 //   and constants, as in cuTile's K loops) the maps are built there, once
 //   per CTA; otherwise at every execution of the op.
-// - Boxes. A box is one swizzle-width block of the staged array: W / 2
-//   elements of the contiguous dimension and, for B, the chunk's rows (its
-//   rows are staged in order; a K-major B, from a transposed view such as
-//   FMHA's K^T, has N rows and K contiguous, so its box is W / 2 elements
-//   of the chunk's K by up to 256 N rows); A's rows are staged in the order of the
-//   wgmma fragments (WgmmaToLLVM.cpp), which keeps runs of 8 rows, so A is
-//   loaded as boxes of 8 rows. TMA writes a box in the canonical swizzled
-//   layout the descriptors describe (bits 4-6 of the address XOR bits 7-9,
-//   for a 1024-byte aligned buffer) and fills what lies outside the view
-//   with zeros: mmaf_global's +0.0 padding.
+// - Boxes. A box is one swizzle-width block of the staged array: W bytes
+//   of the contiguous dimension (W / 2 f16, W / 4 tf32, W fp8 elements: a
+//   swizzled box's inner extent is at most the swizzle width) and, for B,
+//   the chunk's rows (its rows are staged in order; a K-major B, from a
+//   transposed view such as FMHA's K^T, has N rows and K contiguous, so its
+//   box is W bytes of the chunk's K by up to 256 N rows); A's rows are
+//   staged in the order of the wgmma fragments (WgmmaToLLVM.cpp), which
+//   keeps runs of 8 rows, so A is loaded as boxes of 8 rows. TMA writes a
+//   box in the canonical swizzled layout the descriptors describe (bits 4-6
+//   of the address XOR bits 7-9, for a 1024-byte aligned buffer) and fills
+//   what lies outside the view with zero bytes: mmaf_global's +0.0 padding
+//   for every element type. The map's elemtype only sizes the elements
+//   (u8 for fp8, f32 for tf32, which is rounded after landing).
 // - Completion. One mbarrier per staging buffer (after the staging in the
 //   scratch), initialized by thread 0 when the op starts and invalidated when
 //   it ends (the op may run again with the phases back at 0). Per chunk,
@@ -54,7 +57,7 @@ constexpr int64_t kMapSlots = 1024, kMapBytes = 128;
 constexpr unsigned kGlobalSpace = 1, kSharedClusterSpace = 7;
 /// tensormap.replace's elemtype and swizzle_mode encodings (PTX ISA
 /// "Tensormap"; the swizzle mode is 1, 2, 3 for 32, 64, 128 bytes).
-constexpr int32_t kElemTypeF16 = 6, kElemTypeBF16 = 10;
+constexpr int32_t kElemTypeU8 = 0, kElemTypeF16 = 6, kElemTypeF32 = 7, kElemTypeBF16 = 10;
 /// The suspend-time hint of mbarrier.try_wait.parity, in nanoseconds.
 constexpr int32_t kWaitTicks = 1000000;
 
@@ -115,26 +118,37 @@ Value toI64(RegisterEmitter &e, Value v) {
   return LLVM::SExtOp::create(e.builder, e.loc, e.builder.getI64Type(), v);
 }
 
-/// Writes every field of the map of `view` for boxes `box` (innermost
-/// dimension first) of `widthBytes`-swizzled 2-byte `element`s.
+/// The map's elemtype for operands of `element` held in `bytes` bytes. TMA
+/// only moves bits (the zero fill is all-zero bytes for every type), so
+/// fp8 maps are u8 and tf32 ones (f32 data, rounded once landed) f32.
+int32_t getMapElementType(Type element, unsigned bytes) {
+  if (bytes == 1)
+    return kElemTypeU8;
+  if (bytes == 4)
+    return kElemTypeF32;
+  return element.isBF16() ? kElemTypeBF16 : kElemTypeF16;
+}
+
+/// Writes every field of the map of `view` for `boxes` (box extents `box`,
+/// innermost dimension first) of `element`s.
 void emitMapFields(RegisterEmitter &e, Value map, const TmaView &view, Type element,
-                   int64_t widthBytes, ArrayRef<int64_t> box) {
+                   const TmaBoxes &boxes, ArrayRef<int64_t> box) {
   int64_t rank = view.sizes.size();
   Value address = LLVM::PtrToIntOp::create(e.builder, e.loc, e.builder.getI64Type(), view.base);
   callIntrinsic(e, "llvm.nvvm.tensormap.replace.global.address.p1", {map, address});
   callIntrinsic(e, "llvm.nvvm.tensormap.replace.rank.p1", {map, e.i32(rank - 1)});
   callIntrinsic(e, "llvm.nvvm.tensormap.replace.elemtype.p1",
-                {map, e.i32(element.isBF16() ? kElemTypeBF16 : kElemTypeF16)});
-  int32_t swizzle = widthBytes == 128 ? 3 : widthBytes == 64 ? 2 : 1;
+                {map, e.i32(getMapElementType(element, boxes.elementBytes))});
+  int32_t swizzle = boxes.width == 128 ? 3 : boxes.width == 64 ? 2 : 1;
   callIntrinsic(e, "llvm.nvvm.tensormap.replace.swizzle.mode.p1", {map, e.i32(swizzle)});
   for (int64_t i = 0; i < rank; ++i) {
     // Map dimension i is the view's dimension rank - 1 - i.
     callIntrinsic(e, "llvm.nvvm.tensormap.replace.global.dim.p1",
                   {map, e.i32(i), toI32(e, view.sizes[rank - 1 - i])});
     if (i + 1 < rank) {
-      // The byte stride of map dimension i + 1 (2-byte elements).
-      Value stride = LLVM::ShlOp::create(e.builder, e.loc, toI64(e, view.strides[rank - 2 - i]),
-                                         e.i64(1));
+      // The byte stride of map dimension i + 1.
+      Value stride = LLVM::MulOp::create(e.builder, e.loc, toI64(e, view.strides[rank - 2 - i]),
+                                         e.i64(boxes.elementBytes));
       callIntrinsic(e, "llvm.nvvm.tensormap.replace.global.stride.p1", {map, e.i32(i), stride});
     }
     callIntrinsic(e, "llvm.nvvm.tensormap.replace.box.dim.p1",
@@ -199,7 +213,7 @@ TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Oper
     maps.push_back(LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slot));
   emitIf(rewriter, e.loc, isThread0(), [&] {
     for (auto [slot, operand] : llvm::zip(slots, operands))
-      emitMapFields(e, slot, operand.view, element, operand.boxes.width,
+      emitMapFields(e, slot, operand.view, element, operand.boxes,
                     {operand.boxes.perBlock(), operand.boxes.boxRows});
     NVVM::FenceProxyReleaseOp::create(builder, e.loc, NVVM::MemScopeKind::GPU);
     for (Value map : maps)
@@ -248,8 +262,12 @@ void TmaLoads::issue(Value map, const TmaView &view, const TmaBoxes &boxes, Valu
   OpBuilder &builder = e.builder;
   int64_t rank = view.starts.size();
   IndexMath m{e};
-  Value inner = m.add(toI32(e, view.starts[rank - 1]), innerOffset);
-  Value row = m.add(toI32(e, view.starts[rank - 2]), rowOffset);
+  // The box coordinates are loop-invariant in a K loop of chunks: computed
+  // from unhoistable copies of the starts, here in thread 0's branch, they
+  // are not held across the loop in every thread (A's 16 row coordinates
+  // of a 128-row chunk spilled the fp8 BatchMatMul).
+  Value inner = m.add(e.unhoistable(toI32(e, view.starts[rank - 1])), innerOffset);
+  Value row = m.add(e.unhoistable(toI32(e, view.starts[rank - 2])), rowOffset);
   for (int64_t block = 0; block < boxes.blocks; ++block)
     for (auto [group, stagedRow] : llvm::enumerate(boxes.stagedRows)) {
       SmallVector<Value> coords{m.add(inner, block * boxes.perBlock()),

@@ -59,7 +59,10 @@
 // after the staging, thread 0 issuing the boxes, everyone waiting on the
 // buffer's phase). A B whose view is transposed (FMHA's K^T: K the
 // unit-stride dimension) is staged K-major like A, as [N][chunk], and read
-// without imm-trans-b; only TMA loads it. Otherwise:
+// without imm-trans-b; only TMA loads it. A tf32/fp8 B from an N-major view
+// lands N-major by TMA in the landing array, and after the wait all threads
+// transpose it (and round tf32) as after cp.async (finishLandedChunk).
+// Otherwise:
 // Staging is generic-proxy st.shared, wgmma reads through the async proxy:
 // each thread fences its stores with fence.proxy.async before the barrier
 // that publishes the chunk ("Memory Consistency Model: Proxies"). Per chunk
@@ -170,16 +173,30 @@ int64_t staticStagedRowOfA(int64_t t, int64_t warps, int64_t rowPairs) {
 }
 
 /// TMA boxes of one swizzled array: a box per block and per run of
-/// `boxRows` rows, run g staged at stagedRows[g].
+/// `boxRows` rows, run g staged at stagedRows[g]. (A box has at most 256
+/// rows: getRowBoxes.)
 TmaBoxes getTmaBoxes(const SwizzledArray &array, int64_t boxRows,
                      SmallVector<int64_t> stagedRows) {
   TmaBoxes boxes;
   boxes.width = array.width;
   boxes.blocks = array.blocks;
   boxes.blockBytes = array.blockBytes();
+  boxes.elementBytes = array.elementBytes;
   boxes.boxRows = boxRows;
   boxes.stagedRows = std::move(stagedRows);
   return boxes;
+}
+
+/// TMA boxes of the first `rows` rows of `array`, staged in order, in boxes
+/// of at most 256 rows (`rows` a multiple of 8: N, or a K chunk).
+TmaBoxes getRowBoxes(const SwizzledArray &array, int64_t rows) {
+  int64_t boxRows = std::min(rows, kMaxBoxRows);
+  while (rows % boxRows)
+    boxRows -= kCoreRows;
+  SmallVector<int64_t> stagedRows;
+  for (int64_t row = 0; row < rows; row += boxRows)
+    stagedRows.push_back(row);
+  return getTmaBoxes(array, boxRows, std::move(stagedRows));
 }
 
 /// wgmma.mma_async with A in registers (`aRegs`, four i32 of f16/bf16
@@ -279,6 +296,9 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     return op->emitOpError("accumulator element type has no LLVM form");
   BlockedAttr layout = accLaid->layout;
   int64_t warps = layout.getWarpsPerCTA()[mDim];
+  int64_t threads = 32;
+  for (unsigned w : layout.getWarpsPerCTA())
+    threads *= w;
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
   // Each thread's row registers, in pairs (one wgmma row block each); an
   // odd last one has a padding partner (getWgmmaAccumulatorLayout).
@@ -316,10 +336,11 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // without imm-trans-b.
   bool bTransposed = bView && bView->transposed;
   bool bKMajor = !aType.readsBNMajor() || bTransposed;
-  // TMA (TmaToLLVM.cpp) where B and a staged A carry views, the types are
-  // 16-bit (a tf32/fp8 B lands N-major and is transposed by the threads)
-  // and the staging leaves room for the mbarriers after it.
-  bool useTma = bView && (aInRegisters || aView) && !s.batched && aType.readsBNMajor() &&
+  // TMA (TmaToLLVM.cpp) where B and a staged A carry views and the staging
+  // leaves room for the mbarriers after it. A tf32/fp8 B from an N-major
+  // view lands N-major by TMA and is transposed by the threads (as from
+  // cp.async).
+  bool useTma = bView && (aInRegisters || aView) && !s.batched &&
                 chooseChunk(staged, element, b.global, !aInRegisters, kTmaBarrierBytes,
                             bTransposed) > 0;
   if (bTransposed && !useTma)
@@ -411,20 +432,15 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
         aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
       operands.push_back({*aView, getTmaBoxes(aArray, kCoreRows, aRows), /*kContiguous=*/true});
     }
-    if (bKMajor) {
-      // B's N rows in order, in boxes of at most 256 rows (N is a multiple
-      // of 8).
-      int64_t boxRows = std::min(s.n, kMaxBoxRows);
-      while (s.n % boxRows)
-        boxRows -= kCoreRows;
-      SmallVector<int64_t> bRows;
-      for (int64_t row = 0; row < s.n; row += boxRows)
-        bRows.push_back(row);
-      operands.push_back({*bView, getTmaBoxes(bArray, boxRows, bRows), /*kContiguous=*/true});
+    if (bTransposed) {
+      // B's N rows in order (K-major).
+      operands.push_back({*bView, getRowBoxes(bArray, s.n), /*kContiguous=*/true});
     } else {
-      // B's chunk rows in order.
-      operands.push_back(
-          {*bView, getTmaBoxes(bArray, staging.chunk, {0}), /*kContiguous=*/false});
+      // B's chunk rows in order: into the staged B (N-major) or the
+      // landing array that is transposed to the K-major B.
+      operands.push_back({*bView, getRowBoxes(staging.bLands ? staging.landing : bArray,
+                                              staging.chunk),
+                          /*kContiguous=*/false});
     }
     tma.emplace(rewriter, e, op, std::move(operands), element, bytesAt(staging.bytes),
                 staging.buffers);
@@ -442,9 +458,15 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       SmallVector<Value> dsts;
       if (!aInRegisters)
         dsts.push_back(bytesAt(aStart));
-      dsts.push_back(bytesAt(bStart));
+      dsts.push_back(bytesAt(staging.bLands ? staging.landingStart(buffer) : bStart));
       if (failed(tma->load(chunk, k0, dsts)))
         return failure();
+      // Every thread waited for the chunk: a tf32/fp8 B is transposed from
+      // its landing array, tf32 rounded (SwizzledStaging.h), by all threads
+      // through the generic proxy.
+      if (staging.bLands || aType.roundsToTf32)
+        finishLandedChunk(e, rewriter, staging, buffer, *scratch, stored, threads,
+                          staging.bLands, aType.roundsToTf32, bType.roundsToTf32);
     } else if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
                                          aInRegisters ? nullptr : &a, b, stored, s, k0, len,
                                          [&](size_t i) {

@@ -330,9 +330,9 @@ struct AsyncCopyMmaOperandsPass
       // known (the load's address arithmetic is a view's, TiledViewMatch)
       // and its runs are 16 bytes: TMA needs a 16-byte aligned base and
       // row strides, which shorter proven runs (cp.async.ca) do not give.
-      // (f16/bf16 only: wgmma reads tf32 and fp8 B K-major, which the
-      // lowering transposes from cp.async copies, SwizzledStaging.h.)
-      bool wgmma = hasWgmmaAccumulator(op, op.getAcc().getType()) && hasMmaSyncForm(op);
+      // Every wgmma type: a tf32/fp8 B (read K-major) lands N-major by TMA
+      // and the threads transpose it (SwizzledStaging.h).
+      bool wgmma = hasWgmmaForm(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
         if (wgmma && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
@@ -342,8 +342,9 @@ struct AsyncCopyMmaOperandsPass
         return TiledView();
       };
       TiledView lhsView = viewOf(lhs), rhsView = viewOf(rhs);
-      // A B that only TMA can read (K-major, transposed view).
-      if (wgmma && !rhs)
+      // A B that only TMA can read (K-major, transposed view; f16/bf16,
+      // the types wgmma reads N-major too, FMHA's K^T).
+      if (wgmma && hasMmaSyncForm(op) && !rhs)
         rhs = getTransposedViewOperand(builder, op, lhs, bool(lhsView.base), rhsView);
       if (!lhs && !rhs)
         continue;
