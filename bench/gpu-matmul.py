@@ -9,7 +9,10 @@ cuda-python and, for the cuBLAS column, torch. Each image is launched the way
 cuTile launches it (tests/corpus/run-case.py --cubin, checked against numpy
 first), then timed over N launches; torch.matmul on the same shapes and dtype
 gives the cuBLAS time. Prints one row per image: milliseconds and TFLOP/s for
-both, and ours as a fraction of cuBLAS.
+both, ours as a fraction of cuBLAS, and, where the plan also holds the case's
+image for BASELINE (default sm_80: mma.sync + ldmatrix + cp.async, JIT-compiled
+PTX on newer GPUs), this image's speedup over that one (`scripts/gpu-check
+prepare` with GPU_TARGETS="sm_90a sm_90 sm_80" gives all three).
 """
 import argparse
 import json
@@ -65,22 +68,41 @@ def time_cublas(shape, launches):
     return start.elapsed_time(stop) / launches
 
 
+def read_plan(path, cases):
+    """Plan rows (case, sm, image, block) whose case matches the regex `cases`."""
+    rows = [tuple(line.split()) for line in open(path) if line.strip()]
+    return [r for r in rows if re.search(cases, r[0])]
+
+
+def speedup_over_baseline(times, case, sm, baseline):
+    """How many times faster `sm`'s image of `case` ran than the baseline target's,
+    as text ("-" where either time is missing or this is the baseline itself)."""
+    ours, base = times.get((case, sm)), times.get((case, baseline))
+    if sm == baseline or not ours or not base:
+        return "-"
+    return f"{base / ours:.2f}"
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("dir")
     p.add_argument("--cases", default="MatMul")
     p.add_argument("--launches", type=int, default=50)
+    p.add_argument("--baseline", default="sm_80",
+                   help="target whose image of the same case the speedup column compares with")
     o = p.parse_args()
     manifest = json.load(open(os.path.join(o.dir, "manifest.json")))
-    print("case\tsm\tours_ms\tours_TFLOPs\tcublas_ms\tcublas_TFLOPs\tours/cublas")
-    for line in open(os.path.join(o.dir, "plan.txt")):
-        case, sm, image, block = line.split()
-        if not re.search(o.cases, case):
-            continue
+    print(f"case\tsm\tours_ms\tours_TFLOPs\tcublas_ms\tcublas_TFLOPs\tours/cublas\tx_{o.baseline}")
+    rows = read_plan(os.path.join(o.dir, "plan.txt"), o.cases)
+    # Time the baseline images first so every row can print its speedup.
+    rows.sort(key=lambda r: r[1] != o.baseline)
+    times = {}
+    for case, sm, image, block in rows:
         shape = matmul_shape(manifest["cases"][case])
         flops = 2.0 * shape[0] * shape[1] * shape[2] * shape[3]
         ours, error = time_ours(root, o, case, sm, image, block)
+        times[(case, sm)] = ours
         if ours is None:
             print(f"{case}\t{sm}\tFAILED {' '.join(error)}")
             continue
@@ -88,6 +110,7 @@ def main():
         tflops = lambda ms: flops / (ms * 1e-3) / 1e12
         row = [case, sm, f"{ours:.4f}", f"{tflops(ours):.2f}"]
         row += [f"{theirs:.4f}", f"{tflops(theirs):.2f}", f"{theirs / ours:.2f}"] if theirs else ["-"] * 3
+        row.append(speedup_over_baseline(times, case, sm, o.baseline))
         print("\t".join(row))
 
 

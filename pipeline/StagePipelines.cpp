@@ -43,6 +43,8 @@ static const PipelineRow kSchedPipeline[] = {
     {1, "tilepipe-split-mma-accumulators"},
     {0, "tilepipe-assign-layouts"},
     {0, "tilepipe-async-copy-mma-operands"},
+    // sm_90a: partition-view stores of 16-bit tiles through shared memory by TMA.
+    {1, "tilepipe-store-tiles-by-tma"},
     {1, "tilepipe-pipeline-mma-loops"},
     // A tcgen05 K loop's accumulator stays in tensor memory.
     {1, "tilepipe-keep-accumulators-in-tmem"},

@@ -61,3 +61,19 @@ DWDB_RAGGED=(--shape DW=48,1040 --shape DB=48,1040 --shape FINAL_DW=1040
     done
   done
 }
+
+# layer_norm_bwd_dwdb carries two 32x1024 f32 sums through its row loop: 512
+# registers per thread on 4 warps, which spilled 13-19 KB. The loop runs once
+# per 32x128 column strip instead (tilepipe-split-mma-accumulators' elementwise
+# case), each strip reducing and storing its columns.
+@test "layer_norm_bwd_dwdb runs its row loop per 128-column strip and assembles without spills (sm_80, sm_90, sm_100, sm_120)" {
+  local sm
+  for sm in sm_80 sm_90 sm_100 sm_120; do
+    tileiras "$BYTECODE/$DWDB.f16.$sm.13.4.tileirbc" --gpu-name $sm --emit=scheduled -o "$TMP/d.mlir"
+    [ "$(grep -c 'scf.for .*-> (tensor<32x128xf32, .*tensor<32x128xf32' "$TMP/d.mlir")" -eq 8 ] ||
+      { grep scf.for "$TMP/d.mlir"; false; }
+    tileiras "$BYTECODE/$DWDB.f16.$sm.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/d.ptx"
+    run ptxas -arch $sm -v -o "$TMP/d.cubin" "$TMP/d.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$sm: $output"; false; }
+  done
+}

@@ -4,9 +4,9 @@
 # fp8 e4m3), AttentionFMHA (causal and not, f16 and bf16) and the fused MoE
 # kernels (w1, w2). Each compiles for every target and bytecode version and
 # matches numpy in tile-emu on sm_80 and sm_90 (fp8 has no sm_80 bytecode),
-# the f16/bf16 ones on sm_100 (tcgen05) too. On sm_90 the f16/bf16 kernels
-# but the gather-fed MoE take wgmma (sm_90 becomes sm_90a for them), so
-# their mma.sync path runs on sm_80.
+# the f16/bf16 ones on sm_100 (tcgen05) too. On sm_90 the f16/bf16 kernels,
+# the gather-fed MoE included, take wgmma (sm_90 becomes sm_90a for them),
+# so their mma.sync path runs on sm_80.
 # All load through zero-padded partition views and run mmaf inside their
 # K loops. MatMul, persistent matmul and FMHA run at their corpus shapes;
 # the others at reduced shapes of the same bytecode (ragged edges included),
@@ -142,6 +142,27 @@ compile_all() {
   [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
 }
 
+# The K loop's TMA ring (3 stages of 16-deep chunks, 4 per 64-deep K tile)
+# at K that is no multiple of the chunk or the tile (200: 12.5 chunks, the
+# last half zero-filled by TMA), shorter than the prologue (8, 40: the ring
+# starts chunks past the loop's end, which load nothing) and long (1000),
+# with ragged M and N; persistent matmul runs two tiles per CTA through one
+# ring each.
+@test "sm_90a: MatMul f16/bf16 and persistent matmul through the TMA ring at ragged K match numpy in tile-emu" {
+  local case k
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16; do
+    run check samples-$case sm_90a 13.4 --shape A=144,200 --shape B=200,272 --shape C=144,272 --grid 4,1,1
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+  for k in 8 40 1000; do
+    run check samples-MatMul-matmul_kernel.f16 sm_90a 13.4 --shape A=128,$k --shape B=$k,256 --shape C=128,256 --grid 1,1,1
+    [ "$status" -eq 0 ] || { echo "K=$k: $output"; false; }
+  done
+  run check samples-MatMul-persistent_matmul_kernel.f16 sm_90a 13.4 --shape A=144,200 --shape B=200,272 \
+    --shape C=144,272 --grid 2,1,1
+  [ "$status" -eq 0 ] || { echo "persistent: $output"; false; }
+}
+
 # The corpus FMHA has 128 keys: one K-loop iteration. With 384 the K and V
 # multiplies run three times, each re-arming its mbarrier and loading the
 # next 128 keys by TMA.
@@ -160,7 +181,7 @@ compile_all() {
 # from their 4-D views: V N-major (imm-trans-b 1), K^T (a dim_map'd view)
 # K-major, as K's rows (imm-trans-b 0; noncausal: 4 k steps of Q @ K^T, 8
 # of P @ V).
-@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; they and FMHA assemble without spills" {
+@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; all store by TMA and assemble without spills" {
   local fmha="$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc"
   tileiras "$fmha" --gpu-name sm_90a --emit=ptx -o "$TMP/f.ptx"
   local regA='wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1'
@@ -180,6 +201,11 @@ compile_all() {
       [ "$(grep -c 'cp.async.bulk.tensor.4d.shared::cluster.global' "$TMP/k.ptx")" -ge 2 ] ||
         { echo "$case: K and V not both by TMA"; false; }
     fi
+    # The epilogue: D (FMHA: Out, a rank-4 view) through swizzled shared
+    # memory by TMA stores (tilepipe-store-tiles-by-tma), no st.global left.
+    grep -qE 'cp.async.bulk.tensor.[234]d.global.shared::cta.tile.bulk_group' "$TMP/k.ptx" &&
+      grep -q 'cp.async.bulk.wait_group' "$TMP/k.ptx" && ! grep -q 'st.global' "$TMP/k.ptx" ||
+      { echo "$case: D not stored by TMA"; false; }
     run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
   done
@@ -293,12 +319,12 @@ compile_all() {
 }
 
 # Plain sm_90 takes sm_90a where a multiply gains from wgmma
-# (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel but the
-# gather-fed MoE, which keeps mma.sync (also on an explicit sm_90a), and the
-# fp8 BatchMatMul and the tf32 all-gather matmul (B staged K-major) and the
-# f32 (tf32) MatMuls, whose 32x32 accumulators (8 rows per warp) take
-# m64n32k8 with padding rows; the fused MoE keeps sm_90 and mma.sync.
-@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls and FMHA compile as sm_90a (wgmma); fused MoE keeps sm_90 and mma.sync (-v says why)" {
+# (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel, the
+# gather-fed MoE included (its A rows by cp.async, B by TMA), the fp8
+# BatchMatMul and the tf32 all-gather matmul (B staged K-major), and the f32
+# (tf32) MatMuls, whose 32x32 accumulators (8 rows per warp) take m64n32k8
+# with padding rows.
+@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls, FMHA and fused MoE compile as sm_90a (wgmma) (-v says why)" {
   local case
   for case in MatMul-matmul_kernel.f16 MatMul-persistent_matmul_kernel.f16 \
     BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16 \
@@ -315,13 +341,42 @@ compile_all() {
     grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32' "$TMP/k.ptx" ||
       { echo "$case: not sm_90a with the tf32 wgmma"; false; }
   done
-  for sm in sm_90 sm_90a; do
-    run tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4.tileirbc" --gpu-name $sm -v \
+  for sm in sm_90:"sm_90 -> sm_90a" sm_90a:sm_90a; do
+    run tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4.tileirbc" --gpu-name ${sm%%:*} -v \
       --emit=ptx -o "$TMP/moe.ptx"
-    [[ "$output" == *"MoE.py:76:22: remark: $sm: mma.sync for this mmaf, not wgmma: A is a gather (addresses from loaded indices)"* ]] ||
+    [[ "$output" == *"MoE.py:76:22: remark: ${sm#*:}: wgmma for this mmaf (A: a gather (addresses from loaded indices) copied into the swizzled staging by cp.async, row runs, B: a strided load)"* ]] ||
       { echo "$sm: $output"; false; }
-    grep -q "^\.target $sm\$" "$TMP/moe.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/moe.ptx" &&
-      ! grep -q 'wgmma' "$TMP/moe.ptx" || { echo "MoE $sm: not mma.sync"; false; }
+    grep -q '^\.target sm_90a$' "$TMP/moe.ptx" && grep -q 'wgmma.mma_async' "$TMP/moe.ptx" &&
+      ! grep -q 'mma.sync' "$TMP/moe.ptx" || { echo "MoE $sm: not wgmma"; false; }
+  done
+}
+
+# The fused MoE kernel on sm_90 (issue #9): wgmma with A, the token rows
+# picked by sorted ids, copied by 16-byte cp.async into the swizzled staging
+# and B, the expert's K-major weight tile (a transposed 3-D view indexed by
+# the loaded expert id), by TMA completing on an mbarrier; no spills. The
+# other targets keep mma.sync without spills.
+@test "sm_90: fused MoE w1/w2 take sm_90a: cp.async A, TMA B, mbarrier wait, wgmma, no spills; sm_80/89/120 mma.sync, no spills" {
+  local w sm
+  for w in w1 w2; do
+    tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-$w.bf16.sm_90.13.4.tileirbc" --gpu-name sm_90 \
+      --emit=ptx -o "$TMP/k.ptx"
+    grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx" &&
+      grep -q 'cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes' "$TMP/k.ptx" &&
+      grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" &&
+      grep -q 'wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16' "$TMP/k.ptx" ||
+      { echo "$w: not cp.async A, TMA B and wgmma"; false; }
+    run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$w: $output"; false; }
+    for sm in sm_80:sm_80 sm_89:sm_80 sm_120:sm_120; do
+      tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-$w.bf16.${sm#*:}.13.4.tileirbc" --gpu-name ${sm%%:*} \
+        --emit=ptx -o "$TMP/k.ptx"
+      grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx" && ! grep -q 'wgmma' "$TMP/k.ptx" ||
+        { echo "$w ${sm%%:*}: not mma.sync"; false; }
+      run ptxas -arch ${sm%%:*} -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+      [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+        { echo "$w ${sm%%:*}: $output"; false; }
+    done
   done
 }
 
@@ -415,7 +470,7 @@ compile_all() {
   done
 }
 
-@test "fused MoE w1 and w2 match numpy in tile-emu (N and K cut to 256/128 and 128/128; sm_80, sm_90)" {
+@test "fused MoE w1 and w2 match numpy in tile-emu (N and K cut to 256/128 and 128/128; sm_80, sm_90 (wgmma))" {
   for sm in sm_80 sm_90; do
     run check samples-MoE-fused_moe_kernel-w1.bf16 "$sm" 13.4 \
       --shape A=48,128 --shape B=64,256,128 --shape C=384,256 --grid 128,1,1
@@ -424,6 +479,18 @@ compile_all() {
       --shape A=384,128 --shape B=64,128,128 --shape C=384,128 --grid 64,1,1
     [ "$status" -eq 0 ] || { echo "w2 $sm: $output"; false; }
   done
+  grep -q 'wgmma.mma_async' "$TMP/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4/kernel.ll" ||
+    { echo "sm_90: no wgmma in the w1 kernel"; false; }
+}
+
+# Ragged on sm_90a: N (240) and K (112) not multiples of the 128x64 tiles,
+# so TMA zero-fills B's boxes past the view and cp.async A's masked runs.
+@test "fused MoE w1 on sm_90 (wgmma, cp.async A, TMA B) matches numpy with N and K ragged (240/112)" {
+  run check samples-MoE-fused_moe_kernel-w1.bf16 sm_90 13.4 \
+    --shape A=48,112 --shape B=64,240,112 --shape C=384,240 --grid 128,1,1
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  grep -q 'cp.async.bulk.tensor' "$TMP/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4/kernel.ll" ||
+    { echo "no TMA in the kernel"; false; }
 }
 
 # A bin folder for run-case.py whose tileiras runs the stages one by one with

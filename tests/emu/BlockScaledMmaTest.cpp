@@ -211,6 +211,23 @@ TEST(BlockScaledMma, Mxf4DefaultsToScaleVec2XUe8m0) {
   expectResults(p, lanes);
 }
 
+// The forms tilepipe's sm_120 lowering issues (BlockScaledMmaToLLVM.cpp):
+// the explicit .scale.2x name, byte-id and thread-id 0 for A and B.
+TEST(BlockScaledMma, Mxf4ScaleVec2XAsTheLoweringIssuesIt) {
+  auto h = lookupBlockScaledMma(
+      "mma.block.scale.m16n8k64.row.col.mxf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0");
+  ASSERT_TRUE(h && h->matrixOp);
+  Problem p = packedE2m1Problem();
+  p.blocks = 2;
+  p.aScale = [](unsigned m, unsigned j) { return uint8_t(126 + (m + 3 * j) % 3); };
+  p.bScale = [](unsigned j, unsigned n) { return uint8_t(125 + (2 * j + n) % 4); };
+  p.scaleValue = ue8m0Value;
+  p.nanScale = 0xff;
+  Lanes lanes = fillLanes(p, {0, 0, 0, 0}, 4);
+  h->matrixOp->compute(lanes);
+  expectResults(p, lanes);
+}
+
 TEST(BlockScaledMma, OnlyThePtxCombinationsExist) {
   for (const char *name : {
            "mma.block.scale.m16n8k32.row.col.mxf8f6f4.f32.e4m3.e5m2.f32.ue8m0",

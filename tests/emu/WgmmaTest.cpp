@@ -363,6 +363,31 @@ TEST(Wgmma, ParsesMlirInlineAsm) {
   EXPECT_FALSE(none->has_value());
 }
 
+// The TMA ring's drain (WgmmaRingToLLVM.cpp): wgmma.wait_group with the
+// accumulator registers tied through it. wgmma completes at issue here, so
+// the registers pass unchanged; other ties are refused.
+TEST(Wgmma, TiedWaitGroupPassesRegistersThrough) {
+  llvm::LLVMContext ctx;
+  llvm::Type *f32 = llvm::Type::getFloatTy(ctx);
+  auto *type = asmType(ctx, 3, f32, {f32, f32, f32});
+  auto h = lookupWgmmaAsm("wgmma.wait_group.sync.aligned 0;", "=f,=f,=f,0,1,2", type);
+  ASSERT_TRUE(bool(h)) << llvm::toString(h.takeError());
+  ASSERT_TRUE(h->has_value());
+  IntrinsicHandler handler = **h;
+  handler.argOffsets = {0, 4, 8};
+  handler.retOffsets = {0, 4, 8};
+  handler.retSizes = {4, 4, 4};
+  float args[3] = {1.5f, -2.0f, 3.25f}, ret[3] = {};
+  handler.fn(handler, reinterpret_cast<const uint8_t *>(args), reinterpret_cast<uint8_t *>(ret));
+  EXPECT_EQ(ret[0], 1.5f);
+  EXPECT_EQ(ret[1], -2.0f);
+  EXPECT_EQ(ret[2], 3.25f);
+
+  auto swapped = lookupWgmmaAsm("wgmma.wait_group.sync.aligned 0;", "=f,=f,=f,1,0,2", type);
+  ASSERT_FALSE(bool(swapped));
+  EXPECT_NE(llvm::toString(swapped.takeError()).find("tied through it"), std::string::npos);
+}
+
 std::string asmError(const char *text, const char *constraints, llvm::FunctionType *type) {
   auto h = lookupWgmmaAsm(text, constraints, type);
   return h ? std::string("accepted") : llvm::toString(h.takeError());

@@ -139,6 +139,19 @@ setup() {
   done
 }
 
+# On sm_90a the same gather takes wgmma (WgmmaChoice.h): A's rows by
+# cp.async into the swizzled staging while TMA loads B, completing on an
+# mbarrier (the fused MoE kernel's form, tests/corpus/matmul.bats).
+@test "sm_90a: a row-gathered A fuses without a view and B with one; per chunk B's TMA box is issued, A copied by cp.async, fenced, then the mbarrier wait and wgmma; no spills" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_gather.mlir"
+  run bash -c "tile-lower --gpu-name sm_90a '$in' | tile-sched | FileCheck --check-prefix=WGSCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx' '$in' && FileCheck --check-prefix=WGPTX --input-file '$BATS_TEST_TMPDIR/k.ptx' '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run ptxas -arch sm_90a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
+}
+
 # cuTile's tf32 matmuls (inputs/mmaf_tf32_cp_async.mlir): f32 loads rounded
 # by ftof fuse with their rounding; the fragments are rounded after ldmatrix.
 @test "tile-sched fuses f32 loads and their ftof to tf32 into tile_as.mmaf_global {lhs_tf32, rhs_tf32}; the PTX copies f32 by cp.async and rounds fragments to nearest even" {
@@ -147,13 +160,39 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  # The tcgen05 path (sm_100) would truncate in the tensor core: its ftof
-  # stays a rounding in registers.
+  # On sm_100 this 32-row multiply has neither the tcgen05 layout nor the
+  # mma.sync path's rounding after ldmatrix: its ftof stays a rounding in
+  # registers (a tcgen05 one fuses, see the next test).
   run bash -c "tile-lower --gpu-name sm_100 '$in' | tile-sched"
   [[ "$status" -eq 0 && "$output" == *"arith.truncf"* && "$output" != *"_tf32"* ]] || { echo "$output" | grep -n 'mmaf\|truncf'; false; }
 }
 
-@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, a view of the wrong length, or rhs_view_transposed without a view; tf32 rounding of anything but f32 pointers, shortened runs of registers" {
+# On the tcgen05 path (sm_100) ftof'd f32 loads fuse marked, to be rounded in
+# shared memory (lhs_tf32, rhs_tf32).
+@test "tile-sched on sm_100: ftof'd f32 operands fuse into tile_as.mmaf_global {lhs_tf32, rhs_tf32}" {
+  "$BATS_TEST_DIRNAME/kernel.py" --m 128 --n 64 --k 32 --a f32 --ftof-tf32 > "$BATS_TEST_TMPDIR/tf32.mlir"
+  tile-lower --gpu-name sm_100 "$BATS_TEST_TMPDIR/tf32.mlir" | tile-sched > "$BATS_TEST_TMPDIR/tf32.sched"
+  grep -qE 'tile_as.mmaf_global .*\{lhs_tf32, rhs_tf32\} : tensor<128x32x!tile_as.ptr<f32, 1>' "$BATS_TEST_TMPDIR/tf32.sched" &&
+    ! grep -q 'arith.truncf' "$BATS_TEST_TMPDIR/tf32.sched" ||
+    { grep -n 'mmaf\|truncf' "$BATS_TEST_TMPDIR/tf32.sched"; false; }
+}
+
+# A B whose pointers run along K (rhs_k_runs: a transposed view's B laid out
+# K first, inputs/tcgen05_k_runs.mlir) is copied K-major by cp.async.cg and
+# read with the instruction descriptor's B K-major: 0x08100490 = 135267472
+# (f32 D, bf16 A and B, N = 64, M = 128, bit 16 clear); ptxas takes it.
+@test "tile-llvm: an mmaf_global with rhs_k_runs copies B K-major by cp.async for tcgen05.mma with B K-major" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tcgen05_k_runs.mlir"
+  tile-llvm "$in" -o "$BATS_TEST_TMPDIR/k.ll"
+  tile-ptx --gpu-name sm_100 -o "$BATS_TEST_TMPDIR/k.ptx" "$BATS_TEST_TMPDIR/k.ll"
+  grep -q 'cp.async.cg.shared.global' "$BATS_TEST_TMPDIR/k.ptx" &&
+    grep -qE 'mov.b32[[:space:]]+%r[0-9]+, 135267472;' "$BATS_TEST_TMPDIR/k.ptx" &&
+    ! grep -q 'st.shared.b16' "$BATS_TEST_TMPDIR/k.ptx" || { grep -n 'cp.async\|tcgen05.mma' "$BATS_TEST_TMPDIR/k.ptx"; false; }
+  run ptxas -arch sm_100a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
+}
+
+@test "verifier: an mmaf_global without pointers, with a mask or a view on a register operand, a view of the wrong length, or rhs_view_transposed without a view; tf32 rounding of anything but f32 pointers, shortened runs or K runs of registers" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_global_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
@@ -339,6 +378,69 @@ CHECK-NOT: cp.async.bulk.tensor
 CHECK
   run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/neg.ptx' '$tmp/neg.mlir' && FileCheck --input-file '$tmp/neg.ptx' '$tmp/neg.check'"
   rm -rf "$tmp"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+# The epilogue by TMA (tilepipe-store-tiles-by-tma): on sm_90a the store of
+# an f16 D through a partition view becomes tile_as.store_tma. A 128x256
+# tile is four 16 KiB blocks of 128-byte swizzled columns: two chunks of two
+# blocks through the 32 KiB of scratch. Per chunk the registers go to
+# shared memory in pairs (st.shared.b32: the wgmma accumulator layout holds
+# two adjacent columns), a proxy fence and a barrier, then thread 0 stores
+# two boxes, commits and waits for their reads before the next barrier.
+@test "tile-sched: on sm_90a an f16 partition-view store becomes tile_as.store_tma (-v says so, or why not); PTX stores through swizzled shared memory by TMA in two chunks; no spills" {
+  local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
+  tmp="$(mktemp -d)"
+  "$kernel" --m 128 --n 256 --k 64 --a f16 --acc f16 --warps 8 > "$tmp/k.mlir"
+  run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir' | tile-sched -v -o '$tmp/k.sched.mlir'"
+  [[ "$output" == *"remark: sm_90a: this store goes through shared memory by TMA (cp.async.bulk.tensor; 2 chunk(s) of 128 columns, 128-byte swizzle)"* ]] ||
+    { echo "$output"; rm -rf "$tmp"; false; }
+  grep -qE 'tile_as.store_tma %[0-9]+, %arg3\[%c128_i32, %c256_i32, %c256_i32, %c0_i32, %c0_i32\] : tensor<128x256xf16' "$tmp/k.sched.mlir" &&
+    ! grep -q 'tile_as.store ' "$tmp/k.sched.mlir" || { grep -n store "$tmp/k.sched.mlir"; rm -rf "$tmp"; false; }
+  cat > "$tmp/k.check" <<'CHECK'
+CHECK: .global .align 128 .b8 __tile_tma_maps{{[0-9]}}[131072];
+CHECK: .shared .align 1024 .b8 __tile_scratch[32768];
+CHECK: wgmma.wait_group.sync.aligned 0;
+CHECK: bar.sync 0;
+CHECK: st.shared.b32
+CHECK: fence.proxy.async.shared::cta;
+CHECK-NEXT: bar.sync 0;
+CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__tile_scratch];
+CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__tile_scratch+16384];
+CHECK-NEXT: cp.async.bulk.commit_group;
+CHECK-NEXT: cp.async.bulk.wait_group.read 0;
+CHECK: bar.sync 0;
+CHECK: st.shared
+CHECK: fence.proxy.async.shared::cta;
+CHECK-NEXT: bar.sync 0;
+CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__tile_scratch];
+CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__tile_scratch+16384];
+CHECK-NEXT: cp.async.bulk.commit_group;
+CHECK-NEXT: cp.async.bulk.wait_group.read 0;
+CHECK: bar.sync 0;
+CHECK-NOT: st.global
+CHECK: ret;
+CHECK
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k.ptx' '$tmp/k.mlir' && FileCheck --input-file '$tmp/k.ptx' '$tmp/k.check'"
+  [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
+  # Four boxes in all; 64 registers of 4 bytes per thread, at most 64 stores.
+  [ "$(grep -c 'cp.async.bulk.tensor.2d.global.shared::cta' "$tmp/k.ptx")" -eq 4 ] &&
+    [ "$(grep -c 'st.shared' "$tmp/k.ptx")" -le 64 ] || { rm -rf "$tmp"; false; }
+  run ptxas -arch sm_90a -v -o "$tmp/k.cubin" "$tmp/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; rm -rf "$tmp"; false; }
+  # A view whose rows are not 16-byte multiples (60 columns) proves no
+  # 16-byte runs: st.global, and -v says why. sm_80 has no TMA: no remark.
+  "$kernel" --m 64 --n 64 --k 16 --a f16 --acc f16 --valid 64,60,16 > "$tmp/r.mlir"
+  run bash -c "tile-lower --gpu-name sm_90a '$tmp/r.mlir' | tile-sched -v -o '$tmp/r.sched.mlir'"
+  [[ "$output" == *"remark: sm_90a: st.global for this store, not TMA: its pointers prove no 16-byte aligned runs"* ]] &&
+    grep -q 'tile_as.store ' "$tmp/r.sched.mlir" || { echo "$output"; rm -rf "$tmp"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$tmp/k.mlir' | tile-sched -v -o '$tmp/k80.mlir'"
+  [[ "$output" != *"TMA"* ]] && ! grep -q store_tma "$tmp/k80.mlir" || { echo "$output"; rm -rf "$tmp"; false; }
+  rm -rf "$tmp"
+}
+
+@test "verifier: tile_as.store_tma of f32, of a base of another type, with a view of the wrong length or leading dimensions above 1" {
+  run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/store_tma_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 

@@ -531,6 +531,27 @@ tcgen05_kind_case() {
     { echo "no tcgen05.ld.16x256b: $output" | grep tcgen05.ld; false; }
 }
 
+# tcgen05_copy_case PATTERN tcgen05_case-args: tcgen05_case, whose PTX must
+# copy its operands by cp.async (no element-wise st.shared of them) and
+# contain PATTERN (grep -E).
+tcgen05_copy_case() {
+  local pattern=$1
+  shift
+  tcgen05_case "$@"
+  tileiras --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  grep -q 'cp.async.c[ag].shared.global' "$TMP/k.ptx" && grep -qE "$pattern" "$TMP/k.ptx" ||
+    { echo "$*: no cp.async or no /$pattern/ in the sm_100 PTX"; false; }
+}
+
+# f32 loads rounded by ftof (cuTile's tf32 matmuls) are copied raw by
+# cp.async and rounded to nearest even in shared memory before kind::tf32
+# reads them (the expectation rounds to nearest, which truncation fails).
+@test "tcgen05 path (sm_100): ftof'd f32 operands by cp.async, rounded to tf32 in shared memory" {
+  MMA_FROM_F32=1 tcgen05_copy_case 'kind::tf32' 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_FROM_F32=1 tcgen05_copy_case 'kind::tf32' 128 128 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_FROM_F32=1 MMA_VALID=100,40,24 tcgen05_copy_case 'kind::tf32' 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+}
+
 @test "sm_100 keeps the mma.sync path where tcgen05 does not tile the accumulator (64 rows; N = 8)" {
   local shape
   for shape in "64 64 32" "128 8 16"; do
@@ -618,6 +639,25 @@ tma_kind_case() {
   tma_kind_case m64n16k32.f32.e4m3.e4m3 64 16 32 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4                     # 32B
 }
 
+# tma_store_case: wgmma_case (f16 accumulator) whose D the PTX stores by TMA
+# through swizzled shared memory: bulk tensor stores, no st.global. D's
+# array starts as zeros and the view covers only VM x VN of it, so a box
+# that wrote past the view's edges would show there.
+tma_store_case() {
+  wgmma_case "$@"
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"* &&
+     "$output" != *"st.global"* ]] || { echo "$*: D not stored by TMA alone"; false; }
+}
+
+@test "wgmma path (sm_90a): an f16 D stored by TMA; ragged edges clipped; 32-, 64- and 128-byte swizzles; column chunks" {
+  MMA_VALID=100,72,64 tma_store_case 128 128 64 f16 f16 0 -- --rtol 2e-3 --atol 2e-2  # 128B, one chunk of 2 blocks
+  MMA_VALID=56,24,32 tma_store_case 64 32 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2     # 64B
+  MMA_VALID=60,8,16 tma_store_case 64 16 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2      # 32B
+  MMA_WARPS=8 MMA_VALID=120,200,64 tma_store_case 128 256 64 f16 f16 0 -- --rtol 2e-3 --atol 2e-2  # 2 chunks
+  MMA_WARPS=8 tma_store_case 256 128 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2         # 256-row boxes, 2 chunks
+}
+
 # Ragged edges: the tiles overhang the views along M, N and K. Where the
 # views keep 16-byte runs whole (VN, VK multiples of 8) A and B reach shared
 # memory by cp.async with zero-filled edges (lowering.bats pins that), in one
@@ -691,4 +731,25 @@ tma_kind_case() {
       --expect "d_out = $rows @ $BF(b)[:$kvalid]" --rtol 1e-4 --atol 1e-4
     [ "$status" -eq 0 ] || { echo "$run: $output"; false; }
   done
+}
+
+# The same gather with K = 256 (kvalid 200): the wgmma staging takes K in 4
+# chunks of 64 over two buffers, so A's cp.async copies and B's TMA boxes
+# alternate buffers and the mbarriers go through both phases.
+@test "wgmma path (sm_90a): a row-gathered A by cp.async beside B by TMA over several K chunks (both buffers, both phases)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_gather.mlir"
+  sed -e 's/64x32/64x256/g; s/tile<32xi32>/tile<256xi32>/g; s/1x32x/1x256x/g; s/32x64/256x64/g' \
+    -e 's/<i32: 32>/<i32: 256>/' "$in" > "$TMP/k256.mlir"
+  tileiras --gpu-name sm_90a --emit=ptx -o "$TMP/k.ptx" "$TMP/k256.mlir"
+  [ "$(grep -c 'mbarrier.try_wait.parity.shared.b64 .*, 1, ' "$TMP/k.ptx")" -eq 2 ] &&
+    grep -q 'cp.async.bulk.tensor.2d' "$TMP/k.ptx" && grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx" ||
+    { echo "not 4 chunks of cp.async A and TMA B over two buffers"; false; }
+  local idx="idx=np.concatenate([$RNG.integers(0, 48, 56), [0, 0, 39, 39, 40, 47, 5, 5]]).astype(np.int32)"
+  local rows="np.where((idx < 40)[:, None], $BF(a)[np.minimum(idx, 39), :200], 0)"
+  run /usr/bin/python3 "$CHECK" "$TMP/k256.mlir" --entry gather --gpu-name sm_90a --bin "$TILEPIPE_BIN" \
+    --array "a=bf16($RNG.standard_normal((40, 264)))" --scalar i32:40 --scalar i32:264 --scalar i32:200 \
+    --array "$idx" --array "b=bf16($RNG.standard_normal((256, 64)))" \
+    --array "d_out=np.zeros((64, 64), np.float32)" \
+    --expect "d_out = $rows @ $BF(b)[:200]" --rtol 1e-4 --atol 1e-4
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

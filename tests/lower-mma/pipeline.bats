@@ -5,6 +5,8 @@
 # each chunk's ldmatrix/mma.sync, a drain after the loop. The numbers are
 # checked by tests/corpus/matmul.bats (MatMul and persistent matmul through
 # the default ring, batched matmul through a forced one, ragged K included).
+# On sm_90a the same pass builds a TMA ring (full/empty mbarriers per stage,
+# wgmma with one group in flight); its numbers are checked there too.
 
 setup() {
   IN="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mma_pipeline.mlir"
@@ -66,10 +68,55 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tile-sched: on sm_90a the wgmma path's mmaf_global keeps its loop, forced too (the ring feeds mma.sync)" {
+# sm_90a: the wgmma path's mmaf_global (A and B by TMA) takes the TMA ring:
+# full/empty mbarriers per stage, phases tracked from the chunk index.
+@test "tile-sched: on sm_90a cuTile's MatMul K loop becomes a TMA ring of 3 stages of 16-deep chunks (-v says so); the release slot is the refilled one, the phase flips every S chunks" {
   local matmul90="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_90.13.4.tileirbc"
-  run bash -c "tileiras '$matmul90' --gpu-name sm_90a --emit=lowered -o - | tile-opt --tilepipe-assign-layouts --tilepipe-async-copy-mma-operands --tilepipe-pipeline-mma-loops=max-ring-registers=1024"
+  run bash -c "tileiras '$matmul90' --gpu-name sm_90a --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' -v"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [[ "$output" == *"tile_as.mmaf_global"* && "$output" != *"mma_stage_copy"* ]] ||
-    { echo "$output" | grep -E "mmaf|stage"; false; }
+  [[ "$output" == *"MatMul.py:93:22: remark: K loop pipelined: a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, one wgmma group in flight (128 accumulator registers per thread)"* ]] ||
+    { echo "$output"; false; }
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/s.mlir" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul90_ring.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # One ring; 2 prologue loads and 4 per iteration; 4 chunks multiplied.
+  run cat "$BATS_TEST_TMPDIR/s.mlir"
+  [[ "$output" != *"tile_as.mmaf_global"* ]] || false
+  [ "$(grep -c 'tile_as.tma_ring_begin' <<< "$output")" -eq 1 ] || false
+  [ "$(grep -c 'tile_as.tma_stage_load' <<< "$output")" -eq 6 ] || false
+  [ "$(grep -c 'tile_as.wgmma_stage' <<< "$output")" -eq 4 ] || false
+  [ "$(grep -c 'tile_as.tma_ring_end' <<< "$output")" -eq 1 ] || false
+}
+
+@test "PTX (default tileiras, sm_90a): MatMul's mbarrier ring: init, prologue loads, per chunk full wait, wgmma, wait_group 1, empty release, next load; a draining wait before the epilogue" {
+  local matmul90="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_90.13.4.tileirbc"
+  run bash -c "tileiras '$matmul90' --gpu-name sm_90a --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/k.ptx" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul90_ring_ptx.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # 2 x 3 mbarriers initialized and invalidated; a wait_group 1 per chunk.
+  [ "$(grep -c 'mbarrier.init.shared.b64' "$BATS_TEST_TMPDIR/k.ptx")" -eq 6 ] || false
+  [ "$(grep -c 'mbarrier.inval.shared.b64' "$BATS_TEST_TMPDIR/k.ptx")" -eq 6 ] || false
+  [ "$(grep -c 'wgmma.wait_group.sync.aligned 	1;' "$BATS_TEST_TMPDIR/k.ptx")" -eq 4 ] || false
+}
+
+@test "verifier: TMA ring ops with a one-slot ring or a view of the wrong length" {
+  run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tma_ring_invalid.mlir"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "sm_90a: MatMul f16/bf16, persistent matmul f16 and BatchMatMul f16 all take the TMA ring (-v), release slots on empty mbarriers in the PTX, and assemble without spills" {
+  local case
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    BatchMatMul-batch_matmul_kernel.f16; do
+    run bash -c "tileiras '$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-$case.sm_90.13.4.tileirbc' --gpu-name sm_90a -v --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+    [[ "$output" == *"remark: K loop pipelined: a TMA ring of 3 stages of 16-deep K chunks"* ]] ||
+      { echo "$case: $output"; false; }
+    grep -q 'mbarrier.arrive.shared.b64' "$BATS_TEST_TMPDIR/k.ptx" &&
+      grep -q 'wgmma.wait_group.sync.aligned[[:space:]]*1;' "$BATS_TEST_TMPDIR/k.ptx" ||
+      { echo "$case: no ring in the PTX"; false; }
+    run ptxas -arch sm_90a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+      { echo "$case: $output"; false; }
+  done
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # --gpu-name sm_90 takes sm_90a where a multiply gains from wgmma
 # (tilepipe-select-wgmma-target, WgmmaChoice.h): a matmul of contiguous
-# loads does, a gather-fed one keeps mma.sync and plain sm_90; -v says which
+# loads does, and one whose A is a gather copied by cp.async; a gather
+# cp.async cannot copy keeps mma.sync and plain sm_90; -v says which
 # and why at the mmaf. The corpus kernels' choices: tests/corpus/matmul.bats.
 
 setup() {
@@ -29,33 +30,60 @@ teardown() {
   [ "$status" -eq 0 ] && [ -s "$TMP/k.cubin" ] || { echo "$output"; false; }
 }
 
-@test "tileiras sm_90: a gather-fed mmaf keeps .target sm_90 and mma.sync; -v says A is a gather" {
+# A gathered A loaded as it is, in 16-byte runs, goes to the swizzled wgmma
+# staging by cp.async while TMA fills B (the fused MoE kernel's shape).
+@test "tileiras sm_90: a gather-fed mmaf takes sm_90a and wgmma, A by cp.async, B by TMA; -v says so" {
   run tileiras --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx" "$GATHER"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [[ "$output" == *"mmaf_gather_select.mlir:37:10: remark: sm_90: mma.sync for this mmaf, not wgmma: A is a gather (addresses from loaded indices)"* ]] ||
+  [[ "$output" == *"mmaf_gather_select.mlir:39:10: remark: sm_90 -> sm_90a: wgmma for this mmaf (A: a gather (addresses from loaded indices) copied into the swizzled staging by cp.async, row runs, B: a contiguous load)"* ]] ||
     { echo "$output"; false; }
-  [[ "$output" != *"tile-ptx: .target"* ]] || { echo "$output"; false; }
-  grep -q '^\.target sm_90$' "$TMP/k.ptx"
-  grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx"
-  ! grep -q 'wgmma' "$TMP/k.ptx"
-  run ptxas -arch sm_90 -o "$TMP/k.cubin" "$TMP/k.ptx"
-  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx"
+  grep -q 'wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16' "$TMP/k.ptx"
+  grep -q 'cp.async.cg.shared.global' "$TMP/k.ptx"
+  grep -q 'cp.async.bulk.tensor.2d' "$TMP/k.ptx"
+  grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx"
+  ! grep -q 'mma.sync' "$TMP/k.ptx"
+  run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
 
-@test "tileiras sm_90a: an explicit sm_90a keeps its target, and a gather-fed mmaf mma.sync there too" {
-  run tileiras --gpu-name sm_90a -v --emit=ptx -o "$TMP/k.ptx" "$GATHER"
-  [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [[ "$output" == *"remark: sm_90a: mma.sync for this mmaf, not wgmma: A is a gather"* ]] || { echo "$output"; false; }
-  grep -q '^\.target sm_90a$' "$TMP/k.ptx"
-  grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx"
-  ! grep -q 'wgmma' "$TMP/k.ptx"
+# gather_variant odd|computed|acquire: the gather-fed kernel with A rows 33
+# elements apart (no run of 4 bytes proven), A computed in registers from
+# the gather (x + x) or A's gather an acquire load: none is a load cp.async
+# copies.
+gather_variant() {
+  case $1 in
+    odd) sed 's/<i32: 32> : tile<64xi32>/<i32: 33> : tile<64xi32>/' "$GATHER" ;;
+    acquire) sed 's/load_ptr_tko weak %ap/load_ptr_tko acquire device %ap/' "$GATHER" ;;
+    computed) sed 's/    %d = mmaf %x, /    %x2 = addf %x, %x : tile<64x32xf16>\n    %d = mmaf %x2, /' "$GATHER" ;;
+  esac > "$TMP/$1.mlir"
+}
+
+@test "tileiras sm_90 and sm_90a: a gather cp.async cannot copy keeps mma.sync (and sm_90); -v says A is a gather" {
+  local variant sm line
+  for variant in odd:39 computed:40 acquire:39; do
+    line=${variant#*:} variant=${variant%:*}
+    gather_variant $variant
+    for sm in sm_90 sm_90a; do
+      run tileiras --gpu-name $sm -v --emit=ptx -o "$TMP/k.ptx" "$TMP/$variant.mlir"
+      [ "$status" -eq 0 ] || { echo "$variant $sm: $output"; false; }
+      [[ "$output" == *"$variant.mlir:$line:10: remark: $sm: mma.sync for this mmaf, not wgmma: A is a gather (addresses from loaded indices) that cp.async cannot copy (no weak, zero-padded load as it is with runs of 4 bytes or more)"* ]] ||
+        { echo "$variant $sm: $output"; false; }
+      [[ "$output" != *"tile-ptx: .target"* ]] || { echo "$variant $sm: $output"; false; }
+      grep -q "^\.target $sm\$" "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx" &&
+        ! grep -q 'wgmma' "$TMP/k.ptx" || { echo "$variant $sm: not mma.sync"; false; }
+      run ptxas -arch $sm -o "$TMP/k.cubin" "$TMP/k.ptx"
+      [ "$status" -eq 0 ] || { echo "$variant $sm: $output"; false; }
+    done
+  done
   run tileiras --gpu-name sm_90a -v --emit=ptx -o "$TMP/w.ptx" "$WGMMA"
   [[ "$output" == *"remark: sm_90a: wgmma for this mmaf (A: a contiguous load, B: a contiguous load)"* ]] || { echo "$output"; false; }
 }
 
 @test "tile-sched: sm_90 is restamped sm_90a only for the wgmma-worthy module; remarks only under -v; other targets untouched" {
+  gather_variant odd
   tile-lower --gpu-name sm_90 "$WGMMA" -o "$TMP/w.mlir"
-  tile-lower --gpu-name sm_90 "$GATHER" -o "$TMP/g.mlir"
+  tile-lower --gpu-name sm_90 "$TMP/odd.mlir" -o "$TMP/g.mlir"
   run tile-sched "$TMP/w.mlir" -o "$TMP/w.sched.mlir"
   [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }
   grep -q 'tile_as.target = "sm_90a"' "$TMP/w.sched.mlir"
@@ -63,7 +91,7 @@ teardown() {
   [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: A is a gather"* ]] || { echo "$output"; false; }
   grep -q 'tile_as.target = "sm_90"' "$TMP/g.sched.mlir"
   # The gather's accumulator takes the mma.sync grid (warps over M and N).
-  grep -q 'tile_as.mmaf_global .*tensor<64x64xf32, #tile_as.blocked<sizePerThread = \[1, 2\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[2, 2\]' "$TMP/g.sched.mlir"
+  grep -q 'tensor<64x64xf32, #tile_as.blocked<sizePerThread = \[1, 2\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[2, 2\]' "$TMP/g.sched.mlir"
   tile-lower --gpu-name sm_80 "$WGMMA" -o "$TMP/w80.mlir"
   run tile-sched -v "$TMP/w80.mlir" -o "$TMP/w80.sched.mlir"
   [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }

@@ -77,3 +77,32 @@ mm() {
   [ "$(grep -c 'tile_as.reshape %[0-9]* : tensor<1x1x32x4xf8E8M0FNU> -> tensor<32x4xf8E8M0FNU>' <<< "$output")" -eq 8 ] ||
     { echo "$output" | grep 'reshape\|permute'; false; }
 }
+
+# Loops that add up tiles elementwise (inputs/split_elementwise.mlir, the
+# shape of cuTile's LayerNorm dW/dB column sums): split along the columns no
+# reduce removes; the sums are checked in tile-emu on ragged shapes.
+@test "tile-sched: two 32x1024 row-sum accumulators become eight 32x128 column strips; a loop reduced along its wide axis stays" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/split_elementwise.mlir"
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-opt --tilepipe-split-mma-accumulators | tee '$BATS_TEST_TMPDIR/e.mlir' | FileCheck --check-prefix=SPLIT '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run FileCheck --check-prefix=STRIP "$in" --input-file "$BATS_TEST_TMPDIR/e.mlir"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tile-emu: the column strips sum ragged 70x1100 X and Y over rows; row sums of a ragged 40x2100 stay right (sm_80, sm_90)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/split_elementwise.mlir"
+  for sm in sm_80 sm_90; do
+    run /usr/bin/python3 "$CHECK" "$in" --entry colsums --gpu-name $sm --bin "$TILEPIPE_BIN" --grid 2 \
+      --array "x=np.random.default_rng(5).standard_normal((70, 1100)).astype(np.float32)" \
+      --array "y=np.random.default_rng(6).standard_normal((70, 1100)).astype(np.float32)" \
+      --array "sx=np.full(1100, 7, np.float32)" --array "sy=np.full(1100, 7, np.float32)" \
+      --scalar i32:70 --scalar i32:1100 \
+      --expect "sx = x.sum(axis=0)" --expect "sy = y.sum(axis=0)" --rtol 1e-4 --atol 1e-4
+    [ "$status" -eq 0 ] || { echo "$sm colsums: $output"; false; }
+    run /usr/bin/python3 "$CHECK" "$in" --entry rowsums --gpu-name $sm --bin "$TILEPIPE_BIN" --grid 2 \
+      --array "x=np.random.default_rng(7).standard_normal((40, 2100)).astype(np.float32)" \
+      --array "sx=np.full(40, 7, np.float32)" --scalar i32:40 --scalar i32:2100 \
+      --expect "sx = x.sum(axis=1)" --rtol 1e-4 --atol 1e-4
+    [ "$status" -eq 0 ] || { echo "$sm rowsums: $output"; false; }
+  done
+}

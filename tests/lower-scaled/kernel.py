@@ -10,7 +10,9 @@ mmaf_scaled (each scale covering K/Ks consecutive k) and stores D.
 
 A 1-byte element type (f8E4M3FN, f8E5M2, f8E8M0FNU) is passed in memory as
 i32 words holding its bit pattern: the kernel loads i32, truncates to i8 and
-bitcasts, so the test needs no 1-byte memory access.
+bitcasts, so the test needs no 1-byte memory access. f4E2M1FN operands are
+loaded as they are, packed two to a byte (element 2i in the low nibble of
+byte i, row-major).
 """
 import argparse
 import os

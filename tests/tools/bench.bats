@@ -56,6 +56,25 @@ print(g.matmul_shape(m['cases']['samples-BatchMatMul-batch_matmul_kernel.f16']))
   [[ "${lines[1]}" == "("[1-9]*", "*", 'float16')" ]] || { echo "$output"; false; }
 }
 
+@test "gpu-matmul: rows compare each image with the sm_80 image of the same case" {
+  printf 'mm sm_90a mm.sm_90a.cubin 1,1,1\nmm sm_80 mm.sm_80.ptx 128,1,1\nother sm_90 o.cubin 1,1,1\n' > "$BATS_TEST_TMPDIR/plan.txt"
+  run /usr/bin/python3 -c "
+import importlib.util
+spec = importlib.util.spec_from_file_location('g', '$BENCH/gpu-matmul.py')
+g = importlib.util.module_from_spec(spec); spec.loader.exec_module(g)
+rows = g.read_plan('$BATS_TEST_TMPDIR/plan.txt', 'mm')
+print(len(rows), rows[1][1])
+t = {('mm', 'sm_90a'): 0.5, ('mm', 'sm_80'): 2.0, ('other', 'sm_90'): 1.0}
+print(g.speedup_over_baseline(t, 'mm', 'sm_90a', 'sm_80'))
+print(g.speedup_over_baseline(t, 'mm', 'sm_80', 'sm_80'))
+print(g.speedup_over_baseline(t, 'other', 'sm_90', 'sm_80'))"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "${lines[0]}" = "2 sm_80" ] || { echo "$output"; false; }
+  [ "${lines[1]}" = "4.00" ] || { echo "$output"; false; }
+  [ "${lines[2]}" = "-" ] || { echo "$output"; false; }
+  [ "${lines[3]}" = "-" ] || { echo "$output"; false; }
+}
+
 @test "gpu-check prepare: one image per GPU_TARGETS entry, cubins for sm_90*, PTX with .reqntid blocks otherwise" {
   GPU_TARGETS="sm_90a sm_90 sm_89" run "$TILEPIPE_SOURCE_DIR/scripts/gpu-check" prepare "$BATS_TEST_TMPDIR/g" 'vec_add_kernel_1d\.f32'
   [ "$status" -eq 0 ] || { echo "$output"; false; }

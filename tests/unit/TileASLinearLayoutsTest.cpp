@@ -165,6 +165,91 @@ TEST_F(TileASLinearLayouts, BlockedNeedsPowersOfTwo) {
   EXPECT_TRUE(toLinearLayout(layout, {64, 64}, 8).has_value());
 }
 
+/// Random power-of-two blocked layouts of rank 2 or 3 with their shapes.
+struct RandomBlocked {
+  std::mt19937 random{21};
+  unsigned pick(unsigned bound) { return unsigned(random() % bound); }
+  SmallVector<unsigned> split(unsigned log2, unsigned rank) {
+    SmallVector<unsigned> parts(rank, 1);
+    for (unsigned bit = 0; bit < log2; ++bit)
+      parts[pick(rank)] *= 2;
+    return parts;
+  }
+  std::pair<BlockedAttr, SmallVector<int64_t>> next(MLIRContext &context, unsigned warpsLog2) {
+    unsigned rank = 2 + pick(2);
+    SmallVector<unsigned> order;
+    for (unsigned dim = 0; dim < rank; ++dim)
+      order.push_back(dim);
+    std::shuffle(order.begin(), order.end(), random);
+    SmallVector<int64_t> shape;
+    for (unsigned dim = 0; dim < rank; ++dim)
+      shape.push_back(int64_t(1) << (2 + pick(4)));
+    auto layout = BlockedAttr::get(&context, split(pick(5), rank), split(5, rank),
+                                   split(warpsLog2, rank), order);
+    return {layout, shape};
+  }
+};
+
+// A permute between a layout and permuteLayout of it moves no data (the
+// lowering passes the registers through): every thread and register holds,
+// at result coordinate i, the source's coordinate permutation[i].
+TEST_F(TileASLinearLayouts, PermutedLayoutKeepsEveryElementInPlace) {
+  RandomBlocked gen;
+  for (unsigned round = 0; round < 60; ++round) {
+    auto [layout, shape] = gen.next(context, 2);
+    unsigned rank = shape.size();
+    SmallVector<int32_t> permutation;
+    for (unsigned dim = 0; dim < rank; ++dim)
+      permutation.push_back(dim);
+    std::shuffle(permutation.begin(), permutation.end(), gen.random);
+    SmallVector<int64_t> permutedShape;
+    for (int32_t d : permutation)
+      permutedShape.push_back(shape[d]);
+    BlockedAttr permuted = permuteLayout(layout, permutation);
+    std::optional<LinearLayout> from = toLinearLayout(layout, shape, 4);
+    std::optional<LinearLayout> to = toLinearLayout(permuted, permutedShape, 4);
+    ASSERT_TRUE(from && to);
+    ASSERT_EQ(from->getInDimSize(kRegisterDim), to->getInDimSize(kRegisterDim));
+    for (int32_t reg = 0, n = from->getInDimSize(kRegisterDim); reg < n; ++reg)
+      for (int32_t lane = 0; lane < 32; ++lane)
+        for (int32_t warp = 0; warp < 4; ++warp) {
+          SmallVector<int32_t> source = from->apply({reg, lane, warp});
+          SmallVector<int32_t> result = to->apply({reg, lane, warp});
+          for (auto [i, d] : llvm::enumerate(permutation))
+            ASSERT_EQ(result[i], source[d]) << "round " << round << ", register " << reg;
+        }
+  }
+}
+
+// getContiguousRegisters (the vector width of loads and stores, counted
+// along the innermost dimension): each run of that many registers holds
+// adjacent elements along the innermost dimension, also where another
+// dimension comes first in the order but holds one register per thread
+// (the tcgen05 accumulator layout, whose rows of columns were stored one
+// element at a time before).
+TEST_F(TileASLinearLayouts, ContiguousRegistersRunAlongTheInnermostDimension) {
+  RandomBlocked gen;
+  for (unsigned round = 0; round < 80; ++round) {
+    auto [layout, shape] = gen.next(context, 2);
+    unsigned innermost = shape.size() - 1;
+    int64_t run = getContiguousRegisters(layout, shape);
+    std::optional<LinearLayout> linear = toLinearLayout(layout, shape, 4);
+    ASSERT_TRUE(linear);
+    int32_t regs = linear->getInDimSize(kRegisterDim);
+    ASSERT_EQ(regs % run, 0);
+    for (int32_t first = 0; first < regs; first += run) {
+      SmallVector<int32_t> start = linear->apply({first, 0, 0});
+      for (int32_t j = 1; j < run; ++j) {
+        SmallVector<int32_t> expected = start;
+        expected[innermost] = (start[innermost] + j) % shape[innermost];
+        ASSERT_EQ(linear->apply({first + j, 0, 0}), expected) << "round " << round;
+      }
+    }
+  }
+  BlockedAttr tcgen05 = getTcgen05AccumulatorLayout(&context, {128, 256}, 8);
+  EXPECT_EQ(getContiguousRegisters(tcgen05, {128, 256}), 128u);
+}
+
 TEST_F(TileASLinearLayouts, MmaAccumulatorLayoutIsTheFragment) {
   BlockedAttr acc = getMmaAccumulatorLayout(&context, {16, 8}, 1);
   std::optional<LinearLayout> linear = toLinearLayout(acc, {16, 8});
@@ -472,3 +557,22 @@ TEST_F(TileASLinearLayouts, ExchangeSlotsNeverConflictMore) {
 }
 
 } // namespace
+
+// tilepipe-pipeline-mma-loops sizes the TMA ring with the IR-level
+// getSwizzledChunkBytes; the lowering lays the slots out as one
+// SwizzledStaging buffer each. They must agree, or the ring the pass chose
+// would not fit at lowering.
+TEST(SwizzledStaging, TmaRingSlotBytesMatchTheLowering) {
+  using namespace tilepipe::tile_as;
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{128, 256}, {64, 128}, {128, 64}, {256, 128}})
+    for (int64_t chunk : {16, 32, 48, 64}) {
+      MmaShape s;
+      s.m = m;
+      s.n = n;
+      s.k = chunk;
+      EXPECT_EQ(SwizzledStaging(s, chunk, 2).bufferBytes, getSwizzledChunkBytes(m, n, chunk, 2))
+          << m << "x" << n << " chunk " << chunk;
+    }
+  // MatMul's 128x256 tile: 4 KiB of A and 8 KiB of B per 16-deep chunk.
+  EXPECT_EQ(getSwizzledChunkBytes(128, 256, 16, 2), 12288u);
+}

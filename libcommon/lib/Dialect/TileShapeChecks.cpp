@@ -135,6 +135,15 @@ LogicalResult tilepipe::verifyDirectedArith(Operation *op, StringRef kind,
   return success();
 }
 
+int64_t tilepipe::getScaledMmaBlock(Type operand, Type scale) {
+  if (isa<Float8E8M0FNUType>(scale) &&
+      isa<Float8E4M3FNType, Float8E5M2Type, Float4E2M1FNType>(operand))
+    return kScaledMmaBlock;
+  if (isa<Float8E4M3FNType>(scale) && isa<Float4E2M1FNType>(operand))
+    return kNvf4ScaleBlock;
+  return 0;
+}
+
 std::string tilepipe::describeScaledMmaMismatch(RankedTensorType lhs, RankedTensorType rhs,
                                                 RankedTensorType acc,
                                                 RankedTensorType lhsScale,
@@ -144,27 +153,34 @@ std::string tilepipe::describeScaledMmaMismatch(RankedTensorType lhs, RankedTens
       lhsScale.getRank() != rank || rhsScale.getRank() != rank)
     return "operands, accumulator and scales must all have rank 2 or all rank 3";
   auto isFp8 = [](Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); };
-  if (!isFp8(lhs.getElementType()) || !isFp8(rhs.getElementType()))
-    return "operands must be f8E4M3FN or f8E5M2";
-  if (!isa<Float8E8M0FNUType>(lhsScale.getElementType()) ||
-      !isa<Float8E8M0FNUType>(rhsScale.getElementType()))
-    return "scales must be f8E8M0FNU";
+  Type a = lhs.getElementType(), b = rhs.getElementType();
+  bool f4 = isa<Float4E2M1FNType>(a);
+  if (f4 ? !isa<Float4E2M1FNType>(b) : !isFp8(a) || !isFp8(b))
+    return "operands must be f8E4M3FN or f8E5M2, or both f4E2M1FN";
+  if (lhsScale.getElementType() != rhsScale.getElementType())
+    return "both scales must have one type";
+  int64_t block = getScaledMmaBlock(a, lhsScale.getElementType());
+  if (!block)
+    return f4 ? "f4E2M1FN scales must be f8E8M0FNU (mxf4) or f8E4M3FN (nvf4)"
+              : "scales must be f8E8M0FNU";
   if (!acc.getElementType().isF32())
     return "the accumulator must be f32";
-  ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape(), c = acc.getShape();
-  int64_t m = c[rank - 2], n = c[rank - 1], k = a[rank - 1];
-  if (a.drop_back(2) != c.drop_back(2) || b.drop_back(2) != c.drop_back(2) ||
+  ArrayRef<int64_t> as = lhs.getShape(), bs = rhs.getShape(), c = acc.getShape();
+  int64_t m = c[rank - 2], n = c[rank - 1], k = as[rank - 1];
+  if (as.drop_back(2) != c.drop_back(2) || bs.drop_back(2) != c.drop_back(2) ||
       lhsScale.getShape().drop_back(2) != c.drop_back(2) ||
       rhsScale.getShape().drop_back(2) != c.drop_back(2))
     return "batch dimensions differ";
-  if (a[rank - 2] != m || b[rank - 2] != k || b[rank - 1] != n)
+  if (as[rank - 2] != m || bs[rank - 2] != k || bs[rank - 1] != n)
     return "shapes are not [M, K] x [K, N] + [M, N]";
-  if (k % kScaledMmaBlock != 0)
-    return "K must be a multiple of 32";
-  int64_t blocks = k / kScaledMmaBlock;
+  int64_t step = f4 ? 64 : 32;
+  if (k % step != 0)
+    return "K must be a multiple of " + std::to_string(step);
+  int64_t blocks = k / block;
   if (lhsScale.getShape().take_back(2) != ArrayRef<int64_t>{m, blocks} ||
       rhsScale.getShape().take_back(2) != ArrayRef<int64_t>{blocks, n})
-    return "scales must be [M, K/32] and [K/32, N]";
+    return "scales must be [M, K/" + std::to_string(block) + "] and [K/" +
+           std::to_string(block) + ", N]";
   return {};
 }
 

@@ -20,6 +20,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/DerivedTypes.h"
 
+#include <cstring>
+#include <string>
 #include <vector>
 
 using namespace tilepipe::emu;
@@ -264,11 +266,45 @@ private:
   AsmScalars scalars_;
 };
 
+/// wgmma.wait_group with registers tied through it ("=f" outputs, input i
+/// tied to output i): how the lowering keeps the accumulator's readers
+/// after the wait. wgmma completes at issue here, so they pass unchanged.
+void tiedWaitHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
+  for (size_t i = 0; i < h.retOffsets.size(); ++i)
+    std::memcpy(ret + h.retOffsets[i], args + h.argOffsets[i], h.retSizes[i]);
+}
+
+/// Whether `constraints` ties n "=f" outputs to inputs 0..n-1, in order,
+/// and nothing else.
+bool isTiedPassThrough(StringRef constraints, unsigned n) {
+  std::string expected;
+  for (unsigned i = 0; i < n; ++i)
+    expected += i ? ",=f" : "=f";
+  for (unsigned i = 0; i < n; ++i)
+    expected += "," + std::to_string(i);
+  return constraints == expected;
+}
+
 } // namespace
 
 llvm::Expected<std::optional<IntrinsicHandler>>
 tilepipe::emu::lookupWgmmaAsm(StringRef asmText, StringRef constraints,
                               llvm::FunctionType *type) {
+  StringRef text = asmText.trim();
+  if (text.consume_front("wgmma.wait_group.sync.aligned")) {
+    unsigned n = type->getNumParams(), pending;
+    text = text.trim();
+    if (!text.consume_back(";") || text.trim().getAsInteger(10, pending) ||
+        !isTiedPassThrough(constraints, n))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "wgmma.wait_group inline PTX other than an N-group wait "
+                                     "with f32 registers tied through it: \"" + asmText.str() +
+                                         "\" (" + constraints.str() + ")");
+    IntrinsicHandler h;
+    h.fn = tiedWaitHandler;
+    h.name = "wgmma.wait_group.tied";
+    return h;
+  }
   if (!asmText.contains("wgmma.mma_async"))
     return std::nullopt;
   AsmSignature sig = AsmSignature::parse(constraints, type);

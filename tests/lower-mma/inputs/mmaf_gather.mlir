@@ -89,3 +89,32 @@ cuda_tile.module @kernels {
 // stays a register load (no contiguity), B alone is copied.
 // NOKDIV: tile_as.load %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : tensor<64x32x!tile_as.ptr<bf16, 1>
 // NOKDIV: tile_as.mmaf_global %{{[0-9]+}}, %{{[0-9]+}} mask %{{[0-9]+}}, %{{.*}} : tensor<64x32xbf16
+
+// sm_90a (wgmma): A's gather fuses without a view (cp.async), B with its
+// view (TMA).
+// WGSCHED: tile_as.mmaf_global %{{[0-9]+}} mask %{{[0-9]+}}, %{{[0-9]+}} mask %{{[0-9]+}} view %arg5[
+// WGSCHED-NOT: tile_as.mmaf %
+// The PTX: thread 0 builds B's tensor map; per chunk, after the barrier that
+// frees the staging, it arrives with B's bytes and issues B's box; the
+// threads meanwhile copy A's rows by cp.async (two 16-byte runs each),
+// commit, wait, fence for the async proxy and meet at a barrier; then
+// everyone waits on the mbarrier's phase and the warpgroup multiplies.
+// WGPTX: tensormap.replace.tile.global_address.global.b1024.b64
+// WGPTX-NOT: tensormap.replace.tile.global_address
+// WGPTX: mbarrier.init.shared.b64
+// WGPTX: bar.sync 0;
+// WGPTX-NOT: bar.sync
+// WGPTX: mov.b32 [[BYTES:%r[0-9]+]], 4096;
+// WGPTX-NEXT: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, [[BYTES]];
+// WGPTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WGPTX-NOT: cp.async.bulk.tensor
+// WGPTX-NOT: bar.sync
+// WGPTX-COUNT-2: cp.async.cg.shared.global
+// WGPTX-NEXT: cp.async.commit_group;
+// WGPTX-NEXT: cp.async.wait_group 0;
+// WGPTX-NEXT: fence.proxy.async.shared::cta;
+// WGPTX-NEXT: bar.sync 0;
+// WGPTX: mbarrier.try_wait.parity.shared.b64 {{.*}}, 0,
+// WGPTX: wgmma.fence.sync.aligned;
+// WGPTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// WGPTX-NOT: mma.sync.aligned

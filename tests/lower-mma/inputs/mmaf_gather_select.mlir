@@ -1,6 +1,8 @@
 // A gather-fed mmaf: D (64x64 f32) = A[idx] (64 rows of a 32-column f16
 // matrix, picked by 64 loaded i32 indices) x B (32x64 f16). On sm_90 and
-// sm_90a it keeps mma.sync (tilepipe-select-wgmma-target; select-target.bats).
+// sm_90a it takes wgmma, A copied by cp.async and B by TMA; with an odd row
+// stride (no 4-byte runs) or A computed from the gather, mma.sync
+// (tilepipe-select-wgmma-target; select-target.bats edits it so).
 cuda_tile.module @kernels {
   entry @k(%a: tile<ptr<f16>>, %idx: tile<ptr<i32>>, %b: tile<ptr<f16>>, %d_out: tile<ptr<f32>>) {
     %tok = make_token : token

@@ -90,3 +90,15 @@ func.func @transposed_without_view(%a: tensor<64x32xf16, #C>, %b: tensor<32x128x
   %d = tile_as.mmaf_global %a, %b, %c {rhs_view_transposed} : tensor<64x32xf16, #C>, tensor<32x128x!tile_as.ptr<f16, 1>, #B>, tensor<64x128xf32, #C>
   return
 }
+
+// -----
+
+// rhs_k_runs says how B's copies run: registers have none.
+#A = #tile_as.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tile_as.blocked<sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]>
+#C = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>
+func.func @k_runs_of_registers(%a: tensor<64x32x!tile_as.ptr<f16, 1>, #A>, %b: tensor<32x128xf16, #B>, %c: tensor<64x128xf32, #C>) {
+  // expected-error @below {{rhs_k_runs needs rhs as pointers}}
+  %d = tile_as.mmaf_global %a, %b, %c {rhs_k_runs} : tensor<64x32x!tile_as.ptr<f16, 1>, #A>, tensor<32x128xf16, #B>, tensor<64x128xf32, #C>
+  return
+}

@@ -67,13 +67,24 @@ mlir::LogicalResult verifyDirectedArith(mlir::Operation *op,
                                         bool flushToZero, mlir::Type type,
                                         size_t numOperands);
 
-/// The k elements one scale of mmaf_scaled covers (the MX formats' block).
+/// The k elements one scale of mmaf_scaled covers in the MX formats.
 inline constexpr int64_t kScaledMmaBlock = 32;
+/// The k elements one scale covers in NVFP4 (f4E2M1FN with f8E4M3FN scales).
+inline constexpr int64_t kNvf4ScaleBlock = 16;
+
+/// The block (k elements per scale) of an mmaf_scaled with `operand`
+/// elements and `scale` elements, the block-scaled kinds of the tensor
+/// cores: fp8 (f8E4M3FN/f8E5M2) or f4E2M1FN with f8E8M0FNU scales, 32
+/// (mxf8f6f4, mxf4); f4E2M1FN with f8E4M3FN scales, 16 (nvf4, the
+/// instructions' kind::mxf4nvf4 with ue4m3 scales). 0 for other types.
+int64_t getScaledMmaBlock(mlir::Type operand, mlir::Type scale);
 
 /// What makes lhs/rhs/acc/scales not an mmaf_scaled form, empty when they
-/// are one: rank 2 or 3 with equal batch, lhs M x K and rhs K x N of fp8
-/// (f8E4M3FN/f8E5M2), acc M x N f32, f8E8M0FNU scales M x K/32 and
-/// K/32 x N, K a multiple of 32.
+/// are one: rank 2 or 3 with equal batch, lhs M x K and rhs K x N of one
+/// of getScaledMmaBlock's kinds (fp8 A and B may mix e4m3 and e5m2; f4
+/// takes f4 on both sides), acc M x N f32, scales M x K/block and
+/// K/block x N, K a multiple of the instruction's k (32 bytes of operand
+/// elements: 32 for fp8, 64 for f4).
 std::string describeScaledMmaMismatch(mlir::RankedTensorType lhs,
                                       mlir::RankedTensorType rhs,
                                       mlir::RankedTensorType acc,

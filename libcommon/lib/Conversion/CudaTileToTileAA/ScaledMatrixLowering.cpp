@@ -10,8 +10,9 @@
 // so the scaled f32 operands are exact whenever the products fit in f32.
 // Targets with block-scaled tensor-core instructions instead get
 // tile_aa.mmaf_scaled, which keeps operands and scales in their own formats:
-// block-scaled mma.sync on sm_120/121 and tcgen05.mma kind::mxf8f6f4
-// block_scale on sm_100/103/110 (plain or `a`), for the forms the
+// block-scaled mma.sync on sm_120/121 (kind::mxf8f6f4 for fp8, kind::mxf4
+// and kind::mxf4nvf4 for e2m1 with e8m0 and e4m3 scales) and tcgen05.mma
+// kind::mxf8f6f4 block_scale on sm_100/103/110 (plain or `a`), for the forms the
 // instruction runs and its accumulator layout tiles (see emitsScaledMma). ConvertCudaTileToTileAAPass registers this
 // through populateScaledMatrixLoweringPatterns.
 //
@@ -71,6 +72,23 @@ Value toF32(OpBuilder &b, Location loc, Value value) {
   return arith::ExtFOp::create(b, loc, withElement(value, b.getF32Type()), value);
 }
 
+/// A block scale as f32. NVFP4's f8E4M3FN scales are read as the tensor
+/// cores read them, unsigned (ue4m3: the PTX ISA's kind::mxf4nvf4 scale
+/// type), so that the decomposition and block-scaled mma.sync agree on a
+/// scale with its sign bit set; the other scale types widen as values do.
+Value scaleToF32(OpBuilder &b, Location loc, Value scale) {
+  auto type = cast<RankedTensorType>(scale.getType());
+  if (isa<Float8E4M3FNType>(type.getElementType())) {
+    RankedTensorType i8 = withElement(scale, b.getI8Type());
+    Value bits = arith::BitcastOp::create(b, loc, i8, scale);
+    Value magnitude = arith::AndIOp::create(
+        b, loc, bits,
+        arith::ConstantOp::create(b, loc, DenseElementsAttr::get(i8, b.getI8IntegerAttr(0x7F))));
+    scale = arith::BitcastOp::create(b, loc, type, magnitude);
+  }
+  return toF32(b, loc, scale);
+}
+
 /// Repeats each scale `block` times along dimension `dim` (the k dimension
 /// of the scale tile): [.., Ks, ..] -> [.., Ks, block, ..] (broadcast of a
 /// unit dimension) -> [.., Ks * block, ..].
@@ -124,8 +142,10 @@ constexpr int64_t kTcgen05Rows = 128, kTcgen05StepBytes = 32;
 constexpr int64_t kTcgen05StagingBytes = 48 * 1024 - 256, kTmemColumns = 512;
 constexpr int64_t kScaleBlocksPerWord = 4;
 
-/// Whether a block-scaled multiply of these types becomes mmaf_scaled: the
-/// form the op takes (fp8 operands, e8m0 scales, block 32, f32 accumulator),
+/// Whether a block-scaled multiply of these types becomes mmaf_scaled: a
+/// form the op takes (fp8 operands with e8m0 scales per 32 k; on mma.sync
+/// also e2m1 operands with e8m0 scales per 32 k or e4m3 per 16; an f32
+/// accumulator),
 /// with a shape the target's lowering tiles. mma.sync: M a multiple of 16
 /// and N eight times a power of two, so that getMmaAccumulatorLayout tiles
 /// the accumulator for every power-of-two warp count (one warp row, the
@@ -140,6 +160,9 @@ bool emitsScaledMma(ScaledMma kind, RankedTensorType lhs, RankedTensorType rhs,
     return false;
   unsigned rank = acc.getRank();
   int64_t m = acc.getShape()[rank - 2], n = acc.getShape().back();
+  bool f4 = isa<Float4E2M1FNType>(lhs.getElementType());
+  if (kind == ScaledMma::Tcgen05 && f4)
+    return false; // tcgen05 kind::mxf4 / mxf4nvf4 are not lowered yet
   if (kind == ScaledMma::MmaSync)
     return m % 16 == 0 && n % 8 == 0 && llvm::isPowerOf2_64(n / 8);
   int64_t batch = rank == 3 ? acc.getShape()[0] : 1;
@@ -191,9 +214,9 @@ struct MmaFScaledLowering : TilePattern<ct::MmaFScaledOp> {
     Value lhsF32 = toF32(rewriter, loc, adaptor.getLhs());
     Value rhsF32 = toF32(rewriter, loc, adaptor.getRhs());
     Value lhsScales =
-        repeatAlong(rewriter, loc, toF32(rewriter, loc, adaptor.getLhsScale()), rank - 1, block);
+        repeatAlong(rewriter, loc, scaleToF32(rewriter, loc, adaptor.getLhsScale()), rank - 1, block);
     Value rhsScales =
-        repeatAlong(rewriter, loc, toF32(rewriter, loc, adaptor.getRhsScale()), rank - 2, block);
+        repeatAlong(rewriter, loc, scaleToF32(rewriter, loc, adaptor.getRhsScale()), rank - 2, block);
     Value scaledLhs = arith::MulFOp::create(rewriter, loc, lhsF32, lhsScales);
     Value scaledRhs = arith::MulFOp::create(rewriter, loc, rhsF32, rhsScales);
     rewriter.replaceOpWithNewOp<tile_aa::MmaFOp>(op, adaptor.getAcc().getType(), scaledLhs,

@@ -1,11 +1,13 @@
 //===- BlockScaledMmaToLLVM.cpp - mmaf_scaled on block-scaled mma.sync ----===//
 //
-// tile_as.mmaf_scaled (fp8 operands, one e8m0 scale per 32 k) on sm_120a /
-// sm_121a as mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale
-// .scale_vec::1X.f32.<a>.<b>.f32.ue8m0, through the LLVM intrinsic
-// llvm.nvvm.mma.block.scale.*. A and B take the fp8 mma.sync path
+// tile_as.mmaf_scaled on sm_120a / sm_121a as block-scaled mma.sync through
+// the LLVM intrinsics llvm.nvvm.mma.block.scale.*: fp8 operands with one
+// e8m0 scale per 32 k as m16n8k32 kind::mxf8f6f4 scale_vec::1X; e2m1
+// operands with e8m0 scales per 32 k (MX-FP4) as m16n8k64 kind::mxf4
+// scale_vec::2X, with e4m3 scales per 16 k (NVFP4) as m16n8k64
+// kind::mxf4nvf4 scale_vec::4X ue4m3. A and B take the 8-bit mma.sync path
 // (lowerMmaSyncWith: staged through the shared scratch, fragments read with
-// ldmatrix); this file adds the scales.
+// ldmatrix, e2m1 packed from bytes); this file adds the scales.
 //
 // With scale_vec::1X one scale covers a fragment row of A (or column of B)
 // for the whole k step of 32, and the instruction reads it from a lane's
@@ -18,6 +20,11 @@
 // 8 * warpsM further down (getMmaAccumulatorLayout), which is exactly where
 // the lane's own second accumulator row lies; the lane's B column is its
 // own first accumulator column moved to the fragment's column l / 4.
+//
+// With scale_vec::2X and 4X the lane and register are the same, and the
+// step's two or four k blocks are bytes 0-1 or 0-3 of the register (byte-id
+// 0): a step of 64 k starts at a multiple of its block count, so the
+// shifted word below holds them in order.
 //
 // Before the multiply the scale tiles go through the shared scratch once
 // (as [batch][M][blocks] and [batch][N][blocks] bytes, each row padded to
@@ -50,8 +57,8 @@ constexpr int64_t kBlocksPerWord = 4;
 struct ScaleStaging {
   int64_t words = 0, pitch = 0;
   uint64_t bOffset = 0, bytes = 0;
-  ScaleStaging(const MmaShape &s) {
-    int64_t blocks = s.k / kScaledMmaBlock;
+  ScaleStaging(const MmaShape &s, int64_t block) {
+    int64_t blocks = s.k / block;
     words = llvm::divideCeil(blocks, kBlocksPerWord);
     pitch = words * 4;
     bOffset = s.batch * s.m * pitch;
@@ -66,20 +73,38 @@ struct LaneScales {
 };
 
 /// The scale register of the k step starting at K index `k` (a multiple of
-/// 32) from the words `words` of a row or column: byte 0 is the step's scale.
-Value selectScale(IndexMath &m, ArrayRef<Value> words, Value k) {
+/// the step) from the words `words` of a row or column, k blocks of `block`:
+/// byte 0 is the step's first scale, the step's others (two with
+/// scale_vec::2X, four with 4X) follow it, since a step starts at a multiple
+/// of its scale count of blocks.
+Value selectScale(IndexMath &m, ArrayRef<Value> words, Value k, int64_t block) {
   RegisterEmitter &e = m.e;
-  Value block = m.div(k, kScaledMmaBlock);
+  Value blockIndex = m.div(k, block);
   Value word = words.front();
   if (words.size() > 1) {
-    Value index = m.div(block, kBlocksPerWord);
+    Value index = m.div(blockIndex, kBlocksPerWord);
     for (int64_t w = 1, count = words.size(); w < count; ++w) {
       Value is = LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::eq, index, e.i32(w));
       word = LLVM::SelectOp::create(e.builder, e.loc, is, words[w], word);
     }
   }
-  Value shift = m.mul(m.rem(block, kBlocksPerWord), 8);
+  Value shift = m.mul(m.rem(blockIndex, kBlocksPerWord), 8);
   return LLVM::LShrOp::create(e.builder, e.loc, word, shift);
+}
+
+/// The intrinsic of the block-scaled mma.sync kind of A and B elements `a`,
+/// `b` with `scale` scales (tile types; getScaledMmaBlock's kinds): fp8 are
+/// m16n8k32 kind::mxf8f6f4 with one ue8m0 per 32 k (scale_vec::1X), e2m1
+/// m16n8k64 kind::mxf4 with two ue8m0 per step (2X) or, with e4m3 scales
+/// per 16 k (NVFP4), kind::mxf4nvf4 with four ue4m3 (4X).
+std::string getBlockScaledMmaIntrinsic(Type a, Type b, Type scale) {
+  if (!isa<Float4E2M1FNType>(a))
+    return ("llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32." +
+            getFloat8Name(a) + "." + getFloat8Name(b) + ".f32.ue8m0")
+        .str();
+  if (isa<Float8E8M0FNUType>(scale))
+    return "llvm.nvvm.mma.block.scale.m16n8k64.row.col.mxf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0";
+  return "llvm.nvvm.mma.block.scale.m16n8k64.row.col.mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue4m3";
 }
 
 struct MmaFScaledLowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
@@ -102,7 +127,11 @@ struct MmaFScaledLowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
       return failure();
     const MmaShape &s = *shape;
     unsigned rank = accTensor.getRank(), mDim = rank - 2, nDim = rank - 1;
-    ScaleStaging staging(s);
+    Type a = getElementTypeOrSelf(op.getLhs().getType());
+    Type b = getElementTypeOrSelf(op.getRhs().getType());
+    Type scale = getElementTypeOrSelf(op.getLhsScale().getType());
+    int64_t block = getScaledMmaBlock(a, scale);
+    ScaleStaging staging(s, block);
 
     RegisterEmitter e(rewriter, loc);
     IndexMath m{e};
@@ -154,11 +183,7 @@ struct MmaFScaledLowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
                                loadWords(scratch->bBase, m.add(m.mul(batch, s.n), column))};
     }
 
-    Type a = getElementTypeOrSelf(op.getLhs().getType());
-    Type b = getElementTypeOrSelf(op.getRhs().getType());
-    std::string name = ("llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32." +
-                        getFloat8Name(a) + "." + getFloat8Name(b) + ".f32.ue8m0")
-                           .str();
+    std::string name = getBlockScaledMmaIntrinsic(a, b, scale);
     Type f32 = rewriter.getF32Type();
     Type resultType =
         LLVM::LLVMStructType::getLiteral(rewriter.getContext(), SmallVector<Type>(4, f32));
@@ -173,8 +198,8 @@ struct MmaFScaledLowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
       llvm::append_range(operands, bRegs);
       llvm::append_range(operands, cRegs);
       // Scale register, byte-id 0, thread-id 0 for A, then for B.
-      operands.append({selectScale(m, lane.a, site.k), zero, zero});
-      operands.append({selectScale(m, lane.b, site.k), zero, zero});
+      operands.append({selectScale(m, lane.a, site.k, block), zero, zero});
+      operands.append({selectScale(m, lane.b, site.k, block), zero, zero});
       Value d = LLVM::CallIntrinsicOp::create(e.builder, e.loc, resultType,
                                               e.builder.getStringAttr(name), operands)
                     .getResult(0);

@@ -160,6 +160,13 @@ struct PermuteLowering : DataMovementPattern<PermuteOp> {
       return success();
     }
     ArrayRef<int32_t> permutation = op.getPermutation();
+    // A result laid out as the source's layout permuted (AssignLayouts
+    // gives it to the tcgen05 block-scaled operands) holds every element in
+    // the thread and register that held it: nothing moves.
+    if (to->layout == permuteLayout(from->layout, permutation)) {
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
     ArrayRef<int64_t> shape = from->shape;
     // Result coordinate i is source coordinate permutation[i].
     auto read = [&](RegisterEmitter &e, ArrayRef<Value> coords) {

@@ -115,6 +115,9 @@ void populateTcgen05AccumulatorToLLVMPatterns(TileLLVMTypeConverter &converter,
                                               mlir::RewritePatternSet &patterns);
 void populateMiscToLLVMPatterns(TileLLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
+/// tile_as.store_tma: through swizzled shared memory by TMA (TmaStoreToLLVM.cpp).
+void populateTmaStoreToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 
 } // namespace tilepipe::tile_as
 

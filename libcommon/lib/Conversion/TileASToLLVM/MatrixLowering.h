@@ -104,22 +104,27 @@ void stageScaleBytes(RegisterEmitter &e, mlir::OpBuilder &builder, const MmaShap
 
 /// Elements a thread holds adjacent along dimension `dim` of `laid` and
 /// aligned to the run: its registers come in such runs when `dim` is the
-/// layout's fastest dimension (a blocked layout gives each thread
-/// sizePerThread adjacent elements there). At most `maxRun`, 1 when `dim`
-/// is not the fastest.
+/// dimension its consecutive registers go along (getRegisterRunDim; a
+/// blocked layout gives each thread sizePerThread adjacent elements there).
+/// At most `maxRun`, 1 along another dimension.
 inline int64_t getRegisterRun(const Laid &laid, unsigned dim, int64_t maxRun) {
-  if (laid.layout.getOrder().front() != dim)
+  if (getRegisterRunDim(laid.layout, laid.shape) != dim)
     return 1;
   return std::gcd<int64_t>(laid.layout.getSizePerThread()[dim], maxRun);
 }
 
 /// Stores the registers of `regs` whose K coordinate (dimension `kDim`) lies
 /// in [k0, k0 + len) at `slotOf(coords, kLocal)`; the others go to `trash`.
+/// With `run` > 1 the registers come in runs of that many adjacent along K
+/// (getRegisterRun), each starting at a multiple of `run` in K, whose slots
+/// are adjacent too and aligned to the run's bytes, and `len` and `trash`
+/// are multiples of it: each run is one vector store (st.shared.v4 for 16
+/// bytes) instead of one store per element.
 template <typename SlotFn>
 inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base,
                          Type type, unsigned kDim, int64_t k0, int64_t len,
-                         bool needsCheck, int64_t trash, SlotFn slotOf) {
-  for (auto [i, value] : llvm::enumerate(regs.values)) {
+                         bool needsCheck, int64_t trash, SlotFn slotOf, int64_t run = 1) {
+  for (size_t i = 0; i < regs.values.size(); i += run) {
     Value kLocal = regs.coords[kDim][i];
     if (k0)
       kLocal = LLVM::SubOp::create(e.builder, e.loc, kLocal, e.i32(k0));
@@ -131,7 +136,14 @@ inline void stageOperand(RegisterEmitter &e, const OperandRegs &regs, Value base
     }
     Value address = LLVM::GEPOp::create(e.builder, e.loc, base.getType(), type,
                                         base, ArrayRef<LLVM::GEPArg>{slot});
-    LLVM::StoreOp::create(e.builder, e.loc, value, address);
+    if (run == 1) {
+      LLVM::StoreOp::create(e.builder, e.loc, regs.values[i], address);
+      continue;
+    }
+    Value vector = e.buildVector(mlir::VectorType::get({run}, type),
+                                 ArrayRef<Value>(regs.values).slice(i, run));
+    unsigned bytes = run * type.getIntOrFloatBitWidth() / 8;
+    LLVM::StoreOp::create(e.builder, e.loc, vector, address, bytes);
   }
 }
 
@@ -151,6 +163,9 @@ struct StagedOperand {
   /// Elements per copy of a global operand where shorter than its layout's
   /// runs (mmaf_global's lhs_run/rhs_run); 0: the layout's.
   int64_t maxRun = 0;
+  /// A global operand's runs go along K (mmaf_global's rhs_k_runs): it is
+  /// staged K-major, its runs whole.
+  bool kRuns = false;
 };
 
 /// The staged form of operand `value` of `op` (converted: `converted`):
@@ -169,8 +184,8 @@ constexpr unsigned kMinCopyBytes = 4;
 
 /// Puts an operand into its staged chunk, one 16-byte (at most) access per
 /// run of elements adjacent along the innermost dimension (getRegisterRun;
-/// one element at a time when the staged rows run along another dimension,
-/// `transposed`);
+/// when the staged rows run along K instead, `transposed`, along K where
+/// the operand's runs go along K, else one element at a time);
 /// `slotOf(i, kLocal)` is the element index from `base` of the run starting
 /// at register i, and the staged array must keep the run whole and 16-byte
 /// aligned. Registers are stored; a global operand is copied with
@@ -191,7 +206,12 @@ mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, 
   const OperandRegs &regs = operand.regs;
   unsigned innermost = laid.shape.size() - 1;
   unsigned elementBytes = getByteSize(element);
-  int64_t run = transposed ? 1 : getRegisterRun(laid, innermost, kMaxRunBytes / elementBytes);
+  int64_t maxRun = kMaxRunBytes / elementBytes;
+  if (operand.kRuns && !transposed)
+    return mlir::emitError(e.loc, "an operand with runs along K needs K-major staging");
+  int64_t run = operand.kRuns ? getRegisterRun(laid, kDim, maxRun)
+                : transposed  ? 1
+                              : getRegisterRun(laid, innermost, maxRun);
   if (operand.maxRun)
     run = std::gcd(run, operand.maxRun);
   unsigned runBytes = run * elementBytes;
@@ -429,6 +449,10 @@ struct TmaView {
   bool transposed = false;
 };
 
+/// mmaf_global's `view` (base and its sizes, strides, starts), converted;
+/// nullopt without one.
+std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed = false);
+
 /// How TMA boxes fill one operand's chunk of a swizzled staged array (blocks
 /// of `width` bytes along the contiguous dimension, `blockBytes` apart, of
 /// 1-, 2- or 4-byte elements): box g of a block covers rows g * boxRows
@@ -452,8 +476,31 @@ struct TmaOperand {
   bool kContiguous = true;
 };
 
+/// The tensor maps of `operands` (generic pointers; each its view, boxes of
+/// boxes.perBlock() x boxes.boxRows `element`s of 1, 2 or 4 bytes,
+/// boxes.width-byte swizzle), built by thread 0 into this CTA's slots: once
+/// per CTA at the function's start where the views' bases, sizes and
+/// strides are known there, else at `op`. The builder is left right before
+/// `op`. TMA loads, the K-loop ring and TMA stores share them.
+SmallVector<Value> buildTensorMaps(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                                   mlir::Operation *op, ArrayRef<TmaOperand> operands,
+                                   Type element);
+
+/// A view coordinate or extent (any integer width) as the i32 a TMA box or
+/// tensor map takes (sign-extended or truncated).
+Value toI32(RegisterEmitter &e, Value v);
+
+/// Issues the boxes of `operand`'s chunk from K offset `k0` through `map`
+/// into the staged array at `dst` (a !llvm.ptr<3>), completing on the
+/// mbarrier `bar` (one thread issues them).
+void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Value dst,
+                   int64_t k0, Value bar);
+
+/// Whether this thread is thread 0 of the CTA (an i1).
+Value isThread0(RegisterEmitter &e);
+
 /// The TMA loads of wgmma's staged operands (TmaToLLVM.cpp: A and B, or B
-/// alone where A comes from registers). The constructor (thread 0) builds
+/// alone where A comes from registers or by cp.async). The constructor (thread 0) builds
 /// one tensor map per operand and initializes one mbarrier per buffer at
 /// `barriers` (a !llvm.ptr<3>); `load` fills a chunk and waits for it;
 /// `finish` invalidates the mbarriers (after the last wait and a CTA
@@ -465,12 +512,15 @@ public:
   /// Chunk `chunk` (K from `k0`) into buffer chunk % buffers, where operand
   /// i starts at `dsts[i]`; every thread returns once it has landed.
   mlir::LogicalResult load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
+  /// The two halves of `load`: thread 0 issues the chunk's boxes, and every
+  /// thread waits for them to land; the threads may stage another operand
+  /// in between (a cp.async A, while TMA fills B).
+  void start(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
+  mlir::LogicalResult wait(int64_t chunk);
   void finish();
 
 private:
   Value barrier(int64_t buffer) const;
-  void issue(Value map, const TmaView &view, const TmaBoxes &boxes, Value dst,
-             int64_t innerOffset, int64_t rowOffset, Value bar);
 
   mlir::ConversionPatternRewriter &rewriter;
   RegisterEmitter &e;
@@ -487,10 +537,11 @@ constexpr uint64_t kTmaBarrierBytes = 16;
 /// `element`, `a` typed like `lhsType`) onto the accumulator `acc`
 /// (converted; tensor type `accTensorType`) with wgmma.mma_async, for an op
 /// for which canLowerToWgmma holds.
-/// Where B has a view and A one too or no staging (A from registers), on
-/// unbatched multiplies, the staged operands are loaded by TMA (TmaLoads)
-/// rather than copied with cp.async; a transposed B view (K-major) is read
-/// that way only, so elsewhere it is an error.
+/// Where B has a view and A one too, no staging (A from registers) or a
+/// global source (copied by cp.async while TMA fills B), on unbatched
+/// 16-bit multiplies, B (and A where it has a view) is loaded by TMA
+/// (TmaLoads) rather than copied with cp.async; a transposed B view
+/// (K-major) is read that way only, so elsewhere it is an error.
 mlir::LogicalResult emitWgmma(mlir::Operation *op, const StagedOperand &a,
                               const StagedOperand &b, Type element, Type lhsType, Value acc,
                               Type accTensorType, const mlir::TypeConverter &converter,
@@ -522,11 +573,14 @@ bool canLowerToTcgen05(MmaFGlobalOp op, Type a, Type b);
 /// types `aElement` and `bElement`, `a` typed like `lhsType`) onto the
 /// accumulator `acc` (converted; tensor type `accTensorType`) with
 /// tcgen05.mma, for an op for which canLowerToTcgen05 holds.
+/// `roundToTf32`: the global operands are f32 copies of tf32 operands,
+/// rounded to nearest even in shared memory once landed.
 mlir::LogicalResult emitTcgen05(mlir::Operation *op, const StagedOperand &a,
                                 const StagedOperand &b, Type aElement, Type bElement,
                                 Type lhsType, Value acc,
                                 Type accTensorType, const mlir::TypeConverter &converter,
-                                mlir::ConversionPatternRewriter &rewriter);
+                                mlir::ConversionPatternRewriter &rewriter,
+                                bool roundToTf32 = false);
 
 /// Allocates the tensor memory the tcgen05 lowerings of each kernel asked for
 /// (allocateTensorMemory): warp 0 allocates it on entry and frees it before
@@ -535,6 +589,10 @@ mlir::LogicalResult emitTcgen05(mlir::Operation *op, const StagedOperand &a,
 mlir::LogicalResult finishTensorMemory(mlir::ModuleOp module);
 
 /// The lowering of tile_as.mmaf_global (the mma.sync path fed by cp.async).
+/// The TMA ring's ops (WgmmaRingToLLVM.cpp).
+void populateWgmmaRingToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 

@@ -381,6 +381,7 @@ void populateMatrixToLLVMPatterns(TileLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns) {
   patterns.add<MmaFLowering, MmaILowering>(converter);
   populateMmaFGlobalToLLVMPatterns(converter, patterns);
+  populateWgmmaRingToLLVMPatterns(converter, patterns);
 }
 
 } // namespace tilepipe::tile_as

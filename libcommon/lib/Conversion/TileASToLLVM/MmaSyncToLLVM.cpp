@@ -42,6 +42,14 @@
 // f16 accumulators accumulate in f32 (as on the FMA path) and are rounded
 // once at the end.
 //
+// Block-scaled e2m1 (m16n8k64, MmaSyncForm::nibbles) packs eight elements
+// to a register, which no staging cp.async or st.shared of register runs
+// can produce without pairing nibbles across threads. So each element is
+// staged as a byte (as the 8-bit kinds, B transposed), K permuted within
+// each 32 (getNibbleStagingK), and a k step of 64 is read as two 32-byte
+// halves by the 8-bit ldmatrix reads, each pair of registers packed into
+// one e2m1 register by two shifts, two ors and a prmt (NibbleFragments).
+//
 // A tile_as.mmaf_global (AsyncCopyMmaOperands fused the global load of A,
 // of B or of both into it; any mma.sync form) fills the same staging with cp.async straight
 // from global memory, 16 bytes per copy (cp.async.cg; 8 or 4 by cp.async.ca
@@ -133,6 +141,15 @@ SmallVector<Value> loadWords(RegisterEmitter &e, ArrayRef<Value> addresses) {
   return words;
 }
 
+/// prmt: the bytes of (`a`, `b`) that `selector` names, one per result byte.
+Value permuteBytes(RegisterEmitter &e, Value a, Value b, int64_t selector) {
+  Type i32 = e.builder.getI32Type();
+  return LLVM::CallIntrinsicOp::create(e.builder, e.loc, i32,
+                                       e.builder.getStringAttr("llvm.nvvm.prmt"),
+                                       ValueRange{a, b, e.i32(selector)})
+      .getResult(0);
+}
+
 /// The B fragments of two m16n8k32 blocks of 1-byte elements, the even and
 /// the odd columns of a 16-column span (the paired-column accumulator
 /// layout), read from B staged as [k][n] rows, the way global memory holds
@@ -175,28 +192,72 @@ struct PairedByteFragments {
   /// span whose rows the lanes name at `address`.
   static SmallVector<SmallVector<Value>> load(RegisterEmitter &e, Value address) {
     SmallVector<Value> matrices = loadMatrices(e, address, 4, /*transpose=*/true);
-    auto permute = [&](Value a, Value b, int64_t selector) {
-      Type i32 = e.builder.getI32Type();
-      return LLVM::CallIntrinsicOp::create(e.builder, e.loc, i32,
-                                           e.builder.getStringAttr("llvm.nvvm.prmt"),
-                                           ValueRange{a, b, e.i32(selector)})
-          .getResult(0);
-    };
     // Matrix 2r + 0 holds (k, column 2g), (k, 2g + 1), (k + 1, 2g),
     // (k + 1, 2g + 1) of k = 4t (+ 16r); matrix 2r + 1 the same of k + 2:
     // the even columns are bytes 0, 2, 4, 6 of the pair, the odd ones 1, 3,
     // 5, 7.
     SmallVector<SmallVector<Value>> fragments;
     for (int64_t selector : {0x6420, 0x7531})
-      fragments.push_back({permute(matrices[0], matrices[1], selector),
-                           permute(matrices[2], matrices[3], selector)});
+      fragments.push_back({permuteBytes(e, matrices[0], matrices[1], selector),
+                           permuteBytes(e, matrices[2], matrices[3], selector)});
     return fragments;
   }
 };
 
+/// The fragments of packed 4-bit operands (MmaSyncForm::nibbles: e2m1 of
+/// the block-scaled m16n8k64) from their staging, one byte per element
+/// (its low nibble) with K permuted by getNibbleStagingK. A k step is 64
+/// staged bytes; each 32-byte half is read as the 8-bit kinds read a k
+/// step, with ldmatrix.x4 for A and plain ldmatrix.x2 for the transposed B,
+/// which gives lane (g, t) the bytes at 4t..4t+3 and 16 + 4t.. of the half,
+/// elements 8t..8t+7 after the permutation. Packed, they are the e2m1
+/// register of k 8t..8t+7 (PTX ISA, "Matrix Fragments for mma.m16n8k64":
+/// a0/a1 rows g and g + 8, a2/a3 the same 32 k further; b0, b1 column g),
+/// the lowest k in the lowest nibble.
+struct NibbleFragments {
+  /// The e2m1 register of the bytes of `low` then `high`: or-ing each word
+  /// with itself shifted by a nibble puts two elements in its bytes 0 and 2,
+  /// which one prmt gathers.
+  static Value pack(RegisterEmitter &e, Value low, Value high) {
+    auto fold = [&](Value word) {
+      Value shifted = LLVM::LShrOp::create(e.builder, e.loc, word, e.i32(4));
+      return LLVM::OrOp::create(e.builder, e.loc, word, shifted).getResult();
+    };
+    return permuteBytes(e, fold(low), fold(high), 0x6420);
+  }
+  /// a0..a3 from the halves at `first` and `second`.
+  static SmallVector<Value> loadA(RegisterEmitter &e, Value first, Value second) {
+    SmallVector<Value> lo = loadMatrices(e, first, 4, false);
+    SmallVector<Value> hi = loadMatrices(e, second, 4, false);
+    return {pack(e, lo[0], lo[2]), pack(e, lo[1], lo[3]), pack(e, hi[0], hi[2]),
+            pack(e, hi[1], hi[3])};
+  }
+  /// b0, b1 from the halves at `first` and `second`.
+  static SmallVector<Value> loadB(RegisterEmitter &e, Value first, Value second) {
+    SmallVector<Value> lo = loadMatrices(e, first, 2, false);
+    SmallVector<Value> hi = loadMatrices(e, second, 2, false);
+    return {pack(e, lo[0], lo[1]), pack(e, hi[0], hi[1])};
+  }
+};
+
+/// Where the element at K index `k` of a chunk of packed 4-bit operands
+/// (MmaSyncForm::nibbles; K contiguous: A, transposed B) is staged. An
+/// e2m1 fragment register holds eight consecutive k (8t..8t+7 of lane t in
+/// each 32 k), a byte-per-element ldmatrix register four (4t..4t+3 of each
+/// 16-byte half). Staging k = 8t + i at 4t + i (i < 4) and 16 + 4t + i - 4
+/// (i >= 4) within its 32 makes the two registers ldmatrix gives lane t for
+/// the halves of a 32 k its eight k in order (NibbleFragments). Runs of four
+/// aligned k stay contiguous.
+Value getNibbleStagingK(IndexMath &m, Value k) {
+  Value base = m.mul(m.div(k, 32), 32);
+  Value upper = m.mul(m.bits(k, 2, 1), 16);
+  return m.add(m.add(base, upper), m.add(m.bits(k, 1, 12), m.bits(k, 0, 3)));
+}
+
 /// Stages the K chunk [k0, k0 + len) of `a` and `b` (of the multiply `s`,
-/// laid out as `staging`; B transposed where `bTransposed`) at `aBase` and
-/// `bBase`; `needsCheck`: some runs may lie outside the chunk. A register
+/// laid out as `staging`; B transposed where `bTransposed`; K permuted by
+/// getNibbleStagingK where `nibbles`) at `aBase` and `bBase`; `needsCheck`:
+/// some runs may lie outside the chunk. A register
 /// run outside goes to the trash slot; a copied (global) run outside is
 /// skipped by a branch around its cp.async (`rewriter`), so that its shared
 /// address is one thread base plus a constant in every chunk rather than a
@@ -206,8 +267,10 @@ struct PairedByteFragments {
 LogicalResult stageChunk(RegisterEmitter &e, RewriterBase &rewriter, const MmaShape &s,
                          const MmaSyncStaging &staging, const StagedOperand &a,
                          const StagedOperand &b, Type element, bool bTransposed, Value aBase,
-                         Value bBase, int64_t k0, int64_t len, bool needsCheck) {
+                         Value bBase, int64_t k0, int64_t len, bool needsCheck,
+                         bool nibbles = false) {
   IndexMath m{e};
+  auto stagedK = [&](Value kLocal) { return nibbles ? getNibbleStagingK(m, kLocal) : kLocal; };
   unsigned rank = a.laid.shape.size(), mDim = rank - 2, nDim = rank - 1;
   auto batchOf = [&](const OperandRegs &regs, size_t i) {
     return s.batched ? regs.coords[0][i] : e.i32(0);
@@ -216,7 +279,7 @@ LogicalResult stageChunk(RegisterEmitter &e, RewriterBase &rewriter, const MmaSh
                        needsCheck, staging.aTrash(), [&](size_t i, Value kLocal) {
                          Value row = m.add(m.mul(batchOf(a.regs, i), s.m),
                                            a.regs.coords[mDim][i]);
-                         return m.add(m.mul(row, staging.aPitch), kLocal);
+                         return m.add(m.mul(row, staging.aPitch), stagedK(kLocal));
                        }, a.global ? &rewriter : nullptr)))
     return failure();
   return stageRuns(e, b, bBase, element, bTransposed, rank - 2, k0, len, needsCheck,
@@ -224,7 +287,7 @@ LogicalResult stageChunk(RegisterEmitter &e, RewriterBase &rewriter, const MmaSh
                      Value column = b.regs.coords[nDim][i];
                      if (bTransposed) {
                        Value row = m.add(m.mul(batchOf(b.regs, i), s.n), column);
-                       return m.add(m.mul(row, staging.bPitch), kLocal);
+                       return m.add(m.mul(row, staging.bPitch), stagedK(kLocal));
                      }
                      Value row = m.add(m.mul(batchOf(b.regs, i), staging.chunk), kLocal);
                      return m.add(m.mul(row, staging.bPitch), column);
@@ -315,7 +378,11 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
   // or second 16 bytes of the k step. Fragment row i of the lane's group
   // g = lane / 4 is accumulator row origin - g + i, rows 8-15 lying
   // 8 * warpsM further.
-  const int64_t half = kStep / 2; // 16 bytes of elements
+  // Packed 4-bit k steps are 64 staged bytes, read in two 32-byte groups
+  // (NibbleFragments); every other k step is one group of 32 bytes.
+  const bool nibbles = form.nibbles();
+  const int64_t groupK = nibbles ? 32 : kStep;
+  const int64_t half = groupK / 2; // 16 bytes of elements
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
   Value lane = m.bits(tid, 0, 31);
   Value group = m.bits(lane, 2, 7);
@@ -409,8 +476,11 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
       Value bStepBase = elementAt(bBase, m.add(bThread, bStep));
       SmallVector<SmallVector<Value>> aFragments;
       for (int64_t offset : aFragmentOffset)
-        aFragments.push_back(roundFragment(
-            e, loadMatrices(e, fragmentAt(aStepBase, offset), 4, false), rounding.a));
+        aFragments.push_back(
+            nibbles ? NibbleFragments::loadA(e, fragmentAt(aStepBase, offset),
+                                             fragmentAt(aStepBase, offset + groupK))
+                    : roundFragment(e, loadMatrices(e, fragmentAt(aStepBase, offset), 4, false),
+                                    rounding.a));
       SmallVector<Value> next(carried);
       int64_t rowPairs = rowRegs / 2;
       for (int64_t batch = 0; batch < batchRegs; ++batch)
@@ -426,6 +496,9 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
             bFragments.push_back(roundFragment(
                 e, loadWords(e, {bAddress, fragmentAt(bStepBase, bOffset + 4 * staging.bPitch)}),
                 rounding.b));
+          else if (nibbles)
+            bFragments.push_back(
+                NibbleFragments::loadB(e, bAddress, fragmentAt(bStepBase, bOffset + groupK)));
           else
             bFragments.push_back(loadMatrices(e, bAddress, 2, !bTransposed));
           for (auto [block, bRegs] : llvm::enumerate(bFragments)) {
@@ -477,7 +550,8 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   auto prepare = [&](int64_t k0, int64_t len) -> FailureOr<ChunkBases> {
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
     if (failed(stageChunk(e, rewriter, s, staging, a, b, element, bTransposed, staged->aBase,
-                          staged->bBase, k0, len, /*needsCheck=*/s.k > staging.chunk)))
+                          staged->bBase, k0, len, /*needsCheck=*/s.k > staging.chunk,
+                          form.nibbles())))
       return failure();
     if (a.global || b.global) {
       // This thread's copies have landed; the barrier then publishes them.
@@ -494,21 +568,6 @@ LogicalResult emitStagedMmaSync(Operation *op, const StagedOperand &a, const Sta
   return success();
 }
 
-/// mmaf_global's `view` (base and its sizes, strides, starts), converted;
-/// nullopt without one.
-std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed = false) {
-  if (!base)
-    return std::nullopt;
-  size_t rank = (view.size() + 1) / 3;
-  TmaView result;
-  result.base = base;
-  result.transposed = transposed;
-  llvm::append_range(result.sizes, view.take_front(rank));
-  llvm::append_range(result.strides, view.slice(rank, rank - 1));
-  llvm::append_range(result.starts, view.drop_front(2 * rank - 1));
-  return result;
-}
-
 struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFGlobalOp op, OpAdaptor adaptor,
@@ -516,18 +575,19 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     Type lhsType = op.getLhs().getType();
     // AsyncCopyMmaOperands fuses the operands of mma.sync mmafs (tf32 ones
     // as f32 rounded after the copy: lhs_tf32/rhs_tf32), of wgmma ones (an
-    // f32 pointer operand there is tf32, rounded in shared memory) and on
-    // the tcgen05 path of tf32 and fp8 ones too. The multiply's element
-    // types are the tile types (a pointer operand's pointee where unmarked).
+    // f32 pointer operand there is tf32, rounded in shared memory) and of
+    // tcgen05 ones (tf32 ones marked as on mma.sync, rounded in shared
+    // memory as on wgmma). The multiply's element types are the tile types
+    // (a pointer operand's pointee where unmarked).
     Type element = op.getLhsMultipliedType(), rhsElement = op.getRhsMultipliedType();
     auto accType = cast<RankedTensorType>(op.getAcc().getType());
     std::optional<MmaSyncForm> form = getMmaFSyncForm(element, rhsElement, accType.getElementType(),
                                                       getTargetComputeCapability(op));
     bool wgmma = canLowerToWgmma(op), tcgen05 = canLowerToTcgen05(op, element, rhsElement);
     FragmentRounding rounding{op.getLhsTf32(), op.getRhsTf32()};
-    if ((wgmma || tcgen05) && (rounding.a || rounding.b))
-      return op.emitOpError("rounds an operand to tf32 after the copy, which only the mma.sync "
-                            "path does");
+    if (wgmma && (rounding.a || rounding.b))
+      return op.emitOpError("marks an operand for rounding to tf32, which the wgmma path "
+                            "does for every f32 pointer operand");
     if (!tcgen05 && hasTmemAccumulator(op))
       return op.emitOpError("keeps its accumulator in tensor memory but does not take the "
                             "tcgen05 path");
@@ -545,6 +605,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
       return failure();
     a->maxRun = op.getLhsRun().value_or(0);
     b->maxRun = op.getRhsRun().value_or(0);
+    b->kRuns = op.getRhsKRuns();
+    if (b->kRuns && !tcgen05)
+      return op.emitOpError("copies B in runs along K, which only the tcgen05 path stages");
     if (tcgen05 && (a->maxRun || b->maxRun))
       return op.emitOpError("shortens an operand's runs, which only the mma.sync and wgmma "
                             "paths copy");
@@ -558,8 +621,9 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     if (op.getRhsViewTransposed())
       return op.emitOpError("has a K-major (transposed view) B, which only the wgmma path reads");
     if (tcgen05)
-      return emitTcgen05(op, *a, *b, element, rhsElement, lhsType, adaptor.getAcc(), op.getAcc().getType(),
-                         *getTypeConverter(), rewriter);
+      return emitTcgen05(op, *a, *b, element, rhsElement, lhsType, adaptor.getAcc(),
+                         op.getAcc().getType(), *getTypeConverter(), rewriter,
+                         /*roundToTf32=*/rounding.a || rounding.b);
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, rhsElement, aRegs, bRegs, cRegs);
@@ -667,6 +731,21 @@ struct MmaFStageLowering : ConvertOpToLLVMPattern<MmaFStageOp> {
 
 } // namespace
 
+/// mmaf_global's `view` (base and its sizes, strides, starts), converted;
+/// nullopt without one.
+std::optional<TmaView> getTmaView(Value base, ValueRange view, bool transposed) {
+  if (!base)
+    return std::nullopt;
+  size_t rank = (view.size() + 1) / 3;
+  TmaView result;
+  result.base = base;
+  result.transposed = transposed;
+  llvm::append_range(result.sizes, view.take_front(rank));
+  llvm::append_range(result.strides, view.slice(rank, rank - 1));
+  llvm::append_range(result.starts, view.drop_front(2 * rank - 1));
+  return result;
+}
+
 bool canLowerToMmaSync(Operation *op) {
   std::optional<MmaSyncForm> form = getMmaSyncForm(op);
   return form && hasMmaSyncStaging(op->getOperand(0).getType(), op->getOperand(2).getType(),
@@ -682,12 +761,27 @@ LogicalResult lowerMmaSyncWith(Operation *op, Value lhs, Value rhs, Value acc,
     return op->emitOpError("has no mma.sync staging (accumulator layout or scratch size)");
   FailureOr<Laid> lhsLaid = Laid::of(op, lhsType);
   FailureOr<Laid> rhsLaid = Laid::of(op, op->getOperand(1).getType());
-  Type element = converter.convertType(getElementTypeOrSelf(lhsType));
+  // Packed 4-bit elements are staged a byte each (NibbleFragments).
+  Type element = form.nibbles() ? Type(rewriter.getI8Type())
+                                : converter.convertType(getElementTypeOrSelf(lhsType));
   if (failed(lhsLaid) || failed(rhsLaid) || !element)
     return failure();
   RegisterEmitter e(rewriter, op->getLoc());
+  if (form.nibbles()) {
+    // The 4-bit registers widened as whole vectors: NVPTX legalizes an
+    // element of a vector of i4 through a stack slot.
+    auto widen = [&](Value vector) -> Value {
+      auto type = cast<VectorType>(vector.getType());
+      return LLVM::ZExtOp::create(rewriter, op->getLoc(), type.clone(element), vector);
+    };
+    lhs = widen(lhs);
+    rhs = widen(rhs);
+  }
   StagedOperand a{*lhsLaid, unpackOperand(e, lhs, *lhsLaid)};
   StagedOperand b{*rhsLaid, unpackOperand(e, rhs, *rhsLaid)};
+  // Runs of at most the four k that getNibbleStagingK keeps together.
+  if (form.nibbles())
+    a.maxRun = b.maxRun = 4;
   return emitStagedMmaSync(op, a, b, element, lhsType, acc, accType, form, arith, issue,
                            converter, rewriter);
 }

@@ -178,12 +178,14 @@ static void roundToTF32InPlace(RegisterEmitter &e, ConversionPatternRewriter &re
 
 LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
                                  const SwizzledStaging &staging, int64_t buffer, Value scratch,
-                                 const StagedOperand *a, const StagedOperand &b, Type element,
+                                 const StagedOperand *a, const StagedOperand *b, Type element,
                                  const MmaShape &s, int64_t k0, int64_t len,
-                                 llvm::function_ref<Value(size_t)> aRowOf, bool roundToTf32) {
+                                 llvm::function_ref<Value(size_t)> aRowOf, bool roundToTf32,
+                                 bool freeBarrier) {
   Location loc = e.loc;
   IndexMath m{e};
-  unsigned rank = b.laid.shape.size();
+  const Laid &laid = (b ? b : a)->laid;
+  unsigned rank = laid.shape.size();
   bool needsCheck = s.k > staging.chunk;
   auto bytesAt = [&](uint64_t offset) -> Value {
     return LLVM::GEPOp::create(rewriter, loc, scratch.getType(), rewriter.getI8Type(), scratch,
@@ -191,7 +193,8 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
   };
   // Earlier readers of the scratch, and of this buffer the multiplies of
   // two chunks before, are done.
-  emitCTABarrier(rewriter, loc);
+  if (freeBarrier)
+    emitCTABarrier(rewriter, loc);
   if (a && failed(stageRuns(
                e, *a, bytesAt(staging.aStart(buffer)), element, /*transposed=*/false, rank - 1,
                k0, len, needsCheck, /*trash=*/0,
@@ -200,35 +203,38 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
     return failure();
   // A K-major B takes its registers one at a time (their runs go along N,
   // its staged rows along K), a global one lands N-major first.
-  bool lands = staging.bLands && b.global;
+  bool lands = b && staging.bLands && b->global;
   bool kMajorStores = staging.bKMajor && !lands;
-  if (failed(stageRuns(
-          e, b, bytesAt(lands ? staging.landingStart(buffer) : staging.bStart(buffer)), element,
-          /*transposed=*/kMajorStores, rank - 2, k0, len, needsCheck, /*trash=*/0,
-          [&](size_t i, Value kLocal) {
-            Value batch = s.batched ? b.regs.coords[0][i] : e.i32(0);
-            Value n = b.regs.coords[rank - 1][i];
-            if (kMajorStores)
-              return staging.b.slot(m, m.add(m.mul(batch, s.n), n), kLocal);
-            Value row = m.add(m.mul(batch, staging.chunk), kLocal);
-            return (lands ? staging.landing : staging.b).slot(m, row, n);
-          },
-          &rewriter)))
+  if (b && failed(stageRuns(
+               e, *b, bytesAt(lands ? staging.landingStart(buffer) : staging.bStart(buffer)),
+               element, /*transposed=*/kMajorStores, rank - 2, k0, len, needsCheck, /*trash=*/0,
+               [&](size_t i, Value kLocal) {
+                 Value batch = s.batched ? b->regs.coords[0][i] : e.i32(0);
+                 Value n = b->regs.coords[rank - 1][i];
+                 if (kMajorStores)
+                   return staging.b.slot(m, m.add(m.mul(batch, s.n), n), kLocal);
+                 Value row = m.add(m.mul(batch, staging.chunk), kLocal);
+                 return (lands ? staging.landing : staging.b).slot(m, row, n);
+               },
+               &rewriter)))
     return failure();
-  if ((a && a->global) || b.global) {
+  if ((a && a->global) || (b && b->global)) {
     // This thread's copies have landed (in the generic proxy, which the
     // fence below orders before the tensor cores' async-proxy reads).
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
     NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
   }
+  // A and an N-major B (tcgen05 reads tf32 B so) round where they landed;
+  // a landed K-major B rounds as it is transposed.
   bool roundA = roundToTf32 && a && a->global;
-  if (lands || roundA) {
+  bool roundB = roundToTf32 && b && b->global && !lands;
+  if (lands || roundA || roundB) {
     int64_t threads = 32;
-    for (unsigned warps : b.laid.layout.getWarpsPerCTA())
+    for (unsigned warps : laid.layout.getWarpsPerCTA())
       threads *= warps;
     emitCTABarrier(rewriter, loc); // every thread's copies have landed
     finishLandedChunk(e, rewriter, staging, buffer, scratch, element, threads, lands, roundA,
-                      roundToTf32);
+                      roundToTf32, roundB);
     return success();
   }
   emitStagedChunkFence(rewriter, loc);
@@ -246,7 +252,7 @@ void emitStagedChunkFence(ConversionPatternRewriter &rewriter, Location loc) {
 void finishLandedChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
                        const SwizzledStaging &staging, int64_t buffer, Value scratch,
                        Type element, int64_t threads, bool transposeB, bool roundA,
-                       bool roundB) {
+                       bool roundB, bool roundBInPlace) {
   Location loc = e.loc;
   auto bytesAt = [&](uint64_t offset) -> Value {
     return LLVM::GEPOp::create(rewriter, loc, scratch.getType(), rewriter.getI8Type(), scratch,
@@ -257,6 +263,8 @@ void finishLandedChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
                      bytesAt(staging.bStart(buffer)), element, threads, roundB);
   if (roundA)
     roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)), staging.a.bytes(), threads);
+  if (roundBInPlace)
+    roundToTF32InPlace(e, rewriter, bytesAt(staging.bStart(buffer)), staging.b.bytes(), threads);
   emitStagedChunkFence(rewriter, loc);
 }
 

@@ -114,33 +114,36 @@ struct SwizzledStaging {
   int64_t bRowOffset(int64_t batch, int64_t n0) const;
 };
 
-/// Stages the chunk k in [k0, k0 + len) of A (unless `a` is null) and B
-/// into buffer `buffer` of `staging` at the start of `scratch`, between CTA
-/// barriers (the first waits for earlier readers of the buffer), fenced
-/// for the async proxy the tensor cores read through; cp.async copies have
-/// landed before. A's register (or copy) i goes to row `aRowOf(i)`; B's
-/// row of batch b and k is b * chunk + k (K-major: of batch b and n,
-/// b * N + n, an element at a time, or through the landing array).
-/// `roundToTf32`: global operands are f32 to round to tf32 once landed
-/// (A in place, B as it is transposed); registers come rounded.
+/// Stages the chunk k in [k0, k0 + len) of A and B (each unless null) into
+/// buffer `buffer` of `staging` at the start of `scratch`, between CTA
+/// barriers (the first, unless `freeBarrier` is false because the caller
+/// had one, waits for earlier readers of the buffer), fenced for the async
+/// proxy the tensor cores read through; cp.async copies have landed
+/// before. A's register (or copy) i goes to row `aRowOf(i)`; B's row of
+/// batch b and k is b * chunk + k (K-major: of batch b and n, b * N + n, an
+/// element at a time, or through the landing array). `roundToTf32`: global
+/// operands are f32 to round to tf32 once landed (A and an N-major B in
+/// place, a K-major B as it is transposed; rounding is exact on values
+/// already tf32); registers come rounded.
 mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
                                        mlir::ConversionPatternRewriter &rewriter,
                                        const SwizzledStaging &staging, int64_t buffer,
                                        Value scratch, const StagedOperand *a,
-                                       const StagedOperand &b, Type element, const MmaShape &s,
+                                       const StagedOperand *b, Type element, const MmaShape &s,
                                        int64_t k0, int64_t len,
                                        llvm::function_ref<Value(size_t)> aRowOf,
-                                       bool roundToTf32 = false);
+                                       bool roundToTf32 = false, bool freeBarrier = true);
 
 /// Completes buffer `buffer`'s chunk once its copies (cp.async or TMA) have
 /// landed and are visible to every thread: with `transposeB`, transposes
 /// the landing array into the K-major B (rounding f32 to tf32 on the way
-/// with `roundB`), with `roundA` rounds A to tf32 in place, `threads`
+/// with `roundB`), with `roundA` rounds A to tf32 in place, with
+/// `roundBInPlace` an N-major B (tcgen05 reads tf32 B so), `threads`
 /// threads sharing the work; then emitStagedChunkFence.
 void finishLandedChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter,
                        const SwizzledStaging &staging, int64_t buffer, Value scratch,
                        Type element, int64_t threads, bool transposeB, bool roundA,
-                       bool roundB);
+                       bool roundB, bool roundBInPlace = false);
 
 /// Orders this thread's generic-proxy writes of a staged chunk before the
 /// tensor cores' async-proxy reads (fence.proxy.async.shared::cta,

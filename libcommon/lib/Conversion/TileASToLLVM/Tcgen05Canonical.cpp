@@ -6,7 +6,10 @@
 // Memory Layout"), one K chunk at a time in the shared scratch, thread 0
 // issuing after a fence and committing to mbarrier 0 of the kernel's pair
 // (getTcgen05MBarrier), and D read back with tcgen05.ld into the
-// accumulator registers. (kind::f16 stages swizzled and keeps its
+// accumulator registers. A thread's registers adjacent along K (A's K-major
+// loads, B's K-major loads permuted to K x N in place) are staged 16 bytes
+// at a time: one core-matrix row per st.shared.v4 rather than a store per
+// byte, whose 192 byte registers per thread made ptxas spill. (kind::f16 stages swizzled and keeps its
 // accumulator in tensor memory: Tcgen05ToLLVM.cpp.)
 //
 //===----------------------------------------------------------------------===//
@@ -89,6 +92,10 @@ FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rh
                                  CanonicalStaging::chooseChunk(mma.shape, elementBytes));
   mma.a = unpackOperand(e, lhs, *lhsLaid);
   mma.b = unpackOperand(e, rhs, *rhsLaid);
+  unsigned rank = accLaid->shape.size();
+  int64_t coreElements = mma.staging.layout.coreElements();
+  mma.aRun = getRegisterRun(*lhsLaid, rank - 1, coreElements);
+  mma.bRun = getRegisterRun(*rhsLaid, rank - 2, coreElements);
   mma.arith.computeType = e.builder.getF32Type();
   if (withAccumulator) {
     mma.c = unpackOperand(e, acc, *accLaid);
@@ -110,12 +117,15 @@ void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
   bool needsCheck = shape.k > staging.chunk();
   emitCTABarrier(e.builder, e.loc); // earlier readers of the scratch are done
   stageOperand(e, a, aBase, storage, rank - 1, k0, len, needsCheck, staging.aElements(shape),
-               [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); });
-  stageOperand(e, b, bBase, storage, rank - 2, k0, len, needsCheck, staging.bElements(shape),
-               [&](size_t i, Value kLocal) {
-                 Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
-                 return staging.layout.slot(m, column, kLocal);
-               });
+               [&](size_t i, Value kLocal) { return staging.layout.slot(m, aRowOf(i), kLocal); },
+               aRun);
+  stageOperand(
+      e, b, bBase, storage, rank - 2, k0, len, needsCheck, staging.bElements(shape),
+      [&](size_t i, Value kLocal) {
+        Value column = m.add(m.mul(batchOf(e, b, i), shape.n), b.coords[rank - 1][i]);
+        return staging.layout.slot(m, column, kLocal);
+      },
+      bRun);
   // Staged by the generic proxy, read by the async proxy ("Memory
   // Consistency Model: Proxies").
   MLIRContext *context = e.builder.getContext();

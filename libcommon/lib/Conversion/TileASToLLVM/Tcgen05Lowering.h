@@ -111,6 +111,9 @@ struct CanonicalMma {
   /// The LLVM type A and B are stored as (i8 for fp8 elements).
   Type storage;
   OperandRegs a, b, c;
+  /// Registers of A and B adjacent along K that one vector store stages
+  /// (within a 16-byte row of a core matrix; 1: one store per element).
+  int64_t aRun = 1, bRun = 1;
   Arithmetic arith{/*isFloat=*/true};
   SmallVector<Value> sums;
   CanonicalStaging staging;

@@ -117,12 +117,12 @@ struct Tcgen05Kind {
 
   /// The instruction descriptor ("Instruction descriptor") of a multiply of
   /// `a` by `b` with N = `n`: f32 D (bits 4-5 = 1), A and B types (bits 7-9,
-  /// 10-12), A K-major (bit 15 = 0), B MN-major (bit 16 = 1, as
-  /// SwizzledStaging stages it), N >> 3 (bits 17-22), M >> 4 (bits 24-28);
-  /// dense, no negation or saturation.
-  static uint32_t instructionDescriptor(Type a, Type b, int64_t m, int64_t n) {
-    return 1u << 4 | typeCode(a) << 7 | typeCode(b) << 10 | 1u << 16 | uint32_t(n >> 3) << 17 |
-           uint32_t(m >> 4) << 24;
+  /// 10-12), A K-major (bit 15 = 0), B MN-major (bit 16 = 1) unless
+  /// `bKMajor` (as SwizzledStaging stages it), N >> 3 (bits 17-22), M >> 4
+  /// (bits 24-28); dense, no negation or saturation.
+  static uint32_t instructionDescriptor(Type a, Type b, int64_t m, int64_t n, bool bKMajor) {
+    return 1u << 4 | typeCode(a) << 7 | typeCode(b) << 10 | uint32_t(!bKMajor) << 16 |
+           uint32_t(n >> 3) << 17 | uint32_t(m >> 4) << 24;
   }
 };
 
@@ -455,7 +455,8 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
 
 LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOperand &b,
                           Type aElement, Type bElement, Type lhsType, Value acc, Type accTensorType,
-                          const TypeConverter &converter, ConversionPatternRewriter &rewriter) {
+                          const TypeConverter &converter, ConversionPatternRewriter &rewriter,
+                          bool roundToTf32) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
   if (failed(accLaid))
@@ -514,9 +515,14 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   if (!inTmem)
     sums = widenAccumulator(e, unpackOperand(e, acc, *accLaid), accElement, arith);
 
-  int64_t chunkLength =
-      SwizzledStaging::chooseChunk(staged, elementBytes, /*stageA=*/!aInTmem, kStagingLimit);
-  SwizzledStaging staging(staged, chunkLength, elementBytes, /*stageA=*/!aInTmem);
+  // B is staged K-major where its copies run along K (a transposed view's
+  // B: rhs_k_runs), else N-major.
+  bool bKMajor = b.kRuns;
+  int64_t chunkLength = SwizzledStaging::chooseChunk(staged, elementBytes, /*stageA=*/!aInTmem,
+                                                     kStagingLimit, bKMajor);
+  if (chunkLength == 0)
+    return op->emitOpError("has no tcgen05 staging that fits shared memory");
+  SwizzledStaging staging(staged, chunkLength, elementBytes, /*stageA=*/!aInTmem, bKMajor);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -557,8 +563,7 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   const SwizzledArray &aArray = staging.a, &bArray = staging.b;
   uint64_t aLayoutBits =
       getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Tcgen05);
-  uint64_t bLayoutBits =
-      getDescriptorLayoutBits(bArray, /*kMajor=*/false, DescriptorFormat::Tcgen05);
+  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Tcgen05);
   Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
   Value accumulate = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                               rewriter.getBoolAttr(true));
@@ -573,25 +578,26 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
         failed(waitForPhase(rewriter, e, barriers[buffer], chunk / kMBarriers - 1)))
       return failure();
     if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
-                                  aInTmem ? nullptr : &a, b, element, s, k0, len, [&](size_t i) {
+                                  aInTmem ? nullptr : &a, &b, element, s, k0, len, [&](size_t i) {
                                     Value batch = s.batched ? a.regs.coords[0][i] : e.i32(0);
                                     return m.add(m.mul(batch, staged.m),
                                                  blocks.stagedRow(m, a.regs.coords[mDim][i]));
-                                  })))
+                                  },
+                                  roundToTf32)))
       return failure();
     Value aAddress = addBytes(e, scratchAddress, e.i32(staging.aStart(buffer)));
     Value bAddress = addBytes(e, scratchAddress, e.i32(staging.bStart(buffer)));
     emitIf(rewriter, loc, leader, [&] {
       NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
       emitCountedLoop(rewriter, loc, len / stepElements, {}, [&](Value k, ValueRange) {
-        // A k step is 32 bytes along A's rows and 16 (tf32: 8, fp8: 32) of
-        // B's rows.
+        // A k step is 32 bytes along A's rows (and a K-major B's) and 16
+        // (tf32: 8, fp8: 32) of an N-major B's rows.
         Value kBytes = m.mul(k, kMmaStepBytes);
-        Value bStep = m.mul(k, stepElements * bArray.width);
+        Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes)
+                              : m.mul(k, stepElements * bArray.width);
         for (const Issue &issue : issues) {
           int64_t region = issue.batch * rowBlocks + issue.block;
-          int64_t bOrigin = issue.n0 / bArray.perBlock() * bArray.blockBytes() +
-                            issue.batch * staging.chunk * bArray.width;
+          int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
           // A in tensor memory: the k step's 32 bytes are 8 columns of its
           // region; in shared memory: a descriptor of its rows.
           Value matrixA =
@@ -609,7 +615,7 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
               e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
           Value d = getTensorPointer(e, m.add(tmem, region * s.n + issue.n0));
           Value idesc = e.i32(int32_t(Tcgen05Kind::instructionDescriptor(
-              aElement, bElement, blocks.mmaRows, issue.width)));
+              aElement, bElement, blocks.mmaRows, issue.width, bKMajor)));
           NVVM::Tcgen05MMAOp::create(rewriter, loc, kind->kind,
                                      NVVM::CTAGroupKind::CTA_1,
                                      NVVM::Tcgen05MMACollectorOp::DISCARD,

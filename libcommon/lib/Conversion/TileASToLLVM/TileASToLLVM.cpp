@@ -175,9 +175,10 @@ struct AccessShape {
   unsigned words;
   unsigned wordBits;
 
-  static AccessShape get(BlockedAttr layout, int64_t contiguity, Type element) {
+  static AccessShape get(const Laid &laid, int64_t contiguity, Type element) {
     unsigned bytes = getByteSize(element);
-    unsigned width = std::min<int64_t>(getContiguousRegisters(layout), contiguity);
+    unsigned width =
+        std::min<int64_t>(getContiguousRegisters(laid.layout, laid.shape), contiguity);
     width = std::min(width, std::max(1u, kMaxAccessBytes / bytes));
     if (element.isInteger(1))
       width = 1; // i1 registers are widened to a byte one at a time
@@ -292,7 +293,7 @@ struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
       return failure();
     Type element = op.getType().getElementType();
     std::optional<AccessShape> access =
-        AccessShape::get(laid->layout, op.getContiguity(), element);
+        AccessShape::get(*laid, op.getContiguity(), element);
     Location loc = op.getLoc();
     auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
     Type wordType = rewriter.getIntegerType(access->registerBits());
@@ -355,7 +356,7 @@ struct StoreLowering : ConvertOpToLLVMPattern<StoreOp> {
       return failure();
     Type element = op.getValue().getType().getElementType();
     std::optional<AccessShape> access =
-        AccessShape::get(laid->layout, op.getContiguity(), element);
+        AccessShape::get(*laid, op.getContiguity(), element);
     Location loc = op.getLoc();
     auto type = cast<VectorType>(adaptor.getValue().getType());
     auto groupType = VectorType::get({access->width}, type.getElementType());
@@ -427,6 +428,7 @@ struct ConvertTileASToLLVMPass
     populateArithmeticToLLVMPatterns(converter, patterns);
     populateDirectedArithToLLVMPatterns(converter, patterns);
     populateMiscToLLVMPatterns(converter, patterns);
+    populateTmaStoreToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // Transcendentals through libdevice (__nv_*), the rest to LLVM intrinsics.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);

@@ -2,7 +2,8 @@
 //
 // The TMA form of the wgmma staging (docs/hopper-tma.md): where the staged
 // operands of an mmaf_global carry their views (both, or B alone where A
-// comes from registers, as FMHA's Q and P do), the tiles go from global to
+// comes from registers, as FMHA's Q and P do, or is copied by cp.async, as
+// the fused MoE kernel's gathered rows are), the tiles go from global to
 // shared memory with cp.async.bulk.tensor instead of per-thread cp.async.
 //
 // - Tensor maps. The launcher passes pointers, shapes and strides, not maps,
@@ -104,14 +105,6 @@ SmallVector<Value> getMapSlots(RegisterEmitter &e, Operation *op, unsigned count
   return maps;
 }
 
-Value toI32(RegisterEmitter &e, Value v) {
-  unsigned width = v.getType().getIntOrFloatBitWidth();
-  if (width == 32)
-    return v;
-  return width > 32 ? LLVM::TruncOp::create(e.builder, e.loc, e.builder.getI32Type(), v).getResult()
-                    : LLVM::SExtOp::create(e.builder, e.loc, e.builder.getI32Type(), v).getResult();
-}
-
 Value toI64(RegisterEmitter &e, Value v) {
   if (v.getType().getIntOrFloatBitWidth() == 64)
     return v;
@@ -159,6 +152,14 @@ void emitMapFields(RegisterEmitter &e, Value map, const TmaView &view, Type elem
 
 } // namespace
 
+Value toI32(RegisterEmitter &e, Value v) {
+  unsigned width = v.getType().getIntOrFloatBitWidth();
+  if (width == 32)
+    return v;
+  return width > 32 ? LLVM::TruncOp::create(e.builder, e.loc, e.builder.getI32Type(), v).getResult()
+                    : LLVM::SExtOp::create(e.builder, e.loc, e.builder.getI32Type(), v).getResult();
+}
+
 /// Where the maps of `operands`' views can be built once per CTA: in the
 /// entry block of `op`'s function, after the last of their base, sizes and
 /// strides defined there (its start when all are arguments). nullopt where
@@ -191,17 +192,10 @@ getEntryInsertionPoint(Operation *op, ArrayRef<TmaOperand> operands) {
   return std::make_pair(entry, last ? std::next(last->getIterator()) : entry->begin());
 }
 
-TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Operation *op,
-                   SmallVector<TmaOperand, 2> operandList, Type element, Value barriers,
-                   int64_t buffers)
-    : rewriter(rewriter), e(e), operands(std::move(operandList)), barriers(barriers),
-      buffers(buffers) {
+SmallVector<Value> buildTensorMaps(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                                   Operation *op, ArrayRef<TmaOperand> operands, Type element) {
   OpBuilder &builder = e.builder;
   MLIRContext *context = builder.getContext();
-  auto isThread0 = [&] {
-    Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
-    return LLVM::ICmpOp::create(builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
-  };
   // The maps: once per CTA at the function's start where the views are
   // known there (a K loop then does not rebuild them), else here.
   std::optional<std::pair<Block *, Block::iterator>> entry = getEntryInsertionPoint(op, operands);
@@ -209,9 +203,10 @@ TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Oper
     builder.setInsertionPoint(entry->first, entry->second);
   SmallVector<Value> slots = getMapSlots(e, op, operands.size());
   auto generic = LLVM::LLVMPointerType::get(context);
+  SmallVector<Value> maps;
   for (Value slot : slots)
     maps.push_back(LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slot));
-  emitIf(rewriter, e.loc, isThread0(), [&] {
+  emitIf(rewriter, e.loc, isThread0(e), [&] {
     for (auto [slot, operand] : llvm::zip(slots, operands))
       emitMapFields(e, slot, operand.view, element, operand.boxes,
                     {operand.boxes.perBlock(), operand.boxes.boxRows});
@@ -222,10 +217,24 @@ TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Oper
   });
   // emitIf moved `op` to the continuation block: continue right before it.
   builder.setInsertionPoint(op);
-  producer = isThread0();
+  return maps;
+}
+
+Value isThread0(RegisterEmitter &e) {
+  Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
+  return LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
+}
+
+TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Operation *op,
+                   SmallVector<TmaOperand, 2> operandList, Type element, Value barriers,
+                   int64_t buffers)
+    : rewriter(rewriter), e(e), operands(std::move(operandList)), barriers(barriers),
+      buffers(buffers) {
+  maps = buildTensorMaps(rewriter, e, op, operands, element);
+  producer = isThread0(e);
   emitIf(rewriter, e.loc, producer, [&] {
     for (int64_t i = 0; i < buffers; ++i)
-      NVVM::MBarrierInitOp::create(builder, e.loc, barrier(i), e.i32(1), Value());
+      NVVM::MBarrierInitOp::create(e.builder, e.loc, barrier(i), e.i32(1), Value());
   });
 }
 
@@ -234,32 +243,41 @@ Value TmaLoads::barrier(int64_t buffer) const {
                              barriers, ArrayRef<LLVM::GEPArg>{int32_t(buffer)});
 }
 
-LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
+void TmaLoads::start(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
   OpBuilder &builder = e.builder;
-  int64_t buffer = chunk % buffers;
-  Value bar = barrier(buffer);
+  Value bar = barrier(chunk % buffers);
   int64_t bytes = 0;
   for (const TmaOperand &operand : operands)
     bytes += operand.boxes.bytes();
   emitIf(rewriter, e.loc, producer, [&] {
     NVVM::MBarrierArriveExpectTxOp::create(builder, e.loc, TypeRange(), bar, e.i32(bytes),
                                            NVVM::MemScopeKind::CTA, false, Value());
-    // The chunk starts at K offset k0: along the contiguous dimension (A, a
-    // K-major B) or the rows (an N-major B).
     for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
-      issue(map, operand.view, operand.boxes, dst, operand.kContiguous ? k0 : 0,
-            operand.kContiguous ? 0 : k0, bar);
+      issueTmaBoxes(e, map, operand, dst, k0, bar);
   });
+}
+
+LogicalResult TmaLoads::wait(int64_t chunk) {
   // NVVM's blocking wait (a try_wait loop) exists only as PTX.
-  auto wait = NVVM::MBarrierTryWaitParityOp::create(builder, e.loc, bar,
+  auto wait = NVVM::MBarrierTryWaitParityOp::create(e.builder, e.loc, barrier(chunk % buffers),
                                                     e.i32((chunk / buffers) % 2),
                                                     e.i32(kWaitTicks));
   return emitAsInlinePtx(rewriter, wait.getOperation());
 }
 
-void TmaLoads::issue(Value map, const TmaView &view, const TmaBoxes &boxes, Value dst,
-                     int64_t innerOffset, int64_t rowOffset, Value bar) {
+LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
+  start(chunk, k0, dsts);
+  return wait(chunk);
+}
+
+void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Value dst,
+                   int64_t k0, Value bar) {
   OpBuilder &builder = e.builder;
+  const TmaView &view = operand.view;
+  const TmaBoxes &boxes = operand.boxes;
+  // The chunk starts at K offset k0: along the contiguous dimension (A, a
+  // K-major B) or the rows (an N-major B).
+  int64_t innerOffset = operand.kContiguous ? k0 : 0, rowOffset = operand.kContiguous ? 0 : k0;
   int64_t rank = view.starts.size();
   IndexMath m{e};
   // The box coordinates are loop-invariant in a K loop of chunks: computed

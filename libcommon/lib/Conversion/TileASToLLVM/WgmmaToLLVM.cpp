@@ -53,11 +53,14 @@
 // a number, not a loop index), and this form is inline PTX (NVVM's op has
 // no A-register variant).
 //
-// Where the staged operands are global with their views (mmaf_global
-// `view`: A and B, or B alone where A comes from registers), TMA fills the
+// Where B is global with its view (mmaf_global `view`), TMA fills its
 // staging instead (TmaToLLVM.cpp: tensor maps, one mbarrier per buffer
 // after the staging, thread 0 issuing the boxes, everyone waiting on the
-// buffer's phase). A B whose view is transposed (FMHA's K^T: K the
+// buffer's phase) where A needs no staging, has a view too (then TMA
+// loads it as well) or is global without one (the fused MoE kernel's
+// gathered token rows: the threads copy it by cp.async between thread 0
+// issuing B's boxes and the wait for them, with the fence and barrier
+// below). A B whose view is transposed (FMHA's K^T: K the
 // unit-stride dimension) is staged K-major like A, as [N][chunk], and read
 // without imm-trans-b; only TMA loads it. A tf32/fp8 B from an N-major view
 // lands N-major by TMA in the landing array, and after the wait all threads
@@ -80,7 +83,7 @@
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
-#include "SwizzledStaging.h"
+#include "WgmmaChunks.h"
 
 #include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -242,6 +245,191 @@ Value emitRegisterAWgmma(RegisterEmitter &e, Value fragment, ArrayRef<Value> aRe
 
 } // namespace
 
+MmaShape getChunkShape(ArrayRef<int64_t> accShape, int64_t chunk) {
+  MmaShape s;
+  s.m = accShape[0];
+  s.n = accShape[1];
+  s.k = chunk;
+  return s;
+}
+
+SmallVector<TmaOperand, 2> getWgmmaTmaOperands(const SwizzledStaging &staging, const MmaShape &s,
+                                               int64_t warps, const TmaView *aView,
+                                               const TmaView &bView, bool bTransposed) {
+  SmallVector<TmaOperand, 2> operands;
+  if (aView) {
+    // A's rows go in runs of 8 to their wgmma order (a 32-row tile of one
+    // warpgroup: one row pair, half of it padding).
+    int64_t rowPairs = llvm::divideCeil(s.m, 2 * kCoreRows * warps);
+    SmallVector<int64_t> aRows;
+    for (int64_t t = 0; t < s.m; t += kCoreRows)
+      aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
+    operands.push_back({*aView, getTmaBoxes(staging.a, kCoreRows, aRows), /*kContiguous=*/true});
+  }
+  if (bTransposed) {
+    // B's N rows in order (K-major).
+    operands.push_back({bView, getRowBoxes(staging.b, s.n), /*kContiguous=*/true});
+  } else {
+    // B's chunk rows in order: into the staged B (N-major) or the landing
+    // array that is transposed to the K-major B.
+    operands.push_back({bView, getRowBoxes(staging.bLands ? staging.landing : staging.b,
+                                           staging.chunk),
+                        /*kContiguous=*/false});
+  }
+  return operands;
+}
+
+WgmmaChunkIssuer::WgmmaChunkIssuer(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                                   const MmaShape &s, BlockedAttr layout,
+                                   ArrayRef<int64_t> accShape, const SwizzledStaging &staging,
+                                   Type aElement, Type bElement, bool bKMajor,
+                                   const StagedOperand *aRegs)
+    : rewriter(rewriter), e(e), s(s), layout(layout), accShape(accShape), staging(staging),
+      aElement(aElement), bElement(bElement), bKMajor(bKMajor), aRegs(aRegs) {
+  IndexMath m{e};
+  int64_t warps = layout.getWarpsPerCTA()[accShape.size() - 2];
+  warpgroups = warps / kWarpsPerWarpgroup;
+  Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
+  warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
+  aLayoutBits = getDescriptorLayoutBits(staging.a, /*kMajor=*/true, DescriptorFormat::Wgmma);
+  bLayoutBits = getDescriptorLayoutBits(staging.b, bKMajor, DescriptorFormat::Wgmma);
+  // Each thread's row registers, in pairs (one wgmma row block each); an
+  // odd last one has a padding partner (getWgmmaAccumulatorLayout) whose D
+  // registers follow the accumulator's (regOf). They start undefined: a
+  // constant would be moved into them between wgmma.fence and the first
+  // wgmma, which ptxas answers with another warpgroup.arrive.
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accShape);
+  int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
+  rowRegs = regsPerDim[accShape.size() - 2];
+  colRegs = regsPerDim.back();
+  rowPairs = llvm::divideCeil(rowRegs, 2);
+  realRegs = batchRegs * rowRegs * colRegs;
+  if (rowRegs % 2)
+    padding.assign(batchRegs * colRegs, LLVM::UndefOp::create(rewriter, e.loc, e.builder.getF32Type()));
+  for (int64_t batch = 0; batch < batchRegs; ++batch)
+    for (int64_t pair = 0; pair < rowPairs; ++pair)
+      for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
+        issues.push_back({batch, pair, n0, std::min(kMaxN, s.n - n0)});
+}
+
+int64_t WgmmaChunkIssuer::regOf(int64_t batch, int64_t row, int64_t col) const {
+  if (row == rowRegs)
+    return realRegs + batch * colRegs + col;
+  SmallVector<int64_t> perDim{row, col};
+  if (s.batched)
+    perDim.insert(perDim.begin(), batch);
+  return linearizeRegister(layout, accShape, perDim);
+}
+
+FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issue(Value aAddress, Value bAddress, int64_t k0,
+                                                      int64_t len, ArrayRef<Value> sums) {
+  int64_t stepK = WgmmaOperandType::of(aElement).stepK();
+  bool emitted = true;
+  NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
+  assert(sums.size() == size_t(realRegs) && "the accumulator's registers");
+  // The padding rows' D registers ride along (see the constructor).
+  SmallVector<Value> result(sums);
+  llvm::append_range(result, padding);
+  if (aRegs) {
+    // A register is picked by a number, not a loop index: unrolled.
+    for (int64_t k = 0; k < len / stepK; ++k)
+      result = step(e.i32(k), k, k0, aAddress, bAddress, result, emitted);
+  } else {
+    result = emitCountedLoop(rewriter, e.loc, len / stepK, result, [&](Value k, ValueRange carried) {
+      return step(k, -1, k0, aAddress, bAddress, carried, emitted);
+    });
+  }
+  if (!emitted)
+    return failure();
+  NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, e.loc);
+  padding.assign(result.begin() + realRegs, result.end());
+  result.resize(realRegs);
+  return result;
+}
+
+SmallVector<Value> WgmmaChunkIssuer::step(Value k, int64_t staticK, int64_t k0, Value aAddress,
+                                          Value bAddress, ValueRange carried, bool &emitted) {
+  Location loc = e.loc;
+  MLIRContext *context = rewriter.getContext();
+  IndexMath m{e};
+  Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  WgmmaOperandType aType = WgmmaOperandType::of(aElement);
+  int64_t stepK = aType.stepK();
+  const SwizzledArray &aArray = staging.a, &bArray = staging.b;
+  auto addBytes = [&](Value address, Value bytes) -> Value {
+    Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
+    return LLVM::AddOp::create(rewriter, loc, address, wide);
+  };
+  // A k step is 32 bytes along A's rows (which the blocks continue) and,
+  // for an N-major B, 16 of B's rows; a K-major B steps like A.
+  Value kBytes = m.mul(k, kMmaStepBytes);
+  Value aStep = aArray.kStepOffset(m, kBytes);
+  Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), bArray.width);
+  SmallVector<Value> next(carried);
+  for (const Issue &issue : issues) {
+    Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs), issue.pair);
+    int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
+    Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
+    // D register 4j + 2h + x: row register 2 * pair + h, column register
+    // 2 * (n0 / 8 + j) + x.
+    SmallVector<int64_t> regs;
+    for (int64_t j = 0; j < issue.width / 8; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t x = 0; x < 2; ++x)
+          regs.push_back(regOf(issue.batch, 2 * issue.pair + h, 2 * (issue.n0 / 8 + j) + x));
+    Type fragmentType =
+        LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs.size(), f32));
+    Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
+    for (auto [i, reg] : llvm::enumerate(regs))
+      fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
+    if (aRegs) {
+      // The A fragment of rows 2 * pair + {0, 1} and k columns
+      // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row 2p + 1),
+      // a2 and a3 the same for the second 8, each an element pair (column
+      // registers 2c, 2c + 1 of 8-column block c).
+      int64_t kBlock = (k0 + staticK * stepK) / 8;
+      SmallVector<Value> aFragment;
+      for (int64_t half = 0; half < 2; ++half)
+        for (int64_t h = 0; h < 2; ++h) {
+          SmallVector<Value> pair;
+          for (int64_t x = 0; x < 2; ++x) {
+            SmallVector<int64_t> perDim{2 * issue.pair + h, 2 * (kBlock + half) + x};
+            if (s.batched)
+              perDim.insert(perDim.begin(), issue.batch);
+            pair.push_back(aRegs->regs.values[linearizeRegister(layout, aRegs->laid.shape, perDim)]);
+          }
+          Value packed = e.buildVector(VectorType::get({2}, aElement), pair);
+          aFragment.push_back(LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
+        }
+      Value d = emitRegisterAWgmma(e, fragment, aFragment, descB, issue.width,
+                                   aElement.isBF16() ? "bf16" : "f16", bKMajor);
+      for (auto [i, reg] : llvm::enumerate(regs))
+        next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
+      continue;
+    }
+    Value descA = emitMatrixDescriptor(
+        e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
+        aLayoutBits);
+    auto mma = NVVM::WgmmaMmaAsyncOp::create(
+        rewriter, loc, fragmentType, fragment, descA, descB,
+        NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, stepK), aType.type,
+        WgmmaOperandType::of(bElement).type,
+        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one,
+        // A K-major (row-major), B N-major (row-major: transposed) or
+        // K-major (column-major, the only form of tf32 and fp8).
+        NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row, nullptr);
+    FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
+    if (failed(d)) {
+      emitted = false;
+      continue;
+    }
+    for (auto [i, reg] : llvm::enumerate(regs))
+      next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
+  }
+  return next;
+}
+
 bool canLowerToWgmma(MmaFOp op) {
   if (!hasWgmmaForm(op))
     return false;
@@ -319,14 +507,13 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   WgmmaOperandType aType = WgmmaOperandType::of(element);
   // B's type: e4m3 and e5m2 may mix.
   auto global = dyn_cast<MmaFGlobalOp>(op);
-  WgmmaOperandType bType =
-      WgmmaOperandType::of(getPointeeOrElementType(global ? global.getRhs() : op->getOperand(1)));
+  Type bElement = getPointeeOrElementType(global ? global.getRhs() : op->getOperand(1));
+  WgmmaOperandType bType = WgmmaOperandType::of(bElement);
   // What the staging stores: the operands' LLVM type (f32 for tf32, i8 for
   // fp8; mixed fp8 types share it).
   Type stored = converter.convertType(element);
   if (!stored)
     return op->emitOpError("operand element type has no LLVM form");
-  int64_t stepK = aType.stepK();
   // (Registers hold the k16 A fragment of 16-bit types only.)
   // (Not with padding rows, which A's registers do not have.)
   bool aInRegisters =
@@ -336,16 +523,20 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // without imm-trans-b.
   bool bTransposed = bView && bView->transposed;
   bool bKMajor = !aType.readsBNMajor() || bTransposed;
-  // TMA (TmaToLLVM.cpp) where B and a staged A carry views and the staging
-  // leaves room for the mbarriers after it. A tf32/fp8 B from an N-major
-  // view lands N-major by TMA and is transposed by the threads (as from
-  // cp.async).
-  bool useTma = bView && (aInRegisters || aView) && !s.batched &&
+  // TMA (TmaToLLVM.cpp) where B carries a view and A needs no staging, has
+  // a view too or is global (copied by cp.async: the fused MoE kernel's
+  // gathered rows, staged by the threads while TMA fills B), the multiply
+  // is unbatched and the staging leaves room for the mbarriers after it. A
+  // tf32/fp8 B from an N-major view lands N-major by TMA and is transposed
+  // by the threads (as from cp.async). (An A stored from registers keeps B
+  // on cp.async.)
+  bool useTma = bView && (aInRegisters || aView || a.global) && !s.batched &&
                 chooseChunk(staged, element, b.global, !aInRegisters, kTmaBarrierBytes,
                             bTransposed) > 0;
+  bool aByTma = useTma && !aInRegisters && aView;
   if (bTransposed && !useTma)
     return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
-                           "staged without a view, the multiply is batched or the staging "
+                           "stored from registers, the multiply is batched or the staging "
                            "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
   SwizzledStaging staging(
@@ -379,73 +570,25 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     return m.add(m.mul(block, kWarpgroupRows), fragmentRow);
   };
 
-  // The accumulator registers as [batch][row register][column register],
-  // followed by the padding rows' D registers (row register rowRegs, where
-  // that is odd), which the wgmmas carry along like the others, so that
-  // nothing but a wgmma writes a register of a D fragment in flight, and
-  // which are dropped at the end. They start undefined: a constant would
-  // be moved into them between wgmma.fence and the first wgmma, which
-  // ptxas answers with another warpgroup.arrive.
-  int64_t batchRegs = s.batched ? regsPerDim[0] : 1, colRegs = regsPerDim[mDim + 1];
-  size_t realRegs = sums.size();
-  if (rowRegs % 2)
-    sums.append(batchRegs * colRegs, LLVM::UndefOp::create(rewriter, loc, rewriter.getF32Type()));
-  auto regOf = [&](int64_t batch, int64_t row, int64_t col) -> int64_t {
-    if (row == rowRegs)
-      return realRegs + batch * colRegs + col;
-    SmallVector<int64_t> perDim{row, col};
-    if (s.batched)
-      perDim.insert(perDim.begin(), batch);
-    return linearizeRegister(layout, accLaid->shape, perDim);
-  };
-
   Type i64 = rewriter.getI64Type();
   Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
-  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
-  Value warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
   auto addBytes = [&](Value address, Value bytes) -> Value {
     Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
     return LLVM::AddOp::create(rewriter, loc, address, wide);
   };
-  struct Issue {
-    int64_t batch, pair, n0, width;
-  };
-  SmallVector<Issue> issues;
-  for (int64_t batch = 0; batch < batchRegs; ++batch)
-    for (int64_t pair = 0; pair < rowPairs; ++pair)
-      for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
-        issues.push_back({batch, pair, n0, std::min(kMaxN, s.n - n0)});
-
-  MLIRContext *context = rewriter.getContext();
-  Type f32 = rewriter.getF32Type();
-  const SwizzledArray &aArray = staging.a, &bArray = staging.b;
-  uint64_t aLayoutBits = getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Wgmma);
-  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Wgmma);
 
   std::optional<TmaLoads> tma;
-  if (useTma) {
-    SmallVector<TmaOperand, 2> operands;
-    if (!aInRegisters) {
-      // A's rows go in runs of 8 to their wgmma order.
-      SmallVector<int64_t> aRows;
-      for (int64_t t = 0; t < s.m; t += kCoreRows)
-        aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
-      operands.push_back({*aView, getTmaBoxes(aArray, kCoreRows, aRows), /*kContiguous=*/true});
-    }
-    if (bTransposed) {
-      // B's N rows in order (K-major).
-      operands.push_back({*bView, getRowBoxes(bArray, s.n), /*kContiguous=*/true});
-    } else {
-      // B's chunk rows in order: into the staged B (N-major) or the
-      // landing array that is transposed to the K-major B.
-      operands.push_back({*bView, getRowBoxes(staging.bLands ? staging.landing : bArray,
-                                              staging.chunk),
-                          /*kContiguous=*/false});
-    }
-    tma.emplace(rewriter, e, op, std::move(operands), element, bytesAt(staging.bytes),
-                staging.buffers);
-  }
+  if (useTma)
+    tma.emplace(rewriter, e, op,
+                getWgmmaTmaOperands(staging, s, warps, aByTma ? &*aView : nullptr, *bView,
+                                    bTransposed),
+                element, bytesAt(staging.bytes), staging.buffers);
+  WgmmaChunkIssuer issuer(rewriter, e, s, layout, accLaid->shape, staging, element, bElement, bKMajor,
+                          aInRegisters ? &a : nullptr);
 
+  auto aRowOf = [&](size_t i) {
+    return stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]);
+  };
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     int64_t k0 = chunk * staging.chunk, len = std::min(staging.chunk, s.k - k0);
@@ -456,10 +599,18 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
       // chunk - 2, are done (see the header).
       emitCTABarrier(rewriter, loc);
       SmallVector<Value> dsts;
-      if (!aInRegisters)
+      if (aByTma)
         dsts.push_back(bytesAt(aStart));
       dsts.push_back(bytesAt(staging.bLands ? staging.landingStart(buffer) : bStart));
-      if (failed(tma->load(chunk, k0, dsts)))
+      tma->start(chunk, k0, dsts);
+      // A copied by the threads while the boxes fly (after the barrier
+      // above, which freed its buffer too).
+      if (!aInRegisters && !aByTma &&
+          failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch, &a, nullptr, stored,
+                                    s, k0, len, aRowOf, /*roundToTf32=*/false,
+                                    /*freeBarrier=*/false)))
+        return failure();
+      if (failed(tma->wait(chunk)))
         return failure();
       // Every thread waited for the chunk: a tf32/fp8 B is transposed from
       // its landing array, tf32 rounded (SwizzledStaging.h), by all threads
@@ -468,102 +619,16 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
         finishLandedChunk(e, rewriter, staging, buffer, *scratch, stored, threads,
                           staging.bLands, aType.roundsToTf32, bType.roundsToTf32);
     } else if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
-                                         aInRegisters ? nullptr : &a, b, stored, s, k0, len,
-                                         [&](size_t i) {
-                                           return stagedRowOfA(batchOf(a.regs, i),
-                                                               a.regs.coords[mDim][i]);
-                                         },
-                                         aType.roundsToTf32 || bType.roundsToTf32))) {
+                                         aInRegisters ? nullptr : &a, &b, stored, s, k0, len,
+                                         aRowOf, aType.roundsToTf32 || bType.roundsToTf32))) {
       return failure();
     }
-    Value aAddress = addBytes(scratchAddress, e.i32(aStart));
-    Value bAddress = addBytes(scratchAddress, e.i32(bStart));
-    bool emitted = true;
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    // One k step: `k` its index in the chunk, `staticK` the same as a
-    // number where A comes from registers (which a loop index cannot pick).
-    auto step = [&](Value k, int64_t staticK, ValueRange carried) {
-      // A k step is 32 bytes along A's rows (which the blocks continue)
-      // and, for an N-major B, 16 of B's rows; a K-major B steps like A.
-      Value kBytes = m.mul(k, kMmaStepBytes);
-      Value aStep = aArray.kStepOffset(m, kBytes);
-      Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), bArray.width);
-      SmallVector<Value> next(carried);
-      for (const Issue &issue : issues) {
-        Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs),
-                            issue.pair);
-        int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
-        Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
-        // D register 4j + 2h + x: row register 2 * pair + h, column
-        // register 2 * (n0 / 8 + j) + x.
-        SmallVector<int64_t> regs;
-        for (int64_t j = 0; j < issue.width / 8; ++j)
-          for (int64_t h = 0; h < 2; ++h)
-            for (int64_t x = 0; x < 2; ++x)
-              regs.push_back(regOf(issue.batch, 2 * issue.pair + h, 2 * (issue.n0 / 8 + j) + x));
-        Type fragmentType =
-            LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs.size(), f32));
-        Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
-        for (auto [i, reg] : llvm::enumerate(regs))
-          fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
-        if (aInRegisters) {
-          // The A fragment of rows 2 * pair + {0, 1} and k columns
-          // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row
-          // 2p + 1), a2 and a3 the same for the second 8, each an element
-          // pair (column registers 2c, 2c + 1 of 8-column block c).
-          int64_t kBlock = (k0 + staticK * stepK) / 8;
-          SmallVector<Value> aRegs;
-          for (int64_t half = 0; half < 2; ++half)
-            for (int64_t h = 0; h < 2; ++h) {
-              SmallVector<Value> pair;
-              for (int64_t x = 0; x < 2; ++x) {
-                SmallVector<int64_t> perDim{2 * issue.pair + h, 2 * (kBlock + half) + x};
-                if (s.batched)
-                  perDim.insert(perDim.begin(), issue.batch);
-                pair.push_back(a.regs.values[linearizeRegister(layout, a.laid.shape, perDim)]);
-              }
-              Value packed = e.buildVector(VectorType::get({2}, element), pair);
-              aRegs.push_back(
-                  LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
-            }
-          Value d = emitRegisterAWgmma(e, fragment, aRegs, descB, issue.width,
-                                       element.isBF16() ? "bf16" : "f16", bKMajor);
-          for (auto [i, reg] : llvm::enumerate(regs))
-            next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
-          continue;
-        }
-        Value descA = emitMatrixDescriptor(
-            e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
-            aLayoutBits);
-        auto mma = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, fragmentType, fragment, descA, descB,
-            NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, stepK), aType.type,
-            bType.type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            // A K-major (row-major), B N-major (row-major: transposed) or
-            // K-major (column-major, the only form of tf32 and fp8).
-            NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-            nullptr);
-        FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
-        if (failed(d)) {
-          emitted = false;
-          continue;
-        }
-        for (auto [i, reg] : llvm::enumerate(regs))
-          next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
-      }
-      return next;
-    };
-    if (aInRegisters) {
-      for (int64_t k = 0; k < len / stepK; ++k)
-        sums = step(e.i32(k), k, sums);
-    } else {
-      sums = emitCountedLoop(rewriter, loc, len / stepK, sums,
-                             [&](Value k, ValueRange carried) { return step(k, -1, carried); });
-    }
-    if (!emitted)
+    FailureOr<SmallVector<Value>> next =
+        issuer.issue(addBytes(scratchAddress, e.i32(aStart)),
+                     addBytes(scratchAddress, e.i32(bStart)), k0, len, sums);
+    if (failed(next))
       return failure();
-    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    sums = std::move(*next);
     // The last chunk's group ends the multiply; before it, one group stays
     // in flight while the next chunk is staged.
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, chunk + 1 == chunks ? 0 : 1);
@@ -571,8 +636,6 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
   if (tma)
     tma->finish();
-  sums.resize(realRegs); // without the padding rows
-
   return replaceWithSums(rewriter, op, e, sums, arith, accType, acc.getType());
 }
 

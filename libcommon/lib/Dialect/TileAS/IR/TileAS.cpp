@@ -89,6 +89,28 @@ LogicalResult StoreOp::verify() {
                             getMask(), Value(), getContiguity());
 }
 
+LogicalResult StoreTmaOp::verify() {
+  auto type = cast<RankedTensorType>(getValue().getType());
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return emitOpError("stores f16 or bf16 tiles only, not ") << element;
+  if (cast<PtrType>(getBase().getType()).getPointeeType() != element)
+    return emitOpError("base points to ")
+           << cast<PtrType>(getBase().getType()).getPointeeType() << ", the tile holds " << element;
+  // The view lists 3r - 1 values for a rank-r tile (r from the value's
+  // rank, which may drop leading unit dimensions, to 5).
+  int64_t viewRank = (int64_t(getView().size()) + 1) / 3;
+  if (rank < 2 || int64_t(getView().size()) != 3 * viewRank - 1 || viewRank < rank ||
+      viewRank > 5)
+    return emitOpError("needs a tile of rank 2 or more and 3r - 1 view values for r from its "
+                       "rank to 5, has rank ")
+           << rank << " and " << getView().size() << " values";
+  if (llvm::any_of(type.getShape().drop_back(2), [](int64_t d) { return d != 1; }))
+    return emitOpError("tile dimensions before the last two must be 1");
+  return success();
+}
+
 LogicalResult MmaFGlobalOp::verify() {
   // A mask pads a read; an operand in registers has nothing to pad.
   if (getLhsMask() && !isGlobal(getLhs()))
@@ -120,6 +142,8 @@ LogicalResult MmaFGlobalOp::verify() {
   if (failed(checkRun("lhs", getLhs(), getLhsRun())) ||
       failed(checkRun("rhs", getRhs(), getRhsRun())))
     return failure();
+  if (getRhsKRuns() && !isGlobal(getRhs()))
+    return emitOpError("rhs_k_runs needs rhs as pointers");
   // A view lists r sizes, r - 1 strides and r starts of a rank-r tile whose
   // leading unit dimensions the operand dropped.
   auto checkView = [&](StringRef name, Value operand, Value base,
@@ -156,6 +180,32 @@ LogicalResult MmaStageCopyOp::verify() {
     return emitOpError("K range [") << offset << ", " << offset + len << ") does not fit K " << k
                                     << " and the ring's chunk " << chunk;
   return success();
+}
+
+/// The ring attributes of the TMA ring ops: an [M, N] accumulator type and
+/// a ring of at least two slots of a positive chunk.
+static LogicalResult verifyTmaRing(Operation *op, Type accType, int64_t chunk, int64_t stages) {
+  auto acc = dyn_cast<RankedTensorType>(accType);
+  if (!acc || acc.getRank() != 2)
+    return op->emitOpError("acc_type is not a rank-2 tensor type");
+  if (chunk <= 0 || stages < 2)
+    return op->emitOpError("ring of ") << stages << " slots of " << chunk
+                                       << " K (at least 2 slots, a positive chunk)";
+  return success();
+}
+
+LogicalResult TmaRingBeginOp::verify() {
+  for (size_t size : {getLhsView().size(), getRhsView().size()})
+    if (size % 3 != 2 || size < 5 || size > 14)
+      return emitOpError("view has ") << size << " values, not 3r - 1 for a rank r from 2 to 5";
+  return verifyTmaRing(*this, getAccType(), getChunk(), getStages());
+}
+
+LogicalResult TmaStageLoadOp::verify() {
+  for (size_t rank : {getLhsStarts().size(), getRhsStarts().size()})
+    if (rank < 2 || rank > 5)
+      return emitOpError("has ") << rank << " starts, not a rank from 2 to 5";
+  return verifyTmaRing(*this, getAccType(), getChunk(), getStages());
 }
 
 #define GET_OP_CLASSES

@@ -69,8 +69,28 @@ int64_t tilepipe::tile_as::getRegisterCoordinate(BlockedAttr layout,
   return (regInDim / size) * getLayoutExtent(layout, dim) + regInDim % size;
 }
 
-unsigned tilepipe::tile_as::getContiguousRegisters(BlockedAttr layout) {
-  return layout.getSizePerThread()[layout.getOrder().front()];
+unsigned tilepipe::tile_as::getContiguousRegisters(BlockedAttr layout,
+                                                  ArrayRef<int64_t> shape) {
+  unsigned innermost = shape.size() - 1;
+  SmallVector<int64_t> regs = getRegsPerDim(layout, shape);
+  // Registers are numbered with the order's first dimension fastest
+  // (linearizeRegister): a faster dimension of more than one register puts
+  // its registers between the innermost dimension's.
+  for (unsigned dim : layout.getOrder()) {
+    if (dim == innermost)
+      return layout.getSizePerThread()[innermost];
+    if (regs[dim] != 1)
+      return 1;
+  }
+  return 1;
+}
+
+unsigned tilepipe::tile_as::getRegisterRunDim(BlockedAttr layout, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> regs = getRegsPerDim(layout, shape);
+  for (unsigned dim : layout.getOrder())
+    if (regs[dim] > 1)
+      return dim;
+  return layout.getOrder().front();
 }
 
 /// Spreads `count` units over the dimensions innermost first, each taking at
@@ -269,9 +289,10 @@ std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   int64_t k = lhs.getShape().back();
   std::optional<MmaSyncForm> form;
   if (isa<MmaFScaledOp>(op)) {
-    // Block-scaled mma.sync (m16n8k32 kind::mxf8f6f4): the op exists only
-    // for targets that have it, in the form its verifier checks.
-    form = MmaSyncForm{32, 1};
+    // Block-scaled mma.sync (m16n8k32 kind::mxf8f6f4 for fp8, m16n8k64
+    // kind::mxf4 / mxf4nvf4 for e2m1, staged a byte per element): the op
+    // exists only for targets that have it, in the form its verifier checks.
+    form = isa<Float4E2M1FNType>(a) ? MmaSyncForm{64, 1} : MmaSyncForm{32, 1};
   } else if (isa<MmaIOp>(op)) {
     if (a.isInteger(8) && b.isInteger(8) && acc.isInteger(32))
       form = MmaSyncForm{32, 1};
@@ -407,6 +428,22 @@ bool tilepipe::tile_as::hasTcgen05Kind(MmaFOp op) {
 
 bool tilepipe::tile_as::hasTcgen05Form(MmaFOp op) {
   return hasTcgen05Kind(op) && hasTcgen05Accumulator(op, op.getAcc().getType());
+}
+
+BlockedAttr tilepipe::tile_as::permuteLayout(BlockedAttr layout,
+                                            ArrayRef<int32_t> permutation) {
+  unsigned rank = permutation.size();
+  SmallVector<unsigned> size(rank), threads(rank), warps(rank), order, resultDim(rank);
+  for (auto [i, d] : llvm::enumerate(permutation)) {
+    size[i] = layout.getSizePerThread()[d];
+    threads[i] = layout.getThreadsPerWarp()[d];
+    warps[i] = layout.getWarpsPerCTA()[d];
+    resultDim[d] = i;
+  }
+  // The same dimensions fastest first, under their result numbers.
+  for (unsigned d : layout.getOrder())
+    order.push_back(resultDim[d]);
+  return BlockedAttr::get(layout.getContext(), size, threads, warps, order);
 }
 
 BlockedAttr tilepipe::tile_as::dropLeadingUnitDims(BlockedAttr layout, unsigned count) {

@@ -3,6 +3,7 @@
 
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -10,8 +11,9 @@
 using namespace mlir;
 using namespace tilepipe::tile_as;
 
-/// Bytes of one cp.async, the unit a contiguous operand is copied in.
-static constexpr int64_t kCopyBytes = 16;
+/// Bytes of one cp.async.cg, the unit a contiguous operand is copied in,
+/// and of the shortest cp.async (.ca), the least a gathered row copies.
+static constexpr int64_t kCopyBytes = 16, kShortestCopyBytes = 4;
 static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// Whether `op` reads memory into a result of more than one element: data
@@ -97,12 +99,44 @@ static MmaOperandKind classifyLoad(LoadOp load) {
   return MmaOperandKind::StridedLoad;
 }
 
+/// The load `operand` is, possibly reshaped (cuTile loads a batched operand
+/// as 1xMxK), or null.
+static LoadOp getOperandLoad(Value operand) {
+  if (auto reshape = operand.getDefiningOp<ReshapeOp>())
+    operand = reshape.getSrc();
+  return operand.getDefiningOp<LoadOp>();
+}
+
+/// Whether every element of `value` is +0.0: a constant, or a splat of one
+/// (cuTile writes a pointer load's padding as a broadcast scalar).
+static bool isPositiveZero(Value value) {
+  if (auto splat = value.getDefiningOp<SplatOp>())
+    value = splat.getSrc();
+  return matchPattern(value, m_PosZeroFloat());
+}
+
+bool tilepipe::tile_as::isCopyableLoad(LoadOp load) {
+  // An ordered (relaxed/acquire) load keeps its ld qualifier.
+  if (load->hasAttr("memory_order"))
+    return false;
+  auto ptrType = cast<PtrType>(load.getPtrs().getType().getElementType());
+  if (ptrType.getAddressSpace() != kGlobalAddressSpace)
+    return false;
+  Value other = load.getOther();
+  return !other || isPositiveZero(other);
+}
+
+bool tilepipe::tile_as::isCopyableGather(Value operand) {
+  LoadOp load = getOperandLoad(operand);
+  if (!load || !isCopyableLoad(load))
+    return false;
+  int64_t elementBytes = getElementBytes(load.getType().getElementType());
+  return elementBytes <= kShortestCopyBytes &&
+         load.getContiguity() % (kShortestCopyBytes / elementBytes) == 0;
+}
+
 MmaOperandKind tilepipe::tile_as::classifyMmaOperand(Value operand) {
-  // A load, possibly reshaped (cuTile loads a batched operand as 1xMxK).
-  Value data = operand;
-  if (auto reshape = data.getDefiningOp<ReshapeOp>())
-    data = reshape.getSrc();
-  if (auto load = data.getDefiningOp<LoadOp>())
+  if (LoadOp load = getOperandLoad(operand))
     return classifyLoad(load);
   // Else the register ops that compute it, back to the loads they start
   // from; a matrix multiply's result is register data whatever fed it.
@@ -146,6 +180,15 @@ std::optional<unsigned> tilepipe::tile_as::findGatheredMmaOperand(MmaFOp op) {
   return std::nullopt;
 }
 
+std::optional<unsigned> tilepipe::tile_as::findWgmmaBlockingGather(MmaFOp op) {
+  if (classifyMmaOperand(op.getRhs()) == MmaOperandKind::Gather)
+    return 1;
+  if (classifyMmaOperand(op.getLhs()) == MmaOperandKind::Gather &&
+      !isCopyableGather(op.getLhs()))
+    return 0;
+  return std::nullopt;
+}
+
 bool tilepipe::tile_as::takesWgmma(MmaFOp op) {
-  return targetsWgmma(op) && hasWgmmaKind(op) && !findGatheredMmaOperand(op);
+  return targetsWgmma(op) && hasWgmmaKind(op) && !findWgmmaBlockingGather(op);
 }

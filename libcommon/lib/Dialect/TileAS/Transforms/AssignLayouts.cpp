@@ -228,8 +228,8 @@ struct AssignLayoutsPass
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
       // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands,
       // and block-scaled mmaf_scaled: kind::mxf8f6f4.block_scale), the
-      // wgmma layout on Hopper (sm_90a; f16/bf16, tf32 and fp8 operands) unless an operand
-      // is a gather (WgmmaChoice.h), where they tile; else the mma.sync one.
+      // wgmma layout on Hopper (sm_90a; f16/bf16, tf32 and fp8 operands) unless a gather
+      // keeps mma.sync (WgmmaChoice.h), where they tile; else the mma.sync one.
       // (A gather-fed mmaf whose mma.sync grid puts every warp along M, a
       // tall narrow tile, still ends up on wgmma: the two layouts are then
       // the same.)
@@ -292,6 +292,20 @@ struct AssignLayoutsPass
             flexibleOperands.insert(operand);
         }
       });
+    // The tcgen05 block-scaled multiply stages A, B and the scales from
+    // any register layout: a permuted one (B and its scales loaded N x K,
+    // K contiguous, as cuTile's column-major B is) takes its source's
+    // layout permuted, so that the permute moves no data (through shared
+    // memory it took the whole B tile's registers twice, and ptxas spilled)
+    // and B's registers keep their runs along K. (Only where the multiply
+    // is the permute's one user: others may need the layout of their class.)
+    llvm::DenseSet<Value> permutedOperands;
+    if (!mmaLayouts.empty() && targetsTcgen05(func))
+      func.walk([&](MmaFScaledOp op) {
+        for (Value operand : {op.getLhs(), op.getRhs(), op.getLhsScale(), op.getRhsScale()})
+          if (isa_and_nonnull<PermuteOp>(operand.getDefiningOp()) && operand.hasOneUse())
+            permutedOperands.insert(operand);
+      });
     MLIRContext *context = func.getContext();
     auto withLayout = [&](Value value, bool flexible = false) -> Type {
       Type type = value.getType();
@@ -300,7 +314,13 @@ struct AssignLayoutsPass
         return type;
       ShapeKey key(tensor.getShape().begin(), tensor.getShape().end());
       BlockedAttr layout;
-      if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end() && !flexible) {
+      auto permute = dyn_cast_or_null<PermuteOp>(value.getDefiningOp());
+      auto source = permute ? dyn_cast_or_null<BlockedAttr>(
+                                  cast<RankedTensorType>(permute.getSrc().getType()).getEncoding())
+                            : BlockedAttr();
+      if (source && permutedOperands.contains(value)) {
+        layout = permuteLayout(source, permute.getPermutation());
+      } else if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end() && !flexible) {
         layout = mma->second;
       } else {
         auto it = widths.find(value);

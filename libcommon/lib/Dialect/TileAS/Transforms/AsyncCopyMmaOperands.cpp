@@ -14,7 +14,10 @@
 // memory (32x32 MatMul: no cp.async; AllGatherMatmul's 128x128 tiles: both
 // operands and the accumulator in registers at once, and ptxas spilled).
 // On the wgmma path the truncf fuses too, unmarked (an f32 pointer operand
-// there is tf32): that lowering rounds the landed f32 in shared memory.
+// there is tf32): that lowering rounds the landed f32 in shared memory. On
+// the tcgen05 path it fuses marked, and that lowering rounds in shared
+// memory too (AllGatherMatmul's 128x128 tf32 tiles staged from registers
+// spilled 1 KiB there).
 //
 //===----------------------------------------------------------------------===//
 #include "TiledViewMatch.h"
@@ -22,11 +25,11 @@
 #include "tilepipe/Dialect/TileAS/IR/TileAS.h"
 #include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+#include "tilepipe/Dialect/TileAS/IR/WgmmaChoice.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <numeric>
@@ -41,7 +44,6 @@ using namespace tilepipe::tile_as;
 
 /// Bytes of the longest (cp.async.cg) and the shortest cp.async.
 static constexpr int64_t kLongestCopyBytes = 16, kShortestCopyBytes = 4;
-static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// Whether `op` (or an op nested in it) may write memory.
 static bool mayWriteMemory(Operation *op) {
@@ -52,14 +54,6 @@ static bool mayWriteMemory(Operation *op) {
                                                          : WalkResult::advance();
   });
   return result.wasInterrupted();
-}
-
-/// Whether every element of `value` is +0.0: a constant, or a splat of one
-/// (cuTile writes a pointer load's padding as a broadcast scalar).
-static bool isPositiveZero(Value value) {
-  if (auto splat = value.getDefiningOp<SplatOp>())
-    value = splat.getSrc();
-  return matchPattern(value, m_PosZeroFloat());
 }
 
 /// An operand of an mmaf that can be read by tile_as.mmaf_global: a load,
@@ -80,6 +74,8 @@ struct FusibleOperand {
   /// Elements per copy where the load proves less than its layout's runs
   /// (0: the layout's; tf32 on mma.sync or wgmma only: lhs_run / rhs_run).
   int64_t shortRun = 0;
+  /// B's runs go along K (tcgen05 only: rhs_k_runs).
+  bool kRuns = false;
   /// The reshape and the rounding there are, the mmaf's operand first.
   SmallVector<Operation *, 2> between;
   BlockedAttr layout;
@@ -121,10 +117,10 @@ static bool isTF32Rounding(arith::TruncFOp op) {
 /// to the caller.
 static std::optional<FusibleOperand> getMovableLoad(Value operand, MmaFOp mmaf) {
   FusibleOperand fusible;
-  // The wgmma lowering rounds landed f32 to tf32 in shared memory
-  // (WgmmaToLLVM.cpp), the mma.sync one the fragments after ldmatrix
-  // (MmaSyncToLLVM.cpp); tcgen05 would truncate, so it keeps the truncf.
-  bool rounds = hasWgmmaForm(mmaf) || takesTF32MmaSync(mmaf);
+  // The wgmma and tcgen05 lowerings round landed f32 to tf32 in shared
+  // memory (SwizzledStaging.cpp), the mma.sync one the fragments after
+  // ldmatrix (MmaSyncToLLVM.cpp).
+  bool rounds = hasWgmmaForm(mmaf) || hasTcgen05Form(mmaf) || takesTF32MmaSync(mmaf);
   // At most one reshape and one rounding, in either order.
   for (;;) {
     if (auto reshape = operand.getDefiningOp<ReshapeOp>(); reshape && !fusible.reshape) {
@@ -147,16 +143,10 @@ static std::optional<FusibleOperand> getMovableLoad(Value operand, MmaFOp mmaf) 
     break;
   }
   auto load = operand.getDefiningOp<LoadOp>();
-  if (!load || !load.getResult().hasOneUse() || load->getBlock() != mmaf->getBlock())
-    return std::nullopt;
-  // An ordered (relaxed/acquire) load keeps its ld qualifier: no cp.async.
-  if (load->hasAttr("memory_order"))
-    return std::nullopt;
-  auto ptrType = cast<PtrType>(load.getPtrs().getType().getElementType());
-  if (ptrType.getAddressSpace() != kGlobalAddressSpace)
-    return std::nullopt;
-  // cp.async zero-fills what it does not read: only +0.0 padding matches.
-  if (Value other = load.getOther(); other && !isPositiveZero(other))
+  // Unordered, global, +0.0 padding (cp.async zero-fills what it does not
+  // read).
+  if (!load || !load.getResult().hasOneUse() || load->getBlock() != mmaf->getBlock() ||
+      !isCopyableLoad(load))
     return std::nullopt;
   for (Operation *op = load->getNextNode(); op != mmaf; op = op->getNextNode())
     if (mayWriteMemory(op))
@@ -180,8 +170,8 @@ static std::optional<FusibleOperand> withLayout(FusibleOperand fusible) {
 }
 
 /// How `operand` of `mmaf` comes from a load that can become part of a
-/// tile_as.mmaf_global; nullopt where it cannot.
-static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf) {
+/// tile_as.mmaf_global; nullopt where it cannot. `isRhs`: the operand is B.
+static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mmaf, bool isRhs) {
   std::optional<FusibleOperand> fusible = getMovableLoad(operand, mmaf);
   if (!fusible)
     return std::nullopt;
@@ -190,24 +180,36 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   // load's contiguity proves adjacent, aligned and under one mask bit. Runs
   // of 16 bytes copy by cp.async.cg; where only 8 or 4 are proven (a row
   // stride or bound dividing by 4 or 2 elements only), by cp.async.ca.
+  // On the tcgen05 path, which reads B K-major as well, B's runs may go
+  // along K instead (a transposed view, as the fused MoE kernel's expert
+  // weights are read), proven by the load's transposed contiguity; B is
+  // then copied K-major (rhs_k_runs).
   LoadOp load = fusible->load;
   auto type = load.getType();
   auto layout = dyn_cast_or_null<BlockedAttr>(type.getEncoding());
-  unsigned innermost = type.getRank() - 1;
-  int64_t elementBytes = getElementBytes(type.getElementType());
-  if (!layout || layout.getOrder().front() != innermost)
+  if (!layout)
     return std::nullopt;
-  int64_t run = std::gcd(layout.getSizePerThread()[innermost], kLongestCopyBytes / elementBytes);
+  unsigned innermost = type.getRank() - 1;
+  unsigned runDim = getRegisterRunDim(layout, type.getShape());
+  int64_t contiguity = load.getContiguity();
+  if (runDim != innermost) {
+    if (!isRhs || !hasTcgen05Form(mmaf) || runDim != innermost - 1)
+      return std::nullopt;
+    fusible->kRuns = true;
+    contiguity = load.getTransposedContiguity();
+  }
+  int64_t elementBytes = getElementBytes(type.getElementType());
+  int64_t run = std::gcd(layout.getSizePerThread()[runDim], kLongestCopyBytes / elementBytes);
   // A tf32 operand on the mma.sync or wgmma path may copy fewer elements
   // at a time than its layout's runs, down to one 4-byte element with its
   // own mask bit (a non-multiple f32 MatMul's loads prove no runs): a
   // shorter run stays within its 16-byte piece of the swizzled staging.
   if ((takesTF32MmaSync(mmaf) || hasWgmmaForm(mmaf)) && elementBytes == 4 &&
-      load.getContiguity() % run != 0) {
-    fusible->shortRun = std::gcd(run, int64_t(load.getContiguity()));
+      contiguity % run != 0) {
+    fusible->shortRun = std::gcd(run, contiguity);
     run = fusible->shortRun;
   }
-  if (run * elementBytes < kShortestCopyBytes || load.getContiguity() % run != 0)
+  if (run * elementBytes < kShortestCopyBytes || contiguity % run != 0)
     return std::nullopt;
   return withLayout(*fusible);
 }
@@ -222,17 +224,18 @@ static int64_t getLongestRun(LoadOp load) {
 /// movable load (getMovableLoad) of a transposed partition view (FMHA's
 /// K^T: B's K is the unit-stride dimension, so its pointers have no runs
 /// for cp.async) whose transposed contiguity proves the 16-byte aligned
-/// base and strides TMA needs. The lowering takes TMA when A needs no
-/// staging of its own (it arrives in the accumulator's layout) or carries
-/// a view too, on unbatched (rank-2) multiplies; elsewhere B stays in
+/// base and strides TMA needs. The lowering takes TMA for B on unbatched
+/// (rank-2) multiplies whose A needs no staging of its own (it arrives in
+/// the accumulator's layout) or is fused (`lhs`): by TMA where it carries
+/// a view too, else by cp.async (the fused MoE kernel's gathered rows,
+/// staged by the threads while TMA fills B); elsewhere B stays in
 /// registers. Sets `view`.
 static std::optional<FusibleOperand> getTransposedViewOperand(
-    OpBuilder &builder, MmaFOp mmaf, const std::optional<FusibleOperand> &lhs,
-    bool lhsHasView, TiledView &view) {
+    OpBuilder &builder, MmaFOp mmaf, const std::optional<FusibleOperand> &lhs, TiledView &view) {
   auto acc = cast<RankedTensorType>(mmaf.getAcc().getType());
   auto lhsType = cast<RankedTensorType>(mmaf.getLhs().getType());
   bool aInRegisters = !lhs && lhsType.getEncoding() == acc.getEncoding();
-  if (acc.getRank() != 2 || !(aInRegisters || lhsHasView))
+  if (acc.getRank() != 2 || !(aInRegisters || lhs))
     return std::nullopt;
   std::optional<FusibleOperand> rhs = getMovableLoad(mmaf.getRhs(), mmaf);
   if (!rhs || rhs->load.getTransposedContiguity() % getLongestRun(rhs->load) != 0)
@@ -306,8 +309,8 @@ struct AsyncCopyMmaOperandsPass
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {
-      std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op);
-      std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op);
+      std::optional<FusibleOperand> lhs = getFusibleOperand(op.getLhs(), op, /*isRhs=*/false);
+      std::optional<FusibleOperand> rhs = getFusibleOperand(op.getRhs(), op, /*isRhs=*/true);
       // A B that the mma.sync path stages transposed (K contiguous, unlike
       // global memory) has no runs to copy: it stays in registers. (wgmma
       // lands a tf32/fp8 B N-major and transposes it in shared memory.)
@@ -345,12 +348,12 @@ struct AsyncCopyMmaOperandsPass
       // A B that only TMA can read (K-major, transposed view; f16/bf16,
       // the types wgmma reads N-major too, FMHA's K^T).
       if (wgmma && hasMmaSyncForm(op) && !rhs)
-        rhs = getTransposedViewOperand(builder, op, lhs, bool(lhsView.base), rhsView);
+        rhs = getTransposedViewOperand(builder, op, lhs, rhsView);
       if (!lhs && !rhs)
         continue;
       // The rounding and shortened runs a fused operand brings along, marked
-      // on the mma.sync path (on the wgmma path an f32 pointer operand is
-      // tf32, rounded once landed).
+      // on the mma.sync and tcgen05 paths (on the wgmma path an f32 pointer
+      // operand is tf32, rounded once landed).
       bool marksRounding = !hasWgmmaForm(op);
       auto toTF32 = [&](const std::optional<FusibleOperand> &operand) {
         return operand && operand->round && marksRounding;
@@ -363,7 +366,7 @@ struct AsyncCopyMmaOperandsPass
           builder, op.getLoc(), op.getType(), source(lhs, op.getLhs()), mask(lhs),
           source(rhs, op.getRhs()), mask(rhs), op.getAcc(), lhsView.base, lhsView.flattened(),
           rhsView.base, rhsView.flattened(), toTF32(lhs), toTF32(rhs), shortRun(lhs),
-          shortRun(rhs), rhsView.transposed);
+          shortRun(rhs), rhsView.transposed, rhs && rhs->kRuns);
       op.replaceAllUsesWith(fused.getResult());
       op.erase();
       for (const std::optional<FusibleOperand> &operand : {lhs, rhs}) {

@@ -28,6 +28,19 @@
 // count stays S - 2 to the end, with no epilogue to peel; after the loop an
 // async_wait {pending = 0} drains the ring before the scratch is reused.
 //
+// On sm_90a (the wgmma path: an f32 accumulator in the wgmma layout, A and
+// B with their views, which TMA loads) the same schedule runs through a
+// TMA ring (runTma; TileASPipelineOps.td): mbarriers instead of async
+// groups and CTA barriers. full[s] completes when a chunk has landed in
+// slot s, empty[s] when every warp's wgmmas that read it have completed;
+// the parity a wait names comes from the chunk index, so no phase is
+// carried through the loop. Each chunk's wgmma_stage leaves its group in
+// flight (wait_group 1) across the next load and the loop's back edge,
+// and releases the previous chunk's slot, which the load then refills.
+// Its slots are the swizzled wgmma staging (getSwizzledChunkBytes), with
+// 16 bytes of mbarriers per slot; the cost rule does not apply (TMA keeps
+// no per-thread addresses).
+//
 // S is 3 (cuTile's bytecode carries no stage count: its hints are
 // occupancy, num_worker_warps and per-load latency), fewer where the ring
 // does not fit the shared memory; a loop keeps the unpipelined mmaf_global
@@ -96,6 +109,8 @@ struct Candidate {
   /// The body ops computing the mma's pointers and masks, in order.
   SetVector<Operation *> slice;
   int64_t step = 0, stages = 0, chunk = 0, k = 0;
+  /// The wgmma path's TMA ring (mbarriers) rather than the cp.async ring.
+  bool tma = false;
 };
 } // namespace
 
@@ -138,6 +153,20 @@ chooseRing(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t maxStages) {
   return std::nullopt;
 }
 
+/// The stage count and chunk of a TMA ring for an [M, N] f32 accumulator
+/// and 16-bit operands: as chooseRing, with wgmma's swizzled slots and the
+/// two mbarriers per slot after them.
+static std::optional<std::pair<int64_t, int64_t>> chooseTmaRing(int64_t m, int64_t n, int64_t k,
+                                                                int64_t maxStages) {
+  for (int64_t stages = maxStages; stages >= 2; --stages)
+    for (int64_t chunk = k; chunk >= kStepK; chunk -= kStepK)
+      if (k % chunk == 0 &&
+          stages * (getSwizzledChunkBytes(m, n, chunk, 2) + kTmaRingBarrierBytes) <=
+              kMaxStaticSharedBytes)
+        return std::make_pair(stages, chunk);
+  return std::nullopt;
+}
+
 /// Registers per thread that the addresses of the copies of `ptrs` (a tile
 /// of global pointers) take: one 64-bit address, two registers, per run of
 /// contiguous elements one cp.async moves (at most 16 bytes).
@@ -145,7 +174,7 @@ static int64_t getCopyAddressRegisters(Value ptrs) {
   auto type = cast<RankedTensorType>(ptrs.getType());
   auto layout = cast<BlockedAttr>(type.getEncoding());
   Type pointee = cast<PtrType>(type.getElementType()).getPointeeType();
-  int64_t run = std::clamp<int64_t>(getContiguousRegisters(layout),
+  int64_t run = std::clamp<int64_t>(getContiguousRegisters(layout, type.getShape()),
                                     1, 16 / getElementBytes(pointee));
   return 2 * llvm::divideCeil(getElemsPerThread(layout, type.getShape()), run);
 }
@@ -186,7 +215,12 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   options.filter = [&](Operation *op) { return op->getBlock() == body; };
   options.omitBlockArguments = true;
   options.inclusive = true;
-  for (Value operand : {c.mma.getLhs(), c.mma.getLhsMask(), c.mma.getRhs(), c.mma.getRhsMask()})
+  // The pointers and masks (the cp.async ring), the views (the TMA ring).
+  SmallVector<Value> operands{c.mma.getLhs(), c.mma.getLhsMask(), c.mma.getRhs(),
+                              c.mma.getRhsMask()};
+  llvm::append_range(operands, c.mma.getLhsView());
+  llvm::append_range(operands, c.mma.getRhsView());
+  for (Value operand : operands)
     if (operand && operand.getDefiningOp() && operand.getDefiningOp()->getBlock() == body)
       if (failed(getBackwardSlice(operand, &c.slice, options)))
         return std::nullopt;
@@ -203,7 +237,7 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
           arg && arg.getOwner() == body && arg != loop.getInductionVar())
         return std::nullopt;
   }
-  for (Value operand : {c.mma.getLhs(), c.mma.getLhsMask(), c.mma.getRhs(), c.mma.getRhsMask()})
+  for (Value operand : operands)
     if (auto arg = dyn_cast_or_null<BlockArgument>(operand); arg && arg.getOwner() == body)
       return std::nullopt;
   c.slice = topologicalSort(c.slice);
@@ -218,17 +252,30 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   if ((rank != 2 && rank != 3) || c.k % kStepK != 0 || !hasBlockedLayout(c.mma.getAcc()) ||
       !hasBlockedLayout(c.mma.getLhs()) || !hasBlockedLayout(c.mma.getRhs()))
     return std::nullopt;
-  // The ring feeds mma.sync; an mmaf_global that takes the wgmma path (sm_90a,
-  // the wgmma accumulator layout) or the tcgen05 path (sm_100, the tcgen05
-  // layout) stages its operands itself.
-  if (hasWgmmaAccumulator(c.mma, accType) || hasTcgen05Accumulator(c.mma, accType))
-    return std::nullopt;
-  // The ring's staging and mma.sync are the 16-bit form's (m16n8k16, B not
-  // transposed); fp8 and tf32 mmaf_globals keep the staging of their own
-  // form.
+  // Both rings' staging is the 16-bit form's (mma.sync m16n8k16, wgmma
+  // k16 with B N-major); fp8 and tf32 mmaf_globals keep the staging of
+  // their own form.
   Type element = cast<PtrType>(cast<RankedTensorType>(c.mma.getLhs().getType()).getElementType()).getPointeeType();
   if (!element.isF16() && !element.isBF16())
     return std::nullopt;
+  // The wgmma path (sm_90a, the wgmma accumulator layout) takes the TMA
+  // ring where TMA would load both operands anyway (both views, B not
+  // transposed, unbatched) into an f32 accumulator, whose registers then
+  // stay untouched while a wgmma group is in flight across iterations. The
+  // tcgen05 path (sm_100) stages its operands itself.
+  if (hasTcgen05Accumulator(c.mma, accType))
+    return std::nullopt;
+  // (Not a 32-row tile of one warpgroup, whose A the wgmmas read with
+  // padding rows: the ring's slots hold A's rows unpadded.)
+  if (hasWgmmaAccumulator(c.mma, accType)) {
+    int64_t rows = accType.getShape()[0];
+    int64_t warps = cast<BlockedAttr>(accType.getEncoding()).getWarpsPerCTA()[0];
+    if (rank != 2 || !accType.getElementType().isF32() || !c.mma.getLhsBase() ||
+        !c.mma.getRhsBase() || c.mma.getRhsViewTransposed() ||
+        getWgmmaStagedRows(rows, warps) != rows)
+      return std::nullopt;
+    c.tma = true;
+  }
   return c;
 }
 
@@ -243,6 +290,23 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
       getCopyAddressRegisters(c.mma.getLhs()) + getCopyAddressRegisters(c.mma.getRhs());
   // At the multiply's location, without the op printed after it.
   InFlightDiagnostic remark = emitRemark(c.mma.getLoc());
+  if (c.tma) {
+    // TMA needs no per-thread addresses: the cost rule has nothing to add
+    // to the accumulator, which the unpipelined loop keeps live as well.
+    std::optional<std::pair<int64_t, int64_t>> ring =
+        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k, maxStages);
+    if (!ring) {
+      remark << "K loop not pipelined: not even two " << kStepK
+             << "-deep chunks of A and B and their mbarriers fit the " << kMaxStaticSharedBytes
+             << " bytes of static shared memory";
+      return failure();
+    }
+    std::tie(c.stages, c.chunk) = *ring;
+    remark << "K loop pipelined: a TMA ring of " << c.stages << " stages of " << c.chunk
+           << "-deep K chunks, full and empty mbarriers per stage, one wgmma group in flight ("
+           << accRegisters << " accumulator registers per thread)";
+    return success();
+  }
   if (accRegisters + addressRegisters > maxRingRegisters) {
     remark << "K loop not pipelined: the ring would keep " << accRegisters
            << " accumulator and " << addressRegisters
@@ -273,6 +337,8 @@ public:
   explicit Pipeliner(Candidate &c) : c(c), builder(c.loop) {}
 
   void run() {
+    if (c.tma)
+      return runTma();
     scf::ForOp loop = c.loop;
     Location loc = c.mma.getLoc();
     int64_t chunks = c.k / c.chunk, stages = c.stages;
@@ -317,10 +383,108 @@ public:
   }
 
 private:
+  /// The TMA ring (see the header; the schedule is the cp.async ring's,
+  /// the discipline full/empty mbarriers): for chunk j of iteration i
+  ///
+  ///   acc = tile_as.wgmma_stage acc slot (t % S) phase (t / S % 2)
+  ///         release ((t + S - 1) % S) if (t >= 1)
+  ///   tile_as.tma_stage_load (view starts of iteration i + (j + S - 1) / C)
+  ///         slot ((t + S - 1) % S) phase ((t + S - 1) / S % 2) if (< ub)
+  ///
+  /// The multiply goes first: its wait for chunk t is also what lets the
+  /// previous chunk's slot, which the loads refill, be released (wgmma
+  /// wait_group 1), and the one thread issuing the loads waits for every
+  /// warp's release of that slot. tma_ring_begin before the prologue
+  /// builds the maps and mbarriers; tma_ring_end after the loop drains the
+  /// wgmmas still in flight.
+  void runTma() {
+    scf::ForOp loop = c.loop;
+    Location loc = c.mma.getLoc();
+    int64_t chunks = c.k / c.chunk, stages = c.stages;
+    auto accType = cast<RankedTensorType>(c.mma.getAcc().getType());
+    Type element = cast<PtrType>(getElementTypeOrSelf(c.mma.getLhs().getType())).getPointeeType();
+    // The loop result the accumulator leaves by (matchLoop: it is carried).
+    unsigned accResult =
+        cast<BlockArgument>(c.mma.getAcc()).getArgNumber() - loop.getNumInductionVars();
+    SetVector<Operation *> viewSlice;
+    BackwardSliceOptions options;
+    options.filter = [&](Operation *op) { return op->getBlock() == loop.getBody(); };
+    options.omitBlockArguments = true;
+    options.inclusive = true;
+    for (ValueRange view : {c.mma.getLhsView(), c.mma.getRhsView()})
+      for (Value v : view)
+        if (Operation *def = v.getDefiningOp(); def && def->getBlock() == loop.getBody())
+          (void)getBackwardSlice(v, &viewSlice, options);
+    cloneOnly.emplace(viewSlice.begin(), viewSlice.end());
+    auto [lhsMap, rhsMap] = [&] {
+      builder.setInsertionPoint(loop);
+      Value lb = loop.getLowerBound();
+      auto views = [&](ValueRange view) {
+        return llvm::map_to_vector(view, [&](Value v) { return at(v, lb); });
+      };
+      Type i64 = builder.getI64Type();
+      auto begin = TmaRingBeginOp::create(
+          builder, loc, i64, i64, at(c.mma.getLhsBase(), lb), views(c.mma.getLhsView()),
+          at(c.mma.getRhsBase(), lb),
+          views(c.mma.getRhsView()), accType, c.chunk, stages);
+      return std::make_pair(begin.getLhsMap(), begin.getRhsMap());
+    }();
+    auto emitLoad = [&](Value iv, Value slot, Value phase, int64_t j) {
+      auto predicate = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+      Value inRange = arith::CmpIOp::create(builder, loc, predicate, iv, loop.getUpperBound());
+      auto starts = [&](ValueRange view) {
+        return llvm::map_to_vector(view.take_back((view.size() + 1) / 3),
+                                   [&](Value v) { return at(v, iv); });
+      };
+      TmaStageLoadOp::create(builder, loc, lhsMap, rhsMap, starts(c.mma.getLhsView()),
+                             starts(c.mma.getRhsView()), slot, phase, inRange,
+                             accType, element, j * c.chunk,
+                             c.chunk, stages);
+    };
+    // Prologue: chunks 0..S-2, each the first use of its slot.
+    for (int64_t t = 0; t + 1 < stages; ++t)
+      emitLoad(addConstant(loop.getLowerBound(), (t / chunks) * c.step), constantI32(t),
+               constantI32(0), t % chunks);
+
+    builder.setInsertionPoint(c.mma);
+    Value iv = loop.getInductionVar();
+    Value index = arith::DivSIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, iv, loop.getLowerBound()),
+        constant(iv.getType(), c.step));
+    Value first = arith::MulIOp::create(builder, loc, toI32(index), constantI32(chunks));
+    Value acc = c.mma.getAcc();
+    for (int64_t j = 0; j < chunks; ++j) {
+      int64_t ahead = j + stages - 1;
+      Value notFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                             addI32(first, j), constantI32(0));
+      // The slot chunk t - 1 releases is the one chunk t + S - 1 refills.
+      Value refilled = slotOf(first, ahead);
+      acc = WgmmaStageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
+                                 phaseOf(first, j), refilled, notFirst, element, c.chunk, stages);
+      emitLoad(addConstant(iv, (ahead / chunks) * c.step), refilled, phaseOf(first, ahead),
+               ahead % chunks);
+    }
+    c.mma.getResult().replaceAllUsesWith(acc);
+    c.mma.erase();
+    for (Operation *op : llvm::reverse(c.slice))
+      if (op->use_empty())
+        op->erase();
+
+    // Drain: the accumulator is defined once the last group completed.
+    builder.setInsertionPointAfter(loop);
+    Value result = loop.getResult(accResult);
+    auto end = TmaRingEndOp::create(builder, loc, result.getType(), result, element, c.chunk,
+                                    stages);
+    result.replaceAllUsesExcept(end.getResult(), end);
+  }
+
   Candidate &c;
   OpBuilder builder;
   /// The address computation per induction value it was cloned for.
   DenseMap<Value, IRMapping> clones;
+  /// Where set, the part of the slice to clone (the TMA ring reads the
+  /// views alone, not the pointers and masks).
+  std::optional<DenseSet<Operation *>> cloneOnly;
 
   Value constant(Type type, int64_t value) {
     return arith::ConstantOp::create(builder, c.loop.getLoc(), builder.getIntegerAttr(type, value));
@@ -340,6 +504,16 @@ private:
       return arith::IndexCastOp::create(builder, c.loop.getLoc(), i32, value);
     return arith::TruncIOp::create(builder, c.loop.getLoc(), i32, value);
   }
+  Value addI32(Value value, int64_t offset) {
+    return arith::AddIOp::create(builder, c.loop.getLoc(), value, constantI32(offset));
+  }
+  /// The parity of the use of its slot that chunk `first + offset` is.
+  Value phaseOf(Value first, int64_t offset) {
+    Location loc = c.loop.getLoc();
+    Value use = arith::DivUIOp::create(builder, loc, addI32(first, offset),
+                                       constantI32(c.stages));
+    return arith::AndIOp::create(builder, loc, use, constantI32(1));
+  }
   /// The ring slot of chunk `first + offset`.
   Value slotOf(Value first, int64_t offset) {
     Location loc = c.loop.getLoc();
@@ -357,7 +531,8 @@ private:
     if (inserted) {
       mapping.map(c.loop.getInductionVar(), iv);
       for (Operation *op : c.slice)
-        builder.clone(*op, mapping);
+        if (!cloneOnly || cloneOnly->contains(op))
+          builder.clone(*op, mapping);
     }
     return mapping.lookupOrDefault(value);
   }

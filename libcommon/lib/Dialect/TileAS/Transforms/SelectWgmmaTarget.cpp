@@ -5,7 +5,9 @@
 // every Hopper GPU (compute capability 9.0) runs too; what is lost is only
 // that its PTX does not JIT-compile for later GPUs. So plain sm_90 takes
 // sm_90a exactly where a multiply gains from wgmma (WgmmaChoice.h has the
-// rule and the numbers), and says so in a remark at the multiply.
+// rule and the numbers), and says so in a remark at the multiply: which
+// path, and what A and B are (a gathered A, the fused MoE kernel's tokens,
+// goes to the swizzled staging by cp.async row copies).
 //
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
@@ -45,9 +47,12 @@ struct SelectWgmmaTargetPass
         return;
       // At the multiply's location, without the op printed after it.
       InFlightDiagnostic remark = emitRemark(op.getLoc()) << target.getValue();
-      if (std::optional<unsigned> gathered = findGatheredMmaOperand(op)) {
+      if (std::optional<unsigned> gathered = findWgmmaBlockingGather(op)) {
         remark << ": mma.sync for this mmaf, not wgmma: " << operandName(*gathered)
                << " is " << describeMmaOperandKind(MmaOperandKind::Gather);
+        if (*gathered == 0)
+          remark << " that cp.async cannot copy (no weak, zero-padded load as it is with runs "
+                    "of 4 bytes or more)";
         return;
       }
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
@@ -62,9 +67,14 @@ struct SelectWgmmaTargetPass
       if (target.getValue() == kHopper)
         remark << " -> " << kHopperWgmma;
       remark << ": wgmma for this mmaf (";
-      for (unsigned index : {0u, 1u})
+      for (unsigned index : {0u, 1u}) {
+        MmaOperandKind kind = classifyMmaOperand(op->getOperand(index));
         remark << (index ? ", " : "") << operandName(index) << ": "
-               << describeMmaOperandKind(classifyMmaOperand(op->getOperand(index)));
+               << describeMmaOperandKind(kind);
+        // (Only A may be one here: findWgmmaBlockingGather.)
+        if (kind == MmaOperandKind::Gather)
+          remark << " copied into the swizzled staging by cp.async, row runs";
+      }
       // Fewer rows than the warpgroups' wgmmas cover (a 32-row tile of one
       // warpgroup): the rest of each 16-row slice is padding.
       int64_t rows = acc.getShape()[acc.getRank() - 2];

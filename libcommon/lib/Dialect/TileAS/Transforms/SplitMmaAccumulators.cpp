@@ -41,6 +41,13 @@
 // sub-tile extracted; a loop where even that fails stays as it
 // is. Scalars computed in the loop body are cloned into each new loop.
 //
+// Loops without a multiply that add up tiles elementwise are split the same
+// way: cuTile's LayerNorm backward sums two 32x1024 f32 tiles over rows (512
+// registers per thread on 4 warps, 13-19 KB spilled) and stores their column
+// sums; each 32x128 column strip now has its own loop, reduces and stores.
+// Only dimensions no reduce removes are split, so each element is computed
+// by the same operations in the same order as before.
+//
 // Reordering is sound because the body only reads memory (loads carry no
 // memory order) and the store is the one write: loads of a later sub-tile
 // now follow the stores of earlier ones, which the Tile IR token order
@@ -86,13 +93,21 @@ struct Slice {
   }
 };
 
-/// A loop this pass re-tiles: its one multiply, and the chain from the
-/// loop's result to the store of it.
+/// The ops from one of a loop's results to the store of it.
+struct ResultChain {
+  SmallVector<Operation *> ops; // the result's users up to the store
+  StoreOp store;
+  /// The loop result's dimension a tile_as.reduce in `ops` removes.
+  std::optional<unsigned> reducedAxis;
+};
+
+/// A loop this pass re-tiles: its one multiply (null where the loop adds up
+/// tiles elementwise), and the chain from each of the loop's results to its
+/// store.
 struct Candidate {
   scf::ForOp loop;
   Operation *mma;
-  SmallVector<Operation *> chain; // the result's users up to the store
-  StoreOp store;
+  SmallVector<ResultChain> results;
 };
 } // namespace
 
@@ -230,8 +245,8 @@ public:
   /// `value`, a scalar, as the current new loop sees it.
   Value scalar(Value value);
 
-  /// Starts the body of a new loop: `loop` replaces the original, whose
-  /// iteration argument is `accumulator` (of slice `accSlice`).
+  /// Starts the body of a new loop: `loop` replaces the original; its
+  /// iteration arguments are the original's restricted to `accSlice`.
   void enterLoop(scf::ForOp loop, const Slice &accSlice) {
     inLoop = {};
     scalars.clear();
@@ -304,10 +319,10 @@ Value Slicer::slice(Value value, const Slice &at) {
     return found->second;
   Value result;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    // Only the accumulator, as the new loop carries it.
+    // Only an iteration argument (an accumulator), as the new loop carries it.
     if (current && local && arg.getOwner() == original.getBody() &&
-        arg == original.getRegionIterArgs().front() && at == currentAcc)
-      result = current.getRegionIterArgs().front();
+        arg.getArgNumber() >= original.getNumInductionVars() && at == currentAcc)
+      result = current.getRegionIterArgs()[arg.getArgNumber() - original.getNumInductionVars()];
   } else {
     // Values from before the loop are sliced before the new loop, once.
     OpBuilder::InsertionGuard guard(builder);
@@ -414,6 +429,26 @@ Value Slicer::build(Operation *op, const Slice &at, RankedTensorType type) {
     Value src = slice(broadcast.getSrc(), source);
     return src ? BroadcastOp::create(builder, loc, type, src).getResult() : nullptr;
   }
+  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    // Along an axis the slice leaves whole: the reduction of the sliced
+    // source, with the same combiner.
+    if (reduce->getNumOperands() != 1 || reduce->getNumResults() != 1)
+      return nullptr;
+    Value operand = reduce.getOperands().front();
+    unsigned axis = reduce.getAxis();
+    Slice source = at;
+    source.offsets.insert(source.offsets.begin() + axis, 0);
+    source.sizes.insert(source.sizes.begin() + axis,
+                        cast<RankedTensorType>(operand.getType()).getDimSize(axis));
+    Value src = slice(operand, source);
+    if (!src)
+      return nullptr;
+    auto sliced = ReduceOp::create(builder, loc, TypeRange{type}, ValueRange{src},
+                                   reduce.getAxisAttr(), reduce.getIdentitiesAttr());
+    IRMapping none;
+    reduce.getCombiner().cloneInto(&sliced.getCombiner(), none);
+    return sliced->getResult(0);
+  }
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
     std::optional<Slice> source = getReshapeSourceSlice(
         reshape.getType().getShape(), reshape.getSrc().getType().getShape(), at);
@@ -497,18 +532,9 @@ static SmallVector<int64_t> getTcgen05SubTileShape(RankedTensorType acc, int64_t
   return shape;
 }
 
-/// `loop` as a candidate: one iteration argument, the accumulator of the
-/// one multiply its body yields, a body that writes no memory, and a result
-/// that only reaches one store through single-use elementwise ops.
-static std::optional<Candidate> getCandidate(scf::ForOp loop) {
-  if (loop.getNumRegionIterArgs() != 1)
-    return std::nullopt;
-  Value yielded = loop.getBody()->getTerminator()->getOperand(0);
-  Operation *mma = yielded.getDefiningOp();
-  if (!mma || !isa<MmaFOp, MmaIOp, MmaFScaledOp>(mma) || mma->getBlock() != loop.getBody() ||
-      mma->getOperand(2) != loop.getRegionIterArgs().front() ||
-      !loop.getRegionIterArgs().front().hasOneUse())
-    return std::nullopt;
+/// Whether `loop`'s body writes no memory (loads without a memory order
+/// only read it).
+static bool writesNoMemory(scf::ForOp loop) {
   WalkResult writes = loop.getBody()->walk([](Operation *op) {
     if (isa<scf::YieldOp>(op) || isMemoryEffectFree(op))
       return WalkResult::advance();
@@ -516,83 +542,195 @@ static std::optional<Candidate> getCandidate(scf::ForOp loop) {
     return load && !load->hasAttr("memory_order") ? WalkResult::advance()
                                                   : WalkResult::interrupt();
   });
-  if (writes.wasInterrupted())
-    return std::nullopt;
-  Candidate candidate{loop, mma, {}, {}};
-  Value value = loop.getResult(0);
+  return !writes.wasInterrupted();
+}
+
+/// The chain from `result` to the one store of it: single-use elementwise
+/// ops and, where `allowReduce`, one single-operand tile_as.reduce to a
+/// tensor, all in `result`'s block.
+static std::optional<ResultChain> getResultChain(Value result, bool allowReduce) {
+  ResultChain chain;
+  Value value = result;
   while (value.hasOneUse()) {
     Operation *user = *value.getUsers().begin();
-    if (user->getBlock() != loop->getBlock())
+    if (user->getBlock() != result.getParentBlock())
       return std::nullopt;
     if (auto store = dyn_cast<StoreOp>(user)) {
       if (store.getValue() != value || store->hasAttr("memory_order"))
         return std::nullopt;
-      candidate.store = store;
-      return candidate;
+      chain.store = store;
+      return chain;
     }
-    if (!user->hasTrait<OpTrait::Elementwise>() || user->getNumResults() != 1 ||
-        !isMemoryEffectFree(user))
+    auto reduce = dyn_cast<ReduceOp>(user);
+    if (reduce && allowReduce && !chain.reducedAxis && reduce->getNumOperands() == 1 &&
+        isa<RankedTensorType>(reduce->getResult(0).getType())) {
+      chain.reducedAxis = reduce.getAxis();
+    } else if (!user->hasTrait<OpTrait::Elementwise>() || user->getNumResults() != 1 ||
+               !isMemoryEffectFree(user)) {
       return std::nullopt;
-    candidate.chain.push_back(user);
+    }
+    chain.ops.push_back(user);
     value = user->getResult(0);
   }
   return std::nullopt;
 }
 
-/// Replaces `c` by one loop and store per sub-tile of shape `sub`; leaves
-/// the IR as it was and fails where something cannot be sliced.
+/// `loop` as a multiply candidate: one iteration argument, the accumulator
+/// of the one multiply its body yields, a body that writes no memory, and a
+/// result that only reaches one store through single-use elementwise ops.
+static std::optional<Candidate> getMmaCandidate(scf::ForOp loop) {
+  if (loop.getNumRegionIterArgs() != 1)
+    return std::nullopt;
+  Value yielded = loop.getBody()->getTerminator()->getOperand(0);
+  Operation *mma = yielded.getDefiningOp();
+  if (!mma || !isa<MmaFOp, MmaIOp, MmaFScaledOp>(mma) || mma->getBlock() != loop.getBody() ||
+      mma->getOperand(2) != loop.getRegionIterArgs().front() ||
+      !loop.getRegionIterArgs().front().hasOneUse() || !writesNoMemory(loop))
+    return std::nullopt;
+  std::optional<ResultChain> chain = getResultChain(loop.getResult(0), /*allowReduce=*/false);
+  if (!chain)
+    return std::nullopt;
+  return Candidate{loop, mma, {std::move(*chain)}};
+}
+
+/// The last of `c`'s stores in its block: where the new loops go.
+static StoreOp getLastStore(const Candidate &c) {
+  StoreOp last;
+  for (const ResultChain &chain : c.results)
+    if (!last || last->isBeforeInBlock(chain.store))
+      last = chain.store;
+  return last;
+}
+
+/// `loop` as an elementwise candidate (cuTile's LayerNorm backward sums two
+/// 32x1024 f32 tiles over rows: 512 registers per thread on 4 warps): tensor
+/// iteration arguments of one shape, a body with no multiply that writes no
+/// memory, and results that each reach a store of their own through
+/// single-use elementwise ops and at most one reduce. Only the dimensions no
+/// reduce removes are split, so every sub-tile's values are computed as the
+/// whole tile's were.
+static std::optional<Candidate> getElementwiseCandidate(scf::ForOp loop) {
+  if (loop.getNumResults() == 0)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(loop.getResult(0).getType());
+  for (Value result : loop.getResults()) {
+    auto other = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !other || other.getShape() != type.getShape())
+      return std::nullopt;
+  }
+  WalkResult multiplies = loop.getBody()->walk([](Operation *op) {
+    return isa<MmaFOp, MmaIOp, MmaFScaledOp, MmaFGlobalOp>(op) ? WalkResult::interrupt()
+                                                                : WalkResult::advance();
+  });
+  if (multiplies.wasInterrupted() || !writesNoMemory(loop))
+    return std::nullopt;
+  Candidate candidate{loop, nullptr, {}};
+  for (Value result : loop.getResults()) {
+    std::optional<ResultChain> chain = getResultChain(result, /*allowReduce=*/true);
+    if (!chain)
+      return std::nullopt;
+    candidate.results.push_back(std::move(*chain));
+  }
+  // The new loops and stores go where the last store was: nothing between
+  // the loop and it may touch memory but the chains' stores.
+  StoreOp last = getLastStore(candidate);
+  for (Operation *op = loop->getNextNode(); op != last; op = op->getNextNode())
+    if (!isMemoryEffectFree(op) &&
+        llvm::none_of(candidate.results, [&](const ResultChain &c) { return c.store == op; }))
+      return std::nullopt;
+  return candidate;
+}
+
+/// The new loop's body for the accumulator slice `acc`: the multiply on
+/// its operands' slices, or each yielded value's slice. False where
+/// something cannot be sliced.
+static bool buildSlicedBody(OpBuilder &builder, Slicer &slicer, Candidate &c,
+                            const Slice &acc, TypeRange accTypes) {
+  SmallVector<Value> yielded;
+  if (c.mma) {
+    SmallVector<Value> operands;
+    for (auto [operand, slice] : llvm::zip(c.mma->getOperands(), getMmaOperandSlices(c.mma, acc))) {
+      operands.push_back(slicer.slice(operand, slice));
+      if (!operands.back())
+        return false;
+    }
+    OperationState state(c.mma->getLoc(), c.mma->getName(), operands, accTypes,
+                         c.mma->getAttrs());
+    yielded.push_back(builder.create(state)->getResult(0));
+  } else {
+    for (Value value : c.loop.getBody()->getTerminator()->getOperands()) {
+      yielded.push_back(slicer.slice(value, acc));
+      if (!yielded.back())
+        return false;
+    }
+  }
+  scf::YieldOp::create(builder, c.loop.getLoc(), yielded);
+  return true;
+}
+
+/// Replaces `c` by one loop and store(s) per sub-tile of shape `sub`;
+/// leaves the IR as it was and fails where something cannot be sliced.
 static LogicalResult splitLoop(Candidate c, ArrayRef<int64_t> sub) {
   auto accType = cast<RankedTensorType>(c.loop.getResult(0).getType());
-  OpBuilder builder(c.store);
+  StoreOp last = getLastStore(c);
+  OpBuilder builder(last);
   Slicer slicer(builder, c.loop);
-  // Everything this creates lands between `before` and the store.
-  Operation *before = c.store->getPrevNode();
+  // Everything this creates lands between `before` and the last store.
+  Operation *before = last->getPrevNode();
   auto ok = [&]() -> bool {
-    // Sub-tiles in row-major order over M and N.
-    unsigned rank = sub.size(), mDim = rank - 2, nDim = rank - 1;
-    for (int64_t m = 0; m < accType.getDimSize(mDim); m += sub[mDim]) {
-      for (int64_t n = 0; n < accType.getDimSize(nDim); n += sub[nDim]) {
-        Slice acc = wholeOf(accType.getShape());
-        acc.offsets[mDim] = m, acc.offsets[nDim] = n;
-        acc.sizes = llvm::to_vector(sub);
-        Value init = slicer.slice(c.loop.getInitArgs().front(), acc);
-        if (!init)
+    // Sub-tiles in row-major order.
+    SmallVector<int64_t> at(sub.size(), 0);
+    while (true) {
+      Slice acc{at, llvm::to_vector(sub)};
+      SmallVector<Value> inits;
+      for (Value init : c.loop.getInitArgs()) {
+        inits.push_back(slicer.slice(init, acc));
+        if (!inits.back())
           return false;
-        auto loop = scf::ForOp::create(builder, c.loop.getLoc(), c.loop.getLowerBound(),
-                                       c.loop.getUpperBound(), c.loop.getStep(), init);
-        {
-          OpBuilder::InsertionGuard guard(builder);
-          builder.setInsertionPointToStart(loop.getBody());
-          slicer.enterLoop(loop, acc);
-          SmallVector<Value> operands;
-          for (auto [operand, slice] :
-               llvm::zip(c.mma->getOperands(), getMmaOperandSlices(c.mma, acc))) {
-            operands.push_back(slicer.slice(operand, slice));
-            if (!operands.back())
-              return false;
-          }
-          OperationState state(c.mma->getLoc(), c.mma->getName(), operands,
-                               TypeRange{init.getType()}, c.mma->getAttrs());
-          Operation *mma = builder.create(state);
-          scf::YieldOp::create(builder, c.loop.getLoc(), mma->getResult(0));
-          slicer.leaveLoop();
-        }
-        slicer.bind(c.loop.getResult(0), acc, loop.getResult(0));
-        Value ptrs = slicer.slice(c.store.getPtrs(), acc);
-        Value value = slicer.slice(c.store.getValue(), acc);
-        Value mask = c.store.getMask() ? slicer.slice(c.store.getMask(), acc) : Value();
-        if (!ptrs || !value || (c.store.getMask() && !mask))
-          return false;
-        StoreOp::create(builder, c.store.getLoc(), ptrs, value, mask,
-                        getSlicedContiguity(c.store.getContiguity(), acc.offsets.back(),
-                                            acc.sizes.back()));
       }
+      auto loop = scf::ForOp::create(builder, c.loop.getLoc(), c.loop.getLowerBound(),
+                                     c.loop.getUpperBound(), c.loop.getStep(), inits);
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(loop.getBody());
+        slicer.enterLoop(loop, acc);
+        if (!buildSlicedBody(builder, slicer, c, acc, loop.getResultTypes()))
+          return false;
+        slicer.leaveLoop();
+      }
+      for (auto [result, replacement] : llvm::zip(c.loop.getResults(), loop.getResults()))
+        slicer.bind(result, acc, replacement);
+      for (const ResultChain &chain : c.results) {
+        Slice stored = acc;
+        if (chain.reducedAxis) {
+          stored.offsets.erase(stored.offsets.begin() + *chain.reducedAxis);
+          stored.sizes.erase(stored.sizes.begin() + *chain.reducedAxis);
+        }
+        StoreOp store = chain.store;
+        Value ptrs = slicer.slice(store.getPtrs(), stored);
+        Value value = slicer.slice(store.getValue(), stored);
+        Value mask = store.getMask() ? slicer.slice(store.getMask(), stored) : Value();
+        if (!ptrs || !value || (store.getMask() && !mask))
+          return false;
+        StoreOp::create(builder, store.getLoc(), ptrs, value, mask,
+                        getSlicedContiguity(store.getContiguity(), stored.offsets.back(),
+                                            stored.sizes.back()));
+      }
+      // The next sub-tile: the innermost dimension fastest.
+      int d = sub.size() - 1;
+      for (; d >= 0; --d) {
+        at[d] += sub[d];
+        if (at[d] < accType.getDimSize(d))
+          break;
+        at[d] = 0;
+      }
+      if (d < 0)
+        return true;
     }
-    return true;
   }();
   if (!ok) {
     SmallVector<Operation *> created;
-    for (Operation *op = before->getNextNode(); op != c.store; op = op->getNextNode())
+    for (Operation *op = before->getNextNode(); op != last; op = op->getNextNode())
       created.push_back(op);
     for (Operation *op : created)
       op->dropAllReferences();
@@ -600,11 +738,43 @@ static LogicalResult splitLoop(Candidate c, ArrayRef<int64_t> sub) {
       op->erase();
     return failure();
   }
-  c.store.erase();
-  for (Operation *op : llvm::reverse(c.chain))
-    op->erase();
+  for (ResultChain &chain : c.results) {
+    chain.store.erase();
+    for (Operation *op : llvm::reverse(chain.ops))
+      op->erase();
+  }
   c.loop.erase();
   return success();
+}
+
+/// Registers per thread of all of `loop`'s results (tensors of one shape),
+/// each as a tensor of `shape`.
+static int64_t getLoopRegistersPerThread(scf::ForOp loop, ArrayRef<int64_t> shape,
+                                         int64_t threads) {
+  int64_t total = 0;
+  for (Value result : loop.getResults())
+    total += getRegistersPerThread(
+        RankedTensorType::get(shape, getElementTypeOrSelf(result.getType())), threads);
+  return total;
+}
+
+/// The sub-tile shape of an elementwise candidate: the dimensions no chain
+/// reduces halved, outermost first, until its accumulators together take
+/// at most `maxRegisters` per accumulator and thread (never below
+/// kMinSubTile).
+static SmallVector<int64_t> getElementwiseSubTileShape(Candidate &c, int64_t threads,
+                                                       int64_t maxRegisters) {
+  auto type = cast<RankedTensorType>(c.loop.getResult(0).getType());
+  SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
+  auto registers = [&] { return getLoopRegistersPerThread(c.loop, shape, threads); };
+  int64_t budget = maxRegisters * c.loop.getNumResults();
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    if (llvm::any_of(c.results, [&](const ResultChain &chain) { return chain.reducedAxis == d; }))
+      continue;
+    while (registers() > budget && shape[d] % 2 == 0 && shape[d] / 2 >= kMinSubTile)
+      shape[d] /= 2;
+  }
+  return shape;
 }
 
 /// Erases the ops of `func`'s body left without users (the original
@@ -630,14 +800,21 @@ struct SplitMmaAccumulatorsPass
     for (auto func : module.getOps<func::FuncOp>()) {
       SmallVector<Candidate> candidates;
       func.walk([&](scf::ForOp loop) {
-        if (std::optional<Candidate> candidate = getCandidate(loop))
+        if (std::optional<Candidate> candidate = getMmaCandidate(loop))
           candidates.push_back(*candidate);
+        else if (std::optional<Candidate> elementwise = getElementwiseCandidate(loop))
+          candidates.push_back(*elementwise);
       });
       bool changed = false;
       for (Candidate &candidate : candidates) {
         auto acc = cast<RankedTensorType>(candidate.loop.getResult(0).getType());
         SmallVector<int64_t> sub;
-        if (targetsTcgen05(candidate.loop)) {
+        if (!candidate.mma) {
+          if (getLoopRegistersPerThread(candidate.loop, acc.getShape(), threads) <=
+              maxAccRegisters)
+            continue;
+          sub = getElementwiseSubTileShape(candidate, threads, subTileRegisters);
+        } else if (targetsTcgen05(candidate.loop)) {
           int64_t k =
               cast<RankedTensorType>(candidate.mma->getOperand(0).getType()).getShape().back();
           sub = getTcgen05SubTileShape(acc, k, isa<MmaFScaledOp>(candidate.mma), threads,

@@ -19,16 +19,18 @@ def TileAA_MmaFOp : TileAA_Op<"mmaf", [Pure, AllTypesMatch<["acc", "result"]>]> 
   }];
 }
 
-// Block-scaled multiply-accumulate, the form block-scaled mma.sync runs
+// Block-scaled multiply-accumulate, the forms block-scaled mma.sync runs
 // (sm_120a/121a): result = (lhs * lhs_scale) x (rhs * rhs_scale) + acc with
-// fp8 (e4m3/e5m2) operands, f8E8M0FNU (power of two) scales and an f32
-// accumulator. lhs [B x] M x K has scales [B x] M x (K/32), rhs [B x] K x N
-// has [B x] (K/32) x N: each run of 32 consecutive k shares one scale.
+// an f32 accumulator and fp8 (e4m3/e5m2) operands with f8E8M0FNU (power of
+// two) scales per 32 k, or f4E2M1FN operands with f8E8M0FNU scales per 32 k
+// (MX-FP4) or f8E4M3FN scales per 16 k (NVFP4) (getScaledMmaBlock). lhs
+// [B x] M x K has scales [B x] M x (K/block), rhs [B x] K x N has
+// [B x] (K/block) x N: each run of `block` consecutive k shares one scale.
 // CudaTileToTileAA emits it only for targets with that instruction; other
 // cuda_tile.mmaf_scaled forms are decomposed into widening and mmaf.
 def TileAA_MmaFScaledOp : TileAA_Op<"mmaf_scaled",
     [Pure, AllTypesMatch<["acc", "result"]>]> {
-  let summary = "block-scaled fp8 matrix multiply-accumulate (block 32, e8m0 scales)";
+  let summary = "block-scaled fp8 or fp4 matrix multiply-accumulate";
   let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
                        AnyRankedTensor:$acc, AnyRankedTensor:$lhs_scale,
                        AnyRankedTensor:$rhs_scale);

@@ -92,6 +92,21 @@ struct SwizzledArrayGeometry {
   int64_t atomBytes() const { return kAtomRows * width; }
 };
 
+/// Bytes of one K chunk of an unbatched A ([M][chunk], K-major) and B
+/// ([chunk][N], N-major) in the swizzled wgmma staging: A's blocks, B's
+/// from the next 1024-byte boundary, the whole rounded up to one (the
+/// lowering's SwizzledStaging lays a buffer out so).
+inline uint64_t getSwizzledChunkBytes(int64_t m, int64_t n, int64_t chunk,
+                                      unsigned elementBytes) {
+  uint64_t a = SwizzledArrayGeometry(m, chunk, elementBytes).bytes();
+  uint64_t b = SwizzledArrayGeometry(chunk, n, elementBytes).bytes();
+  return llvm::alignTo(llvm::alignTo(a, kSwizzleAlignment) + b, kSwizzleAlignment);
+}
+
+/// Bytes per slot of a TMA ring (TileASPipelineOps.td) for its full and
+/// empty mbarriers, which follow the slots.
+constexpr uint64_t kTmaRingBarrierBytes = 16;
+
 } // namespace tilepipe::tile_as
 
 #endif // TILEPIPE_DIALECT_TILEAS_IR_MMASTAGING_H

@@ -48,11 +48,31 @@ int64_t getRegisterCoordinate(BlockedAttr layout, unsigned dim,
 /// otherwise.
 BlockedAttr dropLeadingUnitDims(BlockedAttr layout, unsigned count);
 
+/// `layout` with its dimensions permuted as tile_as.permute permutes a
+/// tensor's (result dimension i is source dimension permutation[i]): the
+/// result's threads and registers hold what they held in the source, so a
+/// permute between the two moves no data.
+BlockedAttr permuteLayout(BlockedAttr layout, llvm::ArrayRef<int32_t> permutation);
+
 /// Elements per CTA tile of the layout along `dim` (before repetition).
 int64_t getLayoutExtent(BlockedAttr layout, unsigned dim);
 
-/// Adjacent registers along the fastest dimension (the widest vector access).
-unsigned getContiguousRegisters(BlockedAttr layout);
+/// Adjacent registers of a `shape` tile that hold adjacent elements along
+/// the innermost dimension (the widest vector access, which a load's or
+/// store's `contiguity` is counted along): that dimension's sizePerThread
+/// where it is the fastest of the register order, or where every dimension
+/// before it in the order holds one register per thread (the tcgen05
+/// accumulator layout: order [0, 1], one row of columns per thread); 1
+/// otherwise.
+unsigned getContiguousRegisters(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
+/// The dimension along which a thread's consecutive registers of a tensor
+/// of `shape` go: the first of the layout's order along which the thread
+/// holds more than one register (the order's first where it holds one).
+/// A dimension ahead of it in the order with one register per thread does
+/// not separate its registers: the tcgen05 accumulator layout (order M
+/// first, one row per thread) holds runs along N.
+unsigned getRegisterRunDim(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
 
 /// The default register layout of a tensor: `vectorWidth` adjacent elements
 /// per thread along the innermost dimension, threads then warps filling the
@@ -193,6 +213,10 @@ struct MmaSyncForm {
   int64_t k = 0;
   /// Bytes of one operand element in registers and shared memory.
   unsigned elementBytes = 0;
+  /// Whether the instruction takes packed 4-bit elements (e2m1, eight to a
+  /// register, k 64) that are staged a byte each: the one form whose k step
+  /// is 64 bytes of staging rather than 32 (MmaSyncToLLVM.cpp).
+  bool nibbles() const { return k == 64 && elementBytes == 1; }
 };
 
 /// The mma.sync form of an mmaf or mmai on the module's target (PTX ISA,
@@ -202,8 +226,9 @@ struct MmaSyncForm {
 ///     FMA path, which is exact in f32),
 ///   - e4m3/e5m2 x e4m3/e5m2 -> f32 or f16: m16n8k32 (sm_89 and later),
 ///   - s8/u8 x s8/u8 -> i32 (mmai): m16n8k32 (sm_80 and later),
-///   - mmaf_scaled (fp8 with e8m0 scales): m16n8k32 block-scaled
-///     (sm_120a/121a, the only targets it is emitted for),
+///   - mmaf_scaled (fp8 with e8m0 scales): m16n8k32 block-scaled; (e2m1
+///     with e8m0 or e4m3 scales): m16n8k64 block-scaled (sm_120a/121a, the
+///     only targets it is emitted for),
 /// with K a multiple of k. f16 accumulators accumulate in f32. None for
 /// other types, and for fp8 where the module names no target from sm_89 on.
 /// The accumulator of an op with a form gets getMmaAccumulatorLayout.

@@ -19,16 +19,18 @@ def TileAS_MmaFOp : TileAS_Op<"mmaf", [Pure, AllTypesMatch<["acc", "result"]>]> 
   }];
 }
 
-// Block-scaled multiply-accumulate, the form block-scaled mma.sync runs
+// Block-scaled multiply-accumulate, the forms block-scaled mma.sync runs
 // (sm_120a/121a): result = (lhs * lhs_scale) x (rhs * rhs_scale) + acc with
-// fp8 (e4m3/e5m2) operands, f8E8M0FNU (power of two) scales and an f32
-// accumulator. lhs [B x] M x K has scales [B x] M x (K/32), rhs [B x] K x N
-// has [B x] (K/32) x N: each run of 32 consecutive k shares one scale.
+// an f32 accumulator and fp8 (e4m3/e5m2) operands with f8E8M0FNU (power of
+// two) scales per 32 k, or f4E2M1FN operands with f8E8M0FNU scales per 32 k
+// (MX-FP4) or f8E4M3FN scales per 16 k (NVFP4) (getScaledMmaBlock). lhs
+// [B x] M x K has scales [B x] M x (K/block), rhs [B x] K x N has
+// [B x] (K/block) x N: each run of `block` consecutive k shares one scale.
 // CudaTileToTileAA emits it only for targets with that instruction; other
 // cuda_tile.mmaf_scaled forms are decomposed into widening and mmaf.
 def TileAS_MmaFScaledOp : TileAS_Op<"mmaf_scaled",
     [Pure, AllTypesMatch<["acc", "result"]>]> {
-  let summary = "block-scaled fp8 matrix multiply-accumulate (block 32, e8m0 scales)";
+  let summary = "block-scaled fp8 or fp4 matrix multiply-accumulate";
   let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
                        AnyRankedTensor:$acc, AnyRankedTensor:$lhs_scale,
                        AnyRankedTensor:$rhs_scale);
@@ -114,6 +116,12 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     FMHA's K^T, read from a dim_map'd view). Its pointers keep no runs (the
     load's `transposed_contiguity` proved base and strides 16-byte
     aligned), so such a B is read only by TMA.
+
+    `rhs_k_runs`: B's pointer operand has its runs along K (dimension r - 2)
+    instead of N: its layout's registers go along K and the load's
+    `transposed_contiguity` proved the runs adjacent, aligned and under one
+    mask bit. B is then copied K-major, which only the tcgen05 path reads
+    (the fused MoE kernel's expert weights, read from a transposed view).
   }];
   let arguments = (ins AnyRankedTensor:$lhs, Optional<TileAS_MaskTensor>:$lhs_mask,
                        AnyRankedTensor:$rhs, Optional<TileAS_MaskTensor>:$rhs_mask,
@@ -122,7 +130,7 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
                        Optional<TileAS_PtrType>:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view,
                        UnitAttr:$lhs_tf32, UnitAttr:$rhs_tf32,
                        OptionalAttr<I64Attr>:$lhs_run, OptionalAttr<I64Attr>:$rhs_run,
-                       UnitAttr:$rhs_view_transposed);
+                       UnitAttr:$rhs_view_transposed, UnitAttr:$rhs_k_runs);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $lhs (`mask` $lhs_mask^)? (`view` $lhs_base^ `[` $lhs_view `]`)? `,`
@@ -138,7 +146,7 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
       build($_builder, $_state, result, lhs, lhs_mask, rhs, rhs_mask, acc, ::mlir::Value(),
             ::mlir::ValueRange(), ::mlir::Value(), ::mlir::ValueRange(), /*lhs_tf32=*/false,
             /*rhs_tf32=*/false, ::mlir::IntegerAttr(), ::mlir::IntegerAttr(),
-            /*rhs_view_transposed=*/false);
+            /*rhs_view_transposed=*/false, /*rhs_k_runs=*/false);
     }]>
   ];
   let hasVerifier = 1;

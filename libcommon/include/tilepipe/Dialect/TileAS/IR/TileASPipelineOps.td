@@ -72,3 +72,103 @@ def TileAS_MmaFStageOp : TileAS_Op<"mmaf_stage", [MemoryEffects<[MemRead]>,
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$acc `slot` $slot attr-dict `:` type($acc)";
 }
+
+//===----------------------------------------------------------------------===//
+// The TMA ring of the wgmma path (sm_90a)
+//===----------------------------------------------------------------------===//
+//
+// The same modulo schedule over K chunks for a K loop whose mmaf_global
+// takes the wgmma path with both operands' views: TMA fills the slots and
+// mbarriers order the slots' reuse instead of cp.async groups and CTA
+// barriers. Each slot holds one K chunk of A and B in the swizzled layouts
+// wgmma reads (SwizzledStaging.h), one after the other from offset 0 of the
+// shared scratch, followed by two mbarriers per slot: full[s] (one arrival,
+// the producer's arrive.expect_tx, plus the chunk's bytes by TMA) and
+// empty[s] (one arrival per warp, once the wgmmas that read the slot have
+// completed). Use u of slot s (chunk t = u * stages + s) completes phase u
+// of both, so a wait names the parity u % 2 (`phase`): consumers wait on
+// full[s] with `phase`, the producer refilling s for chunk t waits on
+// empty[s] for the release of chunk t - stages, parity `phase` ^ 1, which a
+// fresh mbarrier (phase 0 not complete) already passes for u = 0.
+// M, N and the warps (all along M) are the accumulator's (`acc_type`).
+
+def TileAS_TmaRingBeginOp : TileAS_Op<"tma_ring_begin", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "tensor maps and mbarriers of a TMA ring";
+  let description = [{
+    Builds the tensor maps of A's and B's views (as tile_as.mmaf_global
+    lists them; the starts are not read) for boxes of the ring's slots and
+    returns their generic addresses, initializes the ring's 2 x `stages`
+    mbarriers and meets the CTA at a barrier (earlier users of the shared
+    scratch are done with it).
+  }];
+  let arguments = (ins TileAS_PtrType:$lhs_base, Variadic<AnySignlessInteger>:$lhs_view,
+                       TileAS_PtrType:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view,
+                       TypeAttr:$acc_type, I64Attr:$chunk, I64Attr:$stages);
+  let results = (outs I64:$lhs_map, I64:$rhs_map);
+  let assemblyFormat = [{
+    $lhs_base `[` $lhs_view `]` `,` $rhs_base `[` $rhs_view `]` attr-dict
+    `:` type($lhs_base) `[` type($lhs_view) `]` `,` type($rhs_base) `[` type($rhs_view) `]`
+  }];
+  let hasVerifier = 1;
+}
+
+def TileAS_TmaStageLoadOp : TileAS_Op<"tma_stage_load", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "TMA loads of one K chunk of A and B into a ring slot";
+  let description = [{
+    Where `pred` holds, one thread waits until slot `slot` is free (empty,
+    parity `phase` ^ 1), arrives on its full mbarrier expecting the chunk's
+    bytes and issues the TMA boxes of the K range [k_offset, k_offset +
+    chunk) of the tiles of A and B that start at `lhs_starts` and
+    `rhs_starts` (outermost dimension first) through the maps of
+    tile_as.tma_ring_begin. Elements outside the views land as +0.0.
+    Nothing happens where `pred` is false.
+  }];
+  let arguments = (ins I64:$lhs_map, I64:$rhs_map, Variadic<AnySignlessInteger>:$lhs_starts,
+                       Variadic<AnySignlessInteger>:$rhs_starts, I32:$slot, I32:$phase,
+                       I1:$pred, TypeAttr:$acc_type, TypeAttr:$operand_type,
+                       I64Attr:$k_offset, I64Attr:$chunk, I64Attr:$stages);
+  let assemblyFormat = [{
+    $lhs_map `[` $lhs_starts `]` `,` $rhs_map `[` $rhs_starts `]` `slot` $slot `phase` $phase
+    `if` $pred attr-dict `:` `[` type($lhs_starts) `]` `,` `[` type($rhs_starts) `]`
+  }];
+  let hasVerifier = 1;
+}
+
+def TileAS_WgmmaStageOp : TileAS_Op<"wgmma_stage", [MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "wgmma of one K chunk in a ring slot, one group left in flight";
+  let description = [{
+    Every thread waits for slot `slot`'s full mbarrier (parity `phase`),
+    then each warpgroup issues the wgmmas of the chunk onto `acc` (an f32
+    accumulator in the wgmma layout) between a wgmma.fence and a
+    commit_group, and waits until at most this group is in flight: the
+    previous chunk's wgmmas have completed, so where `release` holds each
+    warp then arrives on the empty mbarrier of `release_slot` (the previous
+    chunk's slot). The result's registers are defined only after a later
+    wgmma.wait_group 0 (tile_as.tma_ring_end), so the result may feed only
+    another wgmma_stage (the loop's carried accumulator) or the ring's end.
+  }];
+  let arguments = (ins AnyRankedTensor:$acc, I32:$slot, I32:$phase, I32:$release_slot,
+                       I1:$release, TypeAttr:$operand_type, I64Attr:$chunk, I64Attr:$stages);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $acc `slot` $slot `phase` $phase `release` $release_slot `if` $release attr-dict `:` type($acc)
+  }];
+}
+
+def TileAS_TmaRingEndOp : TileAS_Op<"tma_ring_end", [MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "drain a TMA ring: the last wgmmas complete, the mbarriers go";
+  let description = [{
+    Waits for every wgmma in flight (wgmma.wait_group 0: `acc`'s registers
+    are defined again and returned), meets the CTA at a barrier (nobody
+    reads the ring any more) and invalidates the ring's mbarriers, so that
+    the scratch may be reused.
+  }];
+  let arguments = (ins AnyRankedTensor:$acc, TypeAttr:$operand_type, I64Attr:$chunk,
+                       I64Attr:$stages);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc)";
+}

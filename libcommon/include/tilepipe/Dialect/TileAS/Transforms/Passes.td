@@ -60,6 +60,14 @@ def SplitMmaAccumulators : Pass<"tilepipe-split-mma-accumulators", "::mlir::Modu
     there a loop splits where D (and a block-scaled multiply's scales) would
     take more than the 512 tensor-memory columns or the read-back sum more
     than max-acc-registers, M halved down to 128 rows, then N.
+    A loop with no multiply that adds up tiles elementwise (tensor
+    iteration arguments of one shape, a body that writes no memory, each
+    result reaching its own store through single-use elementwise ops and at
+    most one tile_as.reduce) splits the same way where its accumulators
+    together take more than max-acc-registers: along the dimensions no
+    reduce removes, outermost first, until each takes at most
+    sub-tile-registers (cuTile's LayerNorm dW/dB sums: two 32x1024 f32
+    tiles on 4 warps, 512 registers, become eight 32x128 column strips).
     Runs before tilepipe-assign-layouts.
     See SplitMmaAccumulators.cpp.
   }];
@@ -137,8 +145,33 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
+def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
+  let summary = "On sm_90a, store 16-bit tiles of partition views through shared memory by TMA";
+  let description = [{
+    cuTile's matmul epilogues store the converted accumulator through a
+    partition view: after tile-lower a tile_as.store of a tensor of
+    pointers, each thread writing its registers with st.global. On sm_90a
+    (wgmma's target) this pass replaces such a store by tile_as.store_tma,
+    whose lowering writes the tile into swizzled shared memory and has one
+    thread store it with cp.async.bulk.tensor (TMA clips what lies outside
+    the view, so ragged edges need no mask). A store qualifies where its
+    pointers and mask are a tiled view's arithmetic (TiledViewMatch.h; not
+    transposed), its elements are f16 or bf16, it is unordered, its
+    contiguity proves 16-byte runs (a 16-byte aligned base and strides, as
+    TMA requires), its leading dimensions are 1, it has at most 256 rows and
+    its rows fill whole 32-, 64- or 128-byte swizzle blocks
+    (TmaStoreStaging.h, also for the column chunks a large tile is stored
+    in). `await_writes` is set where a later op of the function (or the
+    next iteration of an enclosing loop) may read memory. Each 16-bit
+    global store of rank 2 or more on sm_90a gets a remark (tile-sched and
+    tileiras -v) saying which way it went and why. Runs after
+    tilepipe-assign-layouts.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
+}
+
 def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
-  let summary = "Stream a K loop's mma.sync operands through a ring of cp.async stages";
+  let summary = "Stream a K loop's MMA operands through a ring of cp.async (mma.sync) or TMA (wgmma) stages";
   let description = [{
     Where an scf.for (constant positive step) carries the accumulator of one
     tile_as.mmaf_global with both operands global, and its body is nothing
@@ -154,6 +187,19 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
     chunks are peeled into a prologue before the loop; copies past the
     loop's end read nothing (no epilogue); an async_wait {pending = 0}
     after the loop drains the ring.
+
+    On the wgmma path (sm_90a: the accumulator in the wgmma layout, f32,
+    both operands with views, B not transposed) the ring is a TMA ring
+    instead: tile_as.tma_ring_begin (tensor maps, full and empty mbarriers
+    per slot), S - 1 tile_as.tma_stage_load in the prologue, per chunk
+    tile_as.wgmma_stage (wait on full[t % S] with parity (t / S) % 2, the
+    wgmmas, wgmma.wait_group 1, the warps release the previous chunk's
+    slot on its empty mbarrier) then the tma_stage_load of chunk t + S - 1
+    into that slot (one thread, after the slot's release), and
+    tile_as.tma_ring_end after the loop (wait_group 0). Its slots are the
+    swizzled wgmma staging; MatMul's 128x256 f16 tile takes 3 stages of
+    16-deep chunks (36 KiB). No cost rule: TMA keeps no per-thread
+    addresses.
 
     Cost rule: the ring keeps the accumulator and the addresses of the next
     copies (two registers per 16-byte cp.async run of one iteration's A and

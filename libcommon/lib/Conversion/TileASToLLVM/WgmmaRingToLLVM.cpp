@@ -1,0 +1,273 @@
+//===- WgmmaRingToLLVM.cpp - the TMA ring of a K loop's wgmmas ------------===//
+//
+// The ops tilepipe-pipeline-mma-loops leaves in a K loop on the wgmma path
+// (TileASPipelineOps.td, "The TMA ring of the wgmma path"). The ring lives
+// at the start of the shared scratch: `stages` slots, each one buffer of
+// the wgmma staging of one K chunk (SwizzledStaging.h: A in its rows' wgmma
+// order, then B N-major, 1024-byte aligned), then the mbarriers full[0..S)
+// and empty[0..S).
+//
+// - tma_ring_begin: the tensor maps (TmaToLLVM.cpp, boxes of one slot),
+//   thread 0 initializing full[s] for one arrival (its expect_tx) and
+//   empty[s] for one per warp, then a CTA barrier (the mbarriers are
+//   initialized before anyone waits on them; earlier scratch users done).
+// - tma_stage_load: thread 0 waits on empty[slot] (parity phase ^ 1: the
+//   release of the slot's previous chunk; a fresh mbarrier passes parity 1),
+//   arrives on full[slot] expecting the chunk's bytes and issues the boxes
+//   (TMA completes the bytes on full[slot]).
+// - wgmma_stage: every thread waits on full[slot] (parity phase), the
+//   warpgroups issue the chunk's wgmmas (WgmmaChunks.h) between fence and
+//   commit, wgmma.wait_group 1 leaves just this group in flight, so the
+//   previous chunk's wgmmas have read their slot: lane 0 of each warp then
+//   arrives on its empty mbarrier. TMA writes and wgmma reads both go
+//   through the async proxy; the mbarriers order them.
+// - tma_ring_end: wgmma.wait_group 0 (the accumulator tied through it), a
+//   CTA barrier, thread 0 invalidating
+//   the mbarriers (the scratch may be reused, the ring begun again).
+//
+//===----------------------------------------------------------------------===//
+#include "SharedScratch.h"
+#include "WgmmaChunks.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+
+namespace tilepipe::tile_as {
+namespace {
+
+/// The suspend-time hint of mbarrier.try_wait.parity, in nanoseconds.
+constexpr int32_t kWaitTicks = 1000000;
+constexpr int64_t kWarpSize = 32;
+
+/// Where a ring's slots and mbarriers are (see the header).
+struct WgmmaRing {
+  MmaShape s;
+  SwizzledStaging staging;
+  int64_t stages, warps;
+  Value scratch;
+
+  WgmmaRing(RankedTensorType accType, int64_t chunk, int64_t stages)
+      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, /*elementBytes=*/2),
+        stages(stages),
+        warps(cast<BlockedAttr>(accType.getEncoding()).getWarpsPerCTA()[0]) {}
+
+  /// Fails (with a diagnostic) where the ring does not fit the scratch.
+  LogicalResult locate(OpBuilder &builder, Location loc, Operation *op) {
+    uint64_t bytes = stages * (staging.bufferBytes + kTmaRingBarrierBytes);
+    FailureOr<Value> at = getSharedScratch(builder, loc, op, bytes, kSwizzleAlignment);
+    if (failed(at))
+      return failure();
+    scratch = *at;
+    return success();
+  }
+  Value gep(RegisterEmitter &e, Value base, Value bytes) const {
+    return LLVM::GEPOp::create(e.builder, e.loc, base.getType(), e.builder.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{bytes});
+  }
+  /// Slot `slot`'s A and B (!llvm.ptr<3>).
+  Value slotA(RegisterEmitter &e, Value slot) const {
+    return gep(e, scratch, IndexMath{e}.mul(slot, staging.bufferBytes));
+  }
+  Value slotB(RegisterEmitter &e, Value slot) const {
+    return gep(e, slotA(e, slot), e.i32(staging.bOffset));
+  }
+  /// The full (`empty` false) or empty mbarrier of `slot`.
+  Value barrier(RegisterEmitter &e, Value slot, bool empty) const {
+    IndexMath m{e};
+    uint64_t first = stages * staging.bufferBytes + (empty ? stages * 8 : 0);
+    return gep(e, scratch, m.add(m.mul(slot, 8), first));
+  }
+  /// The TMA operands of a slot (views as given).
+  SmallVector<TmaOperand, 2> operands(const TmaView &a, const TmaView &b) const {
+    return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bTransposed=*/false);
+  }
+};
+
+/// A blocking wait for `bar`'s phase of parity `parity` (an i32) to
+/// complete (NVVM's exists only as PTX).
+LogicalResult emitParityWait(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Value bar,
+                             Value parity) {
+  auto wait = NVVM::MBarrierTryWaitParityOp::create(rewriter, e.loc, bar, parity,
+                                                    e.i32(kWaitTicks));
+  return emitAsInlinePtx(rewriter, wait.getOperation());
+}
+
+struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(TmaRingBeginOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterEmitter e(rewriter, loc);
+    WgmmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
+    if (failed(ring.locate(rewriter, loc, op)))
+      return failure();
+    std::optional<TmaView> a = getTmaView(adaptor.getLhsBase(), adaptor.getLhsView());
+    std::optional<TmaView> b = getTmaView(adaptor.getRhsBase(), adaptor.getRhsView());
+    Type element = cast<PtrType>(op.getLhsBase().getType()).getPointeeType();
+    SmallVector<Value> maps = buildTensorMaps(rewriter, e, op, ring.operands(*a, *b), element);
+    emitIf(rewriter, loc, isThread0(e), [&] {
+      for (int64_t slot = 0; slot < ring.stages; ++slot) {
+        NVVM::MBarrierInitOp::create(rewriter, loc, ring.barrier(e, e.i32(slot), false), e.i32(1),
+                                     Value());
+        NVVM::MBarrierInitOp::create(rewriter, loc, ring.barrier(e, e.i32(slot), true),
+                                     e.i32(ring.warps), Value());
+      }
+    });
+    emitCTABarrier(rewriter, loc);
+    SmallVector<Value> results;
+    for (Value map : maps)
+      results.push_back(LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), map));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(TmaStageLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterEmitter e(rewriter, loc);
+    WgmmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
+    if (failed(ring.locate(rewriter, loc, op)))
+      return failure();
+    // Only the starts are read; the maps hold the rest of the views.
+    TmaView a, b;
+    a.starts = llvm::to_vector(adaptor.getLhsStarts());
+    b.starts = llvm::to_vector(adaptor.getRhsStarts());
+    SmallVector<TmaOperand, 2> operands = ring.operands(a, b);
+    int64_t bytes = 0;
+    for (const TmaOperand &operand : operands)
+      bytes += operand.boxes.bytes();
+    Value slot = adaptor.getSlot();
+    Value producer =
+        LLVM::AndOp::create(rewriter, loc, isThread0(e), adaptor.getPred());
+    auto generic = LLVM::LLVMPointerType::get(rewriter.getContext());
+    LogicalResult result = success();
+    emitIf(rewriter, loc, producer, [&] {
+      Value released = LLVM::XOrOp::create(rewriter, loc, adaptor.getPhase(), e.i32(1));
+      if (failed(emitParityWait(rewriter, e, ring.barrier(e, slot, true), released)))
+        result = failure();
+      Value full = ring.barrier(e, slot, false);
+      NVVM::MBarrierArriveExpectTxOp::create(rewriter, loc, TypeRange(), full, e.i32(bytes),
+                                             NVVM::MemScopeKind::CTA, false, Value());
+      Value dsts[] = {ring.slotA(e, slot), ring.slotB(e, slot)};
+      Value maps[] = {adaptor.getLhsMap(), adaptor.getRhsMap()};
+      for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
+        issueTmaBoxes(e, LLVM::IntToPtrOp::create(rewriter, loc, generic, map), operand, dst,
+                      op.getKOffset(), full);
+    });
+    if (failed(result))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WgmmaStageLowering : ConvertOpToLLVMPattern<WgmmaStageOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(WgmmaStageOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterEmitter e(rewriter, loc);
+    auto accType = cast<RankedTensorType>(op.getAcc().getType());
+    FailureOr<Laid> laid = Laid::of(op, accType);
+    if (failed(laid))
+      return failure();
+    if (accType.getRank() != 2 || !accType.getElementType().isF32() ||
+        !isWgmmaAccumulatorLayout(laid->layout, accType.getShape()))
+      return op.emitOpError("accumulator is not an [M, N] f32 tile in the wgmma layout");
+    WgmmaRing ring(accType, op.getChunk(), op.getStages());
+    if (failed(ring.locate(rewriter, loc, op)))
+      return failure();
+    Value slot = adaptor.getSlot();
+    if (failed(emitParityWait(rewriter, e, ring.barrier(e, slot, false), adaptor.getPhase())))
+      return failure();
+    Type i64 = rewriter.getI64Type();
+    WgmmaChunkIssuer issuer(rewriter, e, ring.s, laid->layout, accType.getShape(), ring.staging,
+                            op.getOperandType(), op.getOperandType(), /*bKMajor=*/false);
+    OperandRegs acc = unpackOperand(e, adaptor.getAcc(), *laid);
+    FailureOr<SmallVector<Value>> sums = issuer.issue(
+        LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotA(e, slot)),
+        LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotB(e, slot)), 0, op.getChunk(),
+        acc.values);
+    if (failed(sums))
+      return failure();
+    // This group stays in flight; the previous one has read its slot.
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 1);
+    IndexMath m{e};
+    Value lane = m.rem(NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type()), kWarpSize);
+    Value laneZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane, e.i32(0));
+    emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, laneZero, adaptor.getRelease()), [&] {
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(),
+                                     ring.barrier(e, adaptor.getReleaseSlot(), true), Value());
+    });
+    rewriter.replaceOp(op, e.buildVector(cast<VectorType>(adaptor.getAcc().getType()), *sums));
+    return success();
+  }
+};
+
+struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(TmaRingEndOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterEmitter e(rewriter, loc);
+    WgmmaRing ring(cast<RankedTensorType>(op.getAcc().getType()), op.getChunk(), op.getStages());
+    if (failed(ring.locate(rewriter, loc, op)))
+      return failure();
+    Value acc = emitDrainingWait(e, adaptor.getAcc());
+    emitCTABarrier(rewriter, loc);
+    emitIf(rewriter, loc, isThread0(e), [&] {
+      for (int64_t slot = 0; slot < ring.stages; ++slot)
+        for (bool empty : {false, true})
+          NVVM::MBarrierInvalOp::create(rewriter, loc, ring.barrier(e, e.i32(slot), empty));
+    });
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+
+private:
+  /// wgmma.wait_group 0 as inline PTX that passes the accumulator registers
+  /// (`acc`, a vector of f32) through, tied: the values after it are its
+  /// results, so nothing that reads them (the epilogue's conversions) can be
+  /// scheduled before the wait, which NVVM's op (no operands) would allow.
+  static Value emitDrainingWait(RegisterEmitter &e, Value acc) {
+    OpBuilder &b = e.builder;
+    auto vectorType = cast<VectorType>(acc.getType());
+    int64_t count = vectorType.getNumElements();
+    SmallVector<Value> values;
+    std::string constraints;
+    llvm::raw_string_ostream c(constraints);
+    for (int64_t i = 0; i < count; ++i)
+      c << (i ? "," : "") << "=f";
+    for (int64_t i = 0; i < count; ++i) {
+      c << "," << i;
+      values.push_back(e.extract(acc, i));
+    }
+    auto type = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(count, vectorType.getElementType()));
+    Value drained =
+        LLVM::InlineAsmOp::create(b, e.loc, type, values, "wgmma.wait_group.sync.aligned 0;",
+                                  constraints, /*has_side_effects=*/true,
+                                  /*is_align_stack=*/false,
+                                  LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                                  ArrayAttr())
+            .getResult(0);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] = LLVM::ExtractValueOp::create(b, e.loc, drained, i);
+    return e.buildVector(vectorType, values);
+  }
+};
+
+} // namespace
+
+void populateWgmmaRingToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns) {
+  patterns.add<TmaRingBeginLowering, TmaStageLoadLowering, WgmmaStageLowering,
+               TmaRingEndLowering>(converter);
+}
+
+} // namespace tilepipe::tile_as
