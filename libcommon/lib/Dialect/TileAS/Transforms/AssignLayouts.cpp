@@ -237,6 +237,10 @@ struct AssignLayoutsPass
       auto mmaf = dyn_cast<MmaFOp>(op);
       if ((mmaf && hasTcgen05Kind(mmaf)) || (isa<MmaFScaledOp>(op) && targetsTcgen05(func)))
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      // -v: which block-scaled instruction the multiply becomes.
+      if (layout && isa<MmaFScaledOp>(op))
+        emitRemark(op->getLoc()) << "tcgen05.mma " << describeTcgen05BlockScale(op)
+                                 << " for this mmaf_scaled";
       else if (mmaf && takesWgmma(mmaf))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       // fp8 multiplies pair their columns (getMmaAccumulatorLayout), so
