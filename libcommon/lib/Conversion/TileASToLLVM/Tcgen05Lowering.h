@@ -1,7 +1,8 @@
 //===- Tcgen05Lowering.h - Pieces shared by the tcgen05.mma lowerings -----===//
 //
 // The tcgen05 lowerings of mmaf (Tcgen05ToLLVM.cpp, kind::f16) and of
-// mmaf_scaled (BlockScaledTcgen05ToLLVM.cpp, kind::mxf8f6f4.block_scale)
+// mmaf_scaled (BlockScaledTcgen05ToLLVM.cpp, kind::mxf8f6f4 / mxf4 /
+// mxf4nvf4 .block_scale)
 // share the kernel's one tensor-memory allocation, its mbarrier pair and
 // the tensor-memory barrier (defined in Tcgen05ToLLVM.cpp); the block-scaled
 // one stages A and B in the canonical K-major layout, a K chunk at a time,
