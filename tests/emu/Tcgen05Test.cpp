@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace tilepipe::emu;
@@ -408,6 +409,167 @@ TEST(Tcgen05Descriptors, BlockScaledInstructionDescriptor) {
   EXPECT_NE(error((bits & ~(3u << 27)) | 2u << 27).find("M = 256"), std::string::npos);
 }
 
+/// The e2m1 code of a small integer (the OCP table: 0, 0.5, 1, 1.5, 2, 3,
+/// 4, 6 are codes 0-7, bit 3 the sign).
+uint8_t e2m1Code(int v) {
+  static const std::map<int, uint8_t> codes = {{0, 0}, {1, 2}, {2, 4}, {3, 5}, {4, 6}, {6, 7}};
+  return uint8_t(codes.at(std::abs(v)) | (v < 0 ? 8 : 0));
+}
+
+/// Stores the e2m1 codes of a K-major rows x 64 operand packed densely (the
+/// kinds mxf4 / mxf4nvf4): byte kb of row mn, placed as an 8-bit element of
+/// the canonical layout, holds k = 2 kb in its low nibble and 2 kb + 1 in
+/// its high one.
+void placeDenseFp4(Shared &shared, unsigned start, const OperandLayout &l, unsigned rows,
+                   const std::function<int(unsigned, unsigned)> &value) {
+  shared.place(start, l, 1, rows, 32, [&](unsigned mn, unsigned kb) {
+    return uint32_t(e2m1Code(value(mn, 2 * kb)) | e2m1Code(value(mn, 2 * kb + 1)) << 4);
+  });
+}
+
+/// ue4m3 as the ISA defines it (4 exponent bits biased by 7, 3 fraction
+/// bits, no sign: bit 7 is not part of the value).
+double ue4m3Value(uint8_t bits) {
+  unsigned e = bits >> 3 & 15, f = bits & 7;
+  return e ? std::ldexp(1.0 + f / 8.0, int(e) - 7) : std::ldexp(f / 8.0, -6);
+}
+
+/// One fp4 block-scaled multiply: M = 128, N = 32, K = 64 with scale_vec
+/// `perRow` scales per row (bytes idA.. of scale_A's words, idB.. of
+/// scale_B's; the other bytes hold decoys) of `scaleA(r, j)` /
+/// `scaleB(c, j)`, read as `decode`; D is checked against the plain sums.
+void checkFp4Mma(Tcgen05Kind kind, unsigned perRow, bool ue4m3, unsigned idA, unsigned idB,
+                 unsigned swizzleBytes, const std::function<uint8_t(unsigned, unsigned)> &scaleA,
+                 const std::function<uint8_t(unsigned, unsigned)> &scaleB,
+                 const std::function<double(uint8_t)> &decode) {
+  const unsigned m = 128, n = 32, k = 64;
+  auto aInt = [](unsigned r, unsigned kk) { return int((r + kk) % 5) - 2; };
+  auto bInt = [](unsigned kk, unsigned c) { return int((3 * kk + c) % 7) - 3; };
+  Shared shared;
+  OperandLayout la = compactLayout(false, swizzleBytes, m, 1);
+  OperandLayout lb = compactLayout(false, swizzleBytes, n, 1);
+  placeDenseFp4(shared, 0, la, m, aInt);
+  placeDenseFp4(shared, 16384, lb, n, [&](unsigned c, unsigned kk) { return bInt(kk, c); });
+  TensorMemory tmem;
+  ASSERT_TRUE(tmem.allocate(64));
+  for (unsigned id = 0; id < 4; ++id) {
+    bool realA = id >= idA && id < idA + perRow, realB = id >= idB && id < idB + perRow;
+    placeScales(tmem, 40, m, id, [&](unsigned r) { return realA ? scaleA(r, id - idA) : uint8_t(0x7d); });
+    placeScales(tmem, 48, n, id, [&](unsigned c) { return realB ? scaleB(c, id - idB) : uint8_t(0x81); });
+  }
+  Tcgen05MmaOp op;
+  op.kind = kind;
+  op.scaleVec = perRow;
+  op.aDesc = smemDescriptor(0, la);
+  op.bDesc = smemDescriptor(16384, lb);
+  op.scaleA = TmemAddress{0, 40}.encode();
+  op.scaleB = TmemAddress{0, 48}.encode();
+  op.idesc = idB << 4 | 1u << 7 | 1u << 10 | (n >> 3) << 17 | unsigned(!ue4m3) << 23 |
+             (m >> 7) << 27 | idA << 29;
+  op.enableInputD = false;
+  llvm::Error e = computeTcgen05Mma(op, tmem, shared.window());
+  ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
+  const unsigned block = k / perRow;
+  for (unsigned r = 0; r < m; ++r)
+    for (unsigned c = 0; c < n; ++c) {
+      double expected = 0;
+      for (unsigned j = 0; j < perRow; ++j) {
+        int sum = 0;
+        for (unsigned kk = j * block; kk < (j + 1) * block; ++kk)
+          sum += aInt(r, kk) * bInt(kk, c);
+        expected += sum * decode(scaleA(r, j)) * decode(scaleB(c, j));
+      }
+      ASSERT_EQ(bitsFloat(tmem.cell(r, c)), float(expected))
+          << "swizzle " << swizzleBytes << ": " << r << ", " << c;
+    }
+}
+
+double e8m0Value(uint8_t bits) { return std::ldexp(1.0, int(bits) - 127); }
+
+TEST(Tcgen05Mma, Mxf4TwoE8m0ScalesPerRowOfDenseFp4) {
+  // kind::mxf4, scale_vec::2X: k 0-31 and 32-63 of row r scaled by bytes
+  // SFA_ID and SFA_ID + 1 (SFA_ID 2, SFB_ID 0).
+  for (unsigned swizzleBytes : {0u, 32u, 128u})
+    checkFp4Mma(
+        Tcgen05Kind::MXF4, 2, false, 2, 0, swizzleBytes,
+        [](unsigned r, unsigned j) { return uint8_t(127 + int(r % 5) - 2 + 3 * j); },
+        [](unsigned c, unsigned j) { return uint8_t(127 + int(c % 3) - 1 - 2 * j); }, e8m0Value);
+}
+
+TEST(Tcgen05Mma, Mxf4nvf4FourUe4m3ScalesReadUnsigned) {
+  // kind::mxf4nvf4, scale_vec::4X, ue4m3 (bit 23 clear): one scale per 16
+  // k, all four bytes of the word; 0xb8 and 0xc0 have bit 7 set and count
+  // as 1.0 and 2.0.
+  static const uint8_t scales[] = {0x38, 0x40, 0x30, 0x3c, 0xb8, 0xc0, 0x44, 0x2c};
+  for (unsigned swizzleBytes : {0u, 64u})
+    checkFp4Mma(
+        Tcgen05Kind::MXF4NVF4, 4, true, 0, 0, swizzleBytes,
+        [](unsigned r, unsigned j) { return scales[(r + 3 * j) % 8]; },
+        [](unsigned c, unsigned j) { return scales[(2 * c + j) % 8]; }, ue4m3Value);
+  // And with two ue8m0 scales (scale_vec::2X), SFA_ID 0, SFB_ID 2.
+  checkFp4Mma(
+      Tcgen05Kind::MXF4NVF4, 2, false, 0, 2, 128,
+      [](unsigned r, unsigned j) { return uint8_t(126 + (r + j) % 4); },
+      [](unsigned c, unsigned j) { return uint8_t(128 - (c + 2 * j) % 3); }, e8m0Value);
+}
+
+TEST(Tcgen05Descriptors, Fp4BlockScaledInstructionDescriptor) {
+  // e2m1 A and B (1), N = 64, M = 128, ue8m0, SFA_ID 2, SFB_ID 2.
+  uint32_t bits = 2u << 4 | 1u << 7 | 1u << 10 | 8u << 17 | 1u << 23 | 1u << 27 | 2u << 29;
+  for (Tcgen05Kind kind : {Tcgen05Kind::MXF4, Tcgen05Kind::MXF4NVF4}) {
+    llvm::Expected<Tcgen05InstrDesc> d = Tcgen05InstrDesc::decode(bits, kind);
+    ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
+    EXPECT_TRUE(d->blockScaled && d->denseFp4);
+    EXPECT_FALSE(d->ue4m3Scales);
+    EXPECT_EQ(d->k(), 64u);
+    EXPECT_EQ(d->n, 64u);
+    EXPECT_EQ(d->scaleIdA, 2u);
+    EXPECT_EQ(d->scaleIdB, 2u);
+  }
+  EXPECT_TRUE(Tcgen05InstrDesc::decode(bits & ~(1u << 23), Tcgen05Kind::MXF4NVF4)->ue4m3Scales);
+  auto error = [](uint32_t bits, Tcgen05Kind kind = Tcgen05Kind::MXF4) {
+    llvm::Expected<Tcgen05InstrDesc> d = Tcgen05InstrDesc::decode(bits, kind);
+    return d ? std::string() : llvm::toString(d.takeError());
+  };
+  EXPECT_NE(error(bits & ~(1u << 23)).find("must be ue8m0"), std::string::npos);
+  EXPECT_NE(error(bits | 1u << 31).find("K = 96"), std::string::npos);
+  EXPECT_NE(error(bits | 1u << 16).find("K-major"), std::string::npos);
+  EXPECT_NE(error(bits | 1u << 12).find("reserved bits 0-1, 3, 6, 12"), std::string::npos);
+  EXPECT_NE(error((bits & ~(7u << 7)) | 5u << 7).find("atype 5"), std::string::npos);
+  EXPECT_NE(error(bits | 1u << 2, Tcgen05Kind::MXF4NVF4).find("sparse"), std::string::npos);
+}
+
+TEST(Tcgen05Mma, Fp4ScaleVectorChecks) {
+  Shared shared;
+  TensorMemory tmem;
+  ASSERT_TRUE(tmem.allocate(64));
+  OperandLayout l = compactLayout(false, 0, 128, 1);
+  Tcgen05MmaOp op;
+  op.aDesc = smemDescriptor(0, l);
+  op.bDesc = smemDescriptor(16384, l);
+  op.scaleA = TmemAddress{0, 40}.encode();
+  op.scaleB = TmemAddress{0, 48}.encode();
+  uint32_t ue8m0 = 1u << 7 | 1u << 10 | 2u << 17 | 1u << 23 | 1u << 27;
+  auto error = [&](Tcgen05Kind kind, unsigned scaleVec, uint32_t idesc) {
+    op.kind = kind;
+    op.scaleVec = scaleVec;
+    op.idesc = idesc;
+    llvm::Error e = computeTcgen05Mma(op, tmem, shared.window());
+    return e ? llvm::toString(std::move(e)) : std::string();
+  };
+  EXPECT_EQ(error(Tcgen05Kind::MXF4, 0, ue8m0), ""); // 2X is mxf4's default
+  EXPECT_NE(error(Tcgen05Kind::MXF4NVF4, 0, ue8m0).find("with no scale_vec"), std::string::npos);
+  EXPECT_NE(error(Tcgen05Kind::MXF4, 4, ue8m0).find("mxf4 with scale_vec::4X"), std::string::npos);
+  EXPECT_NE(error(Tcgen05Kind::MXF4NVF4, 2, ue8m0 & ~(1u << 23)).find("2X and ue4m3 scales"),
+            std::string::npos);
+  EXPECT_NE(error(Tcgen05Kind::MXF4NVF4, 4, ue8m0 | 2u << 29).find("SFA_ID 2 / SFB_ID 0 do not "
+                                                                    "select 4 bytes"),
+            std::string::npos);
+  EXPECT_NE(error(Tcgen05Kind::MXF4, 2, ue8m0 | 1u << 4).find("SFB_ID 1"), std::string::npos);
+  op.aInTmem = true;
+  EXPECT_NE(error(Tcgen05Kind::MXF4, 2, ue8m0).find("fp4 A in tensor memory"), std::string::npos);
+}
+
 /// Byte b of source row r of a tcgen05.cp test.
 uint8_t copyByte(unsigned r, unsigned b) { return uint8_t(r * 7 + b * 3 + 1); }
 
@@ -491,6 +653,10 @@ TEST(Tcgen05Intrinsics, NamesOfLlvm22) {
         "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg1",
         "llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale",
         "llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale.block32",
+        "llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale",
+        "llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale.block32",
+        "llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block16",
+        "llvm.nvvm.tcgen05.mma.tensor.mxf4nvf4.block_scale.block32",
         "llvm.nvvm.tcgen05.commit.mc.shared.cg1", "llvm.nvvm.tcgen05.cp.32x128b_warpx4.cg1",
         "llvm.nvvm.tcgen05.shift.down.cg1", "llvm.nvvm.tcgen05.alloc.cg2",
         "llvm.nvvm.tcgen05.dealloc.cg2", "llvm.nvvm.tcgen05.relinq.alloc.permit.cg2",
@@ -504,7 +670,8 @@ TEST(Tcgen05Intrinsics, NamesOfLlvm22) {
         "llvm.nvvm.tcgen05.mma.ws.shared", "llvm.nvvm.tcgen05.mma.sp.shared",
         "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2",
         "llvm.nvvm.tcgen05.cp.128x256b.b6x16_p32.cg1",
-        "llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale.block16"})
+        "llvm.nvvm.tcgen05.mma.shared.mxf4nvf4.block_scale",
+        "llvm.nvvm.tcgen05.mma.shared.mxf4.block_scale.block16"})
     EXPECT_FALSE(lookupIntrinsic(name)) << name;
   EXPECT_TRUE(isNoOpIntrinsic("llvm.nvvm.tcgen05.wait.ld"));
   EXPECT_TRUE(isNoOpIntrinsic("llvm.nvvm.tcgen05.fence.after.thread.sync"));
@@ -537,7 +704,7 @@ TEST(Tcgen05Asm, StatementsAndRefusals) {
   EXPECT_TRUE(ok("{ .reg .pred p; setp.ne.b32 p, $8, 0; tcgen05.mma.cta_group::1.kind::tf32 "
                  "[$0], $1, $2, $3, {$4, $5, $6, $7}, p; }",
                  "r,l,l,r,r,r,r,r,r", mmaType));
-  EXPECT_NE(error("tcgen05.mma.cta_group::1.kind::mxf4 [$0], $1, $2, $3, {$4, $5, $6, $7}, 1;",
+  EXPECT_NE(error("tcgen05.mma.cta_group::1.kind::f4 [$0], $1, $2, $3, {$4, $5, $6, $7}, 1;",
                   "r,l,l,r,r,r,r,r,r", mmaType)
                 .find("the .kind"),
             std::string::npos);
@@ -548,6 +715,16 @@ TEST(Tcgen05Asm, StatementsAndRefusals) {
   EXPECT_TRUE(ok("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32 [$0], $1, $2, $3, "
                  "[$4], [$5], 1;",
                  "r,l,l,r,r,r,r", scaledType));
+  EXPECT_TRUE(ok("tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X [$0], $1, $2, "
+                 "$3, [$4], [$5], 1;",
+                 "r,l,l,r,r,r,r", scaledType));
+  EXPECT_TRUE(ok("tcgen05.mma.cta_group::1.kind::mxf4.block_scale.block32 [$0], $1, $2, $3, [$4], "
+                 "[$5], 1;",
+                 "r,l,l,r,r,r,r", scaledType));
+  EXPECT_NE(error("tcgen05.mma.cta_group::1.kind::mxf4nvf4 [$0], $1, $2, $3, [$4], [$5], 1;",
+                  "r,l,l,r,r,r,r", scaledType)
+                .find("kind::mxf4nvf4 without .block_scale"),
+            std::string::npos);
   EXPECT_NE(error("tcgen05.mma.cta_group::1.kind::mxf8f6f4 [$0], $1, $2, $3, [$4], [$5], 1;",
                   "r,l,l,r,r,r,r", scaledType)
                 .find("without .block_scale"),

@@ -2,8 +2,11 @@
 # Block-scaled multiplies of f4E2M1FN operands: MX-FP4 (f8E8M0FNU scales per
 # 32 k) and NVFP4 (f8E4M3FN scales per 16 k). On sm_120/121 CudaTileToTileAA
 # keeps them as mmaf_scaled, lowered to m16n8k64 block-scaled mma.sync
-# (kind::mxf4 scale_vec::2X, kind::mxf4nvf4 scale_vec::4X ue4m3); every other
-# target decomposes them into f32 operands and mmaf. The operands are loaded
+# (kind::mxf4 scale_vec::2X, kind::mxf4nvf4 scale_vec::4X ue4m3); on
+# sm_100/103/110 where tcgen05 tiles them (M a multiple of 128) to
+# tcgen05.mma kind::mxf4 / kind::mxf4nvf4.block16 with the operands packed in
+# shared memory and the scales in tensor memory; every other target (and
+# shape) decomposes them into f32 operands and mmaf. The operands are loaded
 # from memory packed two to a byte.
 
 setup() {
@@ -12,7 +15,18 @@ setup() {
   KERNEL="$TILEPIPE_SOURCE_DIR/tests/lower-scaled/kernel.py"
   CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
   HELPERS="$TILEPIPE_SOURCE_DIR/tests/lower-scaled/fp4_reference.py"
+  TCGEN05_CHECKS="$TILEPIPE_SOURCE_DIR/tests/lower-scaled/inputs/tcgen05_fp4.check"
   TMP="$(mktemp -d)"
+}
+
+# kernel KIND M N K [BATCH]: kernel.py's f4 mmaf_scaled of KIND (mxf4: e8m0
+# scales per 32 k; nvf4: e4m3 per 16 k).
+kernel() {
+  local block=32 scale=f8E8M0FNU
+  [ "$1" = mxf4 ] || { block=16; scale=f8E4M3FN; }
+  local gen=(--m "$2" --n "$3" --k "$4" --ks $(($4 / block)) --a f4E2M1FN --scale "$scale")
+  [ "${5:-0}" = 0 ] || gen+=(--batch "$5")
+  "$KERNEL" "${gen[@]}"
 }
 
 teardown() {
@@ -55,18 +69,17 @@ teardown() {
 # scales itself (fp4_reference.py). The emulated tensor cores round the sum
 # once; ATOL (default 1e-3) allows for an f32 FMA chain's roundings.
 fp4_case() {
-  local kind=$1 m=$2 n=$3 k=$4 batch=$5 gpu=$6 atol=${7:-1e-3} lead="" block=32 scale=f8E8M0FNU decode=e8m0
+  local kind=$1 m=$2 n=$3 k=$4 batch=$5 gpu=$6 atol=${7:-1e-3} lead="" block=32 decode=e8m0
   local sbits="integers(120, 135"
   if [ "$kind" = nvf4 ]; then
-    block=16 scale=f8E4M3FN decode=e4m3 sbits="integers(0x28, 0x48"
+    block=16 decode=e4m3 sbits="integers(0x28, 0x48"
   elif [ "$kind" = nvf4-signed ]; then
     # Scale bytes with bit 7 set: read unsigned (ue4m3) on every path.
-    block=16 scale=f8E4M3FN decode=ue4m3 sbits="integers(0xA8, 0xC8"
+    block=16 decode=ue4m3 sbits="integers(0xA8, 0xC8"
   fi
   local ks=$((k / block))
-  local gen=(--m "$m" --n "$n" --k "$k" --ks "$ks" --a f4E2M1FN --scale "$scale")
-  if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
-  "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
+  [ "$batch" = 0 ] || lead="$batch,"
+  kernel "${kind%-signed}" "$m" "$n" "$k" "$batch" > "$TMP/k.mlir" || return 3
   local rng="np.random.default_rng(7)" kdim=$([ "$batch" != 0 ] && echo 2 || echo 1)
   run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --gpu-name "$gpu" --bin "$TILEPIPE_BIN" \
     --helpers "$HELPERS" \
@@ -131,4 +144,56 @@ fp4_case() {
   [ "$status" -eq 5 ] || { echo "$output"; false; }
   [[ "$output" == *"k.sched.mlir:"*"error: 'tile_as.mmaf_scaled' op needs the mma.sync accumulator layout"* ]] ||
     { echo "$output"; false; }
+}
+
+@test "sm_100, 103 and 110 (plain or a) keep 128-row mxf4 and nvf4 multiplies block-scaled; sm_100f and 32 rows decompose" {
+  for kind in mxf4 nvf4; do
+    kernel "$kind" 128 32 128 > "$TMP/$kind.mlir"
+    for gpu in sm_100 sm_100a sm_103a sm_110; do
+      run bash -c "tile-opt --tilepipe-convert-cuda-tile-to-tile-aa='gpu-name=$gpu' '$TMP/$kind.mlir' | grep -c 'tile_aa.mmaf_scaled'"
+      [ "$output" = 1 ] || { echo "$kind $gpu: $output"; false; }
+    done
+    run bash -c "tile-opt --tilepipe-convert-cuda-tile-to-tile-aa='gpu-name=sm_100f' '$TMP/$kind.mlir' | grep -c 'tile_aa.mmaf_scaled'"
+    [ "$output" = 0 ] || { echo "$kind sm_100f: $output"; false; }
+  done
+  for f in "$MXF4" "$NVF4"; do
+    run bash -c "tile-opt --tilepipe-convert-cuda-tile-to-tile-aa='gpu-name=sm_100a' '$f' | FileCheck --check-prefix=SPLIT '$f'"
+    [ "$status" -eq 0 ] || { echo "$f: $output"; false; }
+  done
+}
+
+@test "sm_100 PTX: kind::mxf4 and kind::mxf4nvf4.block16 tcgen05.mma on packed operands; ptxas (sm_100a) takes them without spills or stack; -v names the kind" {
+  for kind in mxf4 nvf4; do
+    kernel "$kind" 128 32 128 > "$TMP/k.mlir"
+    local prefix=MXF4
+    [ "$kind" = mxf4 ] || prefix=NVF4
+    run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir' | FileCheck --check-prefix=$prefix '$TCGEN05_CHECKS'"
+    [ "$status" -eq 0 ] || { echo "$kind: $output"; false; }
+    tileiras --gpu-name sm_100a --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+    run "${TILEPIPE_PTXAS:-/usr/local/cuda/bin/ptxas}" -arch=sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+    [ "$status" -eq 0 ] || { echo "$kind: $output"; false; }
+    [[ "$output" == *" 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$kind: $output"; false; }
+  done
+  run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"k.mlir:"*"remark: tcgen05.mma kind::mxf4nvf4.block_scale.block16 (scale_vec::4X: four ue4m3 scales per row and k step of 64, e2m1 packed in shared memory) for this mmaf_scaled"* ]] ||
+    { echo "$output"; false; }
+}
+
+@test "mxf4 tcgen05.mma matches numpy in tile-emu (sm_100): scale words, row blocks, batched, K chunks" {
+  fp4_case mxf4 128 16 128 0 sm_100
+  # 8 k blocks: two scale words per row and column; SFA_ID 0 and 2.
+  fp4_case mxf4 128 32 256 0 sm_100
+  # Two 128-row blocks of D.
+  fp4_case mxf4 256 64 64 0 sm_100
+  fp4_case mxf4 128 16 64 2 sm_100
+  # K staged (and packed) in several chunks.
+  fp4_case mxf4 128 16 512 0 sm_100 1
+}
+
+@test "nvf4 tcgen05.mma matches numpy in tile-emu (sm_100): four ue4m3 scales per k step, sign bits read unsigned" {
+  fp4_case nvf4 128 16 128 0 sm_100
+  fp4_case nvf4 128 32 256 0 sm_100
+  fp4_case nvf4 128 16 64 2 sm_100
+  fp4_case nvf4-signed 128 16 128 0 sm_100
 }

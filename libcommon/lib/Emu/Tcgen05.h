@@ -92,14 +92,26 @@ llvm::Error tmemShiftDown(TensorMemory &tmem, uint32_t address);
 
 /// .kind of tcgen05.mma (F16 ... I8 are the values of LLVM's Tcgen05MMAKind
 /// immediate; the block-scaled kinds are named by their intrinsics instead).
-enum class Tcgen05Kind : uint8_t { F16 = 0, TF32 = 1, F8F6F4 = 2, I8 = 3, MXF8F6F4 = 4 };
+enum class Tcgen05Kind : uint8_t {
+  F16 = 0, TF32 = 1, F8F6F4 = 2, I8 = 3, MXF8F6F4 = 4, MXF4 = 5, MXF4NVF4 = 6
+};
+
+/// Whether `kind` multiplies with scale factors from tensor memory.
+inline bool isBlockScaled(Tcgen05Kind kind) {
+  return kind == Tcgen05Kind::MXF8F6F4 || kind == Tcgen05Kind::MXF4 ||
+         kind == Tcgen05Kind::MXF4NVF4;
+}
 
 /// The instruction descriptor of the kinds f16, tf32, f8f6f4 and i8
 /// ("Instruction descriptor", Table "Instruction descriptor format") and
 /// of the block-scaled kind::mxf8f6f4 (Table "Instruction descriptor format
 /// for .kind::mxf8f6f4": the same types, negations, transposes and N, the
 /// scale factor ids in bits 4-5 (B) and 29-30 (A), the ue8m0 scale type in
-/// bit 23 and M >> 7 in bits 27-28; D is always f32).
+/// bit 23 and M >> 7 in bits 27-28; D is always f32), and of kind::mxf4 /
+/// kind::mxf4nvf4 (Table "Instruction descriptor format for .kind::mxf4 and
+/// .kind::mxf4nvf4": the same fields, but e2m1 = 1 as atype and as a 2-bit
+/// btype (bits 10-11), K-major operands only, ue4m3 scales (bit 23 = 0) for
+/// mxf4nvf4, and bit 31 selecting K = 96, which is sm_103a's).
 struct Tcgen05InstrDesc {
   unsigned m = 128, n = 8;
   ElemType a = ElemType::F16, b = ElemType::F16, d = ElemType::F32;
@@ -114,11 +126,18 @@ struct Tcgen05InstrDesc {
   /// (SFA_ID / SFB_ID) that holds this instruction's scales.
   bool blockScaled = false;
   unsigned scaleIdA = 0, scaleIdB = 0;
+  /// Block-scaled kinds: ue4m3 scale factors (kind::mxf4nvf4 with bit 23
+  /// clear) rather than ue8m0.
+  bool ue4m3Scales = false;
+  /// kind::mxf4 / mxf4nvf4: A and B are e2m1 packed densely, two to a byte
+  /// (the even k in the low nibble), 32 to a 16-byte core matrix row; `a`
+  /// and `b` are then U8, the bytes that hold them.
+  bool denseFp4 = false;
 
   /// Decodes and validates `bits` for `kind` (cta_group::1, dense).
   static llvm::Expected<Tcgen05InstrDesc> decode(uint32_t bits, Tcgen05Kind kind);
   /// K of one instruction: 32 bytes of the input type.
-  unsigned k() const { return 256 / elemBits(a); }
+  unsigned k() const { return denseFp4 ? 64 : 256 / elemBits(a); }
 };
 
 /// Decodes a tcgen05 shared memory descriptor ("Shared Memory Descriptor":
@@ -140,6 +159,11 @@ struct Tcgen05MmaOp {
   std::array<uint32_t, 4> disabledLanes = {};
   /// Block-scaled kinds: the tensor memory addresses of scale_A and scale_B.
   uint32_t scaleA = 0, scaleB = 0;
+  /// Block-scaled kinds: the scale factors per row of A and column of B
+  /// (.scale_vec::1X, 2X, 4X; .block32 is 1X for mxf8f6f4 and 2X for the
+  /// fp4 kinds, .block16 4X); 0 when the instruction names none, which is
+  /// 1X for mxf8f6f4 and 2X for mxf4 (mxf4nvf4 must name it).
+  unsigned scaleVec = 0;
 };
 
 /// Runs `op` on `tmem` with shared operands from `shared` (B from `bShared`
@@ -148,11 +172,13 @@ struct Tcgen05MmaOp {
 llvm::Error computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemory &tmem, SharedWindow shared,
                               std::optional<SharedWindow> bShared = std::nullopt);
 
-/// The e8m0 scale factor of row `row` of A (or column `row` of B) of a
-/// block-scaled tcgen05.mma with scale_vec::1X ("Block Scaling", "Layout of
-/// the Scale Factor A/B Matrix for scale_vec::1X"): byte `scaleId` of the
-/// word in lane row % 32, column row / 32 from `address`, which the ISA
-/// requires in all four 32-lane partitions; a copy that differs fails.
+/// A scale factor of row `row` of A (or column `row` of B) of a
+/// block-scaled tcgen05.mma ("Block Scaling", "Layout of the Scale Factor
+/// A/B Matrix for scale_vec::1X / 2X / 4X"): byte `scaleId` of the word in
+/// lane row % 32, column row / 32 from `address`, which the ISA requires in
+/// all four 32-lane partitions; a copy that differs fails. With 2X and 4X
+/// the row's scales are the 2 or 4 consecutive bytes from SF_ID, one per
+/// K / 2 or K / 4 elements, in order along K.
 llvm::Expected<uint8_t> tcgen05ScaleFactor(TensorMemory &tmem, uint32_t address,
                                            unsigned row, unsigned scaleId);
 

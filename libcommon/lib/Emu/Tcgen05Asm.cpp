@@ -15,7 +15,8 @@
 //   { .reg .pred p; setp.ne.b32 p, $e, 0;
 //     tcgen05.mma.cta_group::1.kind::<k> [$d], $a | [$a], $b, $idesc,
 //       [{$m0, $m1, $m2, $m3},] p[, scale]; }
-//   tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale[.scale_vec::1X | .block32]
+//   tcgen05.mma.cta_group::1.kind::{mxf8f6f4,mxf4,mxf4nvf4}.block_scale
+//     [.scale_vec::{1X,2X,4X} | .block16 | .block32]
 //     [$d], $a | [$a], $b, $idesc, [$scaleA], [$scaleB], p;
 // This file reads them into the operand positions of the call and runs the
 // same thread-level operations as the intrinsics (Tcgen05Ops.cpp).
@@ -54,7 +55,8 @@ struct Tcgen05AsmOperands {
   Tcgen05Kind kind = Tcgen05Kind::F16;
   bool aInTmem = false;
   ScalarSource d, a, b, idesc, enableInputD, scaleInputD{-1, 0};
-  ScalarSource scaleA, scaleB; // kind::mxf8f6f4.block_scale
+  ScalarSource scaleA, scaleB; // the block-scaled kinds
+  unsigned scaleVec = 0;       // ... their scale_vec (0: none named)
   std::array<ScalarSource, 4> disabledLanes = {ScalarSource{-1, 0}, ScalarSource{-1, 0},
                                                ScalarSource{-1, 0}, ScalarSource{-1, 0}};
 };
@@ -110,9 +112,10 @@ void tcgen05AsmHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
     op.scaleInputD = u32(o.scaleInputD);
     for (unsigned i = 0; i < 4; ++i)
       op.disabledLanes[i] = u32(o.disabledLanes[i]);
-    if (o.kind == Tcgen05Kind::MXF8F6F4) {
+    if (isBlockScaled(o.kind)) {
       op.scaleA = u32(o.scaleA);
       op.scaleB = u32(o.scaleB);
+      op.scaleVec = o.scaleVec;
     }
     return tcgen05::mma(op);
   }
@@ -354,19 +357,22 @@ private:
 
   llvm::Error parseMma(Qualifiers &q, llvm::ArrayRef<StringRef> ops) {
     Tcgen05AsmOperands &o = operands;
-    auto kind = llvm::StringSwitch<std::optional<Tcgen05Kind>>(q.takePrefixed("kind::"))
+    StringRef kindName = q.takePrefixed("kind::");
+    auto kind = llvm::StringSwitch<std::optional<Tcgen05Kind>>(kindName)
                     .Case("f16", Tcgen05Kind::F16)
                     .Case("tf32", Tcgen05Kind::TF32)
                     .Case("f8f6f4", Tcgen05Kind::F8F6F4)
                     .Case("i8", Tcgen05Kind::I8)
                     .Case("mxf8f6f4", Tcgen05Kind::MXF8F6F4)
+                    .Case("mxf4", Tcgen05Kind::MXF4)
+                    .Case("mxf4nvf4", Tcgen05Kind::MXF4NVF4)
                     .Default(std::nullopt);
     if (!kind)
-      return bad("the .kind (f16, tf32, f8f6f4, i8 or mxf8f6f4)");
+      return bad("the .kind (f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4)");
     o.kind = *kind;
     q.takePrefixed("collector::"); // operand reuse hints
-    if (o.kind == Tcgen05Kind::MXF8F6F4)
-      return parseBlockScaledMma(q, ops);
+    if (isBlockScaled(o.kind))
+      return parseBlockScaledMma(q, kindName, ops);
     // [d], a, b, idesc[, {disable-output-lane x4}], enable-input-d[, scale-input-d]
     if (llvm::Error e = expectOperands(ops, 5, 7))
       return e;
@@ -405,14 +411,18 @@ private:
     return scalarInto(o.idesc, ops[3], "instruction descriptor");
   }
 
-  /// kind::mxf8f6f4.block_scale: scale_vec::1X, the only one of the kind,
-  /// spelled or not (.block32 is its other name).
-  llvm::Error parseBlockScaledMma(Qualifiers &q, llvm::ArrayRef<StringRef> ops) {
+  /// The block-scaled kinds: .scale_vec::NX, or .block32 (1X for mxf8f6f4,
+  /// 2X for the fp4 kinds) or .block16 (4X), or none (which
+  /// computeTcgen05Mma resolves or refuses, with the other combinations).
+  llvm::Error parseBlockScaledMma(Qualifiers &q, StringRef kindName,
+                                  llvm::ArrayRef<StringRef> ops) {
     Tcgen05AsmOperands &o = operands;
     if (!q.take("block_scale"))
-      return bad("kind::mxf8f6f4 without .block_scale");
-    if (!q.take("scale_vec::1X"))
-      q.take("block32");
+      return bad(llvm::Twine("kind::") + kindName + " without .block_scale");
+    bool fp4 = o.kind != Tcgen05Kind::MXF8F6F4;
+    o.scaleVec = q.take("scale_vec::1X") ? 1 : q.take("scale_vec::2X") ? 2
+                 : q.take("scale_vec::4X") ? 4 : q.take("block32") ? (fp4 ? 2 : 1)
+                 : q.take("block16") ? 4 : 0;
     // [d], a, b, idesc, [scale-A], [scale-B], enable-input-d
     if (llvm::Error e = expectOperands(ops, 7, 7))
       return e;

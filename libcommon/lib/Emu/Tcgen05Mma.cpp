@@ -8,6 +8,12 @@
 // (MatrixDescriptor::elementAddress); the products are exact and summed in
 // double, then rounded once to D's type, as for wgmma.
 //
+// The block-scaled kinds multiply each row of A and column of B, a block
+// of K at a time, by scale factors in tensor memory: kind::mxf8f6f4 (fp8 or
+// padded fp6/fp4 bytes, one ue8m0 per 32 k), kind::mxf4 (e2m1 packed two to
+// a byte, K = 64, two ue8m0 per row: scale_vec::2X) and kind::mxf4nvf4 (the
+// same operands with 2X ue8m0 or four scales, ue4m3 or ue8m0: 4X).
+//
 // Tensor memory holds D with row i in the lane the data path layout assigns
 // to it (tcgen05DataPathLane) and element j in column j; an f16 D element
 // takes the low 16 bits of its 32-bit cell (which tcgen05.ld.pack::16b
@@ -38,6 +44,8 @@ const char *kindName(Tcgen05Kind kind) {
   case Tcgen05Kind::F8F6F4: return "f8f6f4";
   case Tcgen05Kind::I8: return "i8";
   case Tcgen05Kind::MXF8F6F4: return "mxf8f6f4";
+  case Tcgen05Kind::MXF4: return "mxf4";
+  case Tcgen05Kind::MXF4NVF4: return "mxf4nvf4";
   }
   return "?";
 }
@@ -68,6 +76,9 @@ std::optional<ElemType> inputType(Tcgen05Kind kind, unsigned code) {
   case Tcgen05Kind::I8:
     return code == 0 ? std::optional(ElemType::U8)
            : code == 1 ? std::optional(ElemType::S8) : std::nullopt;
+  case Tcgen05Kind::MXF4:
+  case Tcgen05Kind::MXF4NVF4: // e2m1 = 1, held in bytes
+    return code == 1 ? std::optional(ElemType::U8) : std::nullopt;
   }
   return std::nullopt;
 }
@@ -82,11 +93,22 @@ llvm::Expected<Tcgen05InstrDesc> Tcgen05InstrDesc::decode(uint32_t bits, Tcgen05
   Tcgen05InstrDesc desc;
   if (bits & 0x4)
     return bad("sparse matrices (bit 2) are not supported");
-  desc.blockScaled = kind == Tcgen05Kind::MXF8F6F4;
+  desc.blockScaled = isBlockScaled(kind);
+  desc.denseFp4 = kind == Tcgen05Kind::MXF4 || kind == Tcgen05Kind::MXF4NVF4;
+  if (desc.denseFp4) {
+    if (bits & (0x3 | 1u << 3 | 1u << 6 | 1u << 12 | 7u << 24))
+      return bad("reserved bits 0-1, 3, 6, 12 and 24-26 must be 0");
+    if (bits >> 31)
+      return bad("K = 96 (bit 31) is sm_103a's");
+    if (bits >> 15 & 3)
+      return bad("the fp4 operands are K-major (transpose bits 15-16 must be 0)");
+  } else if (desc.blockScaled && bits & (0x3 | 1u << 3 | 1u << 6 | 7u << 24 | 1u << 31)) {
+    return bad("reserved bits 0-1, 3, 6, 24-26 and 31 must be 0");
+  }
   if (desc.blockScaled) {
-    if (bits & (0x3 | 1u << 3 | 1u << 6 | 7u << 24 | 1u << 31))
-      return bad("reserved bits 0-1, 3, 6, 24-26 and 31 must be 0");
-    if (!(bits >> 23 & 1))
+    // ue4m3 scales (bit 23 clear) are kind::mxf4nvf4's alone.
+    desc.ue4m3Scales = !(bits >> 23 & 1);
+    if (desc.ue4m3Scales && kind != Tcgen05Kind::MXF4NVF4)
       return bad("the scale type (bit 23) must be ue8m0 (1)");
     desc.scaleIdB = bits >> 4 & 3;
     desc.scaleIdA = bits >> 29 & 3;
@@ -121,6 +143,8 @@ llvm::Expected<Tcgen05InstrDesc> Tcgen05InstrDesc::decode(uint32_t bits, Tcgen05
   case Tcgen05Kind::TF32:
   case Tcgen05Kind::F8F6F4:
   case Tcgen05Kind::MXF8F6F4:
+  case Tcgen05Kind::MXF4:
+  case Tcgen05Kind::MXF4NVF4:
     if (dtype > 1 || (kind == Tcgen05Kind::TF32 && dtype != 1))
       return bad("dtype " + llvm::Twine(dtype) + " is no accumulator type of this kind");
     desc.d = dtype == 0 ? ElemType::F16 : ElemType::F32;
@@ -238,25 +262,72 @@ void decodeNarrow(const MatrixDescriptor &desc, bool mnMajor, NarrowFloat format
     }
 }
 
-llvm::Error loadDescriptorOperand(uint64_t bits, bool mnMajor, ElemType type,
-                                  std::optional<NarrowFloat> narrow, unsigned rows, unsigned k,
+/// Re-reads the elements of a K-major operand of the dense fp4 kinds loaded
+/// as its rows x k/2 bytes: element k is the low (even k) or high (odd k)
+/// nibble of byte k / 2, an e2m1 code.
+void decodeDenseFp4(const MatrixDescriptor &desc, unsigned rows, unsigned k, SharedWindow shared,
+                    std::vector<double> &out) {
+  std::vector<double> values(size_t(rows) * k);
+  for (unsigned row = 0; row < rows; ++row)
+    for (unsigned kk = 0; kk < k; ++kk) {
+      uint8_t byte = shared.base[desc.elementAddress(false, 1, row, kk / 2)];
+      values[size_t(row) * k + kk] = narrowToDouble(NarrowFloat::E2m1, uint8_t(byte >> 4 * (kk % 2) & 0xf));
+    }
+  out = std::move(values);
+}
+
+llvm::Error loadDescriptorOperand(uint64_t bits, const Tcgen05InstrDesc &instr, bool mnMajor,
+                                  ElemType type, std::optional<NarrowFloat> narrow, unsigned rows,
                                   SharedWindow shared, std::vector<double> &out,
                                   const char *which) {
   llvm::Expected<MatrixDescriptor> desc = decodeTcgen05SmemDescriptor(bits);
   if (!desc)
     return desc.takeError();
-  if (llvm::Error e = loadSharedOperand(*desc, mnMajor, narrow ? ElemType::U8 : type, rows, k,
+  // The dense fp4 kinds' K elements are k / 2 bytes, which the bounds check
+  // of the byte load covers.
+  unsigned k = instr.k(), loadK = instr.denseFp4 ? k / 2 : k;
+  if (llvm::Error e = loadSharedOperand(*desc, mnMajor, narrow ? ElemType::U8 : type, rows, loadK,
                                         shared, out, llvm::Twine("tcgen05.mma ") + which))
     return e;
   if (narrow)
     decodeNarrow(*desc, mnMajor, *narrow, rows, k, shared, out);
+  if (instr.denseFp4)
+    decodeDenseFp4(*desc, rows, k, shared, out);
   return llvm::Error::success();
 }
 
-/// Multiplies each row of A (m x k) and of B (n x k) by its e8m0 scale
-/// factor (2^(e - 127); 0xff is NaN), read from scale_A / scale_B.
+/// The scale factors per row of `kind` with the instruction's `scaleVec`
+/// (0: none named), or why that combination is invalid: mxf8f6f4 has one
+/// (scale_vec::1X), mxf4 two (2X), mxf4nvf4 two ue8m0 (2X) or four (4X);
+/// the SF_IDs must select that many bytes of a word.
+llvm::Expected<unsigned> scalesPerRow(Tcgen05Kind kind, unsigned scaleVec,
+                                      const Tcgen05InstrDesc &desc) {
+  unsigned count = scaleVec;
+  if (!count && kind != Tcgen05Kind::MXF4NVF4)
+    count = kind == Tcgen05Kind::MXF8F6F4 ? 1 : 2;
+  bool valid = kind == Tcgen05Kind::MXF8F6F4 ? count == 1
+               : kind == Tcgen05Kind::MXF4   ? count == 2
+                                             : count == 4 || (count == 2 && !desc.ue4m3Scales);
+  if (!valid) {
+    std::string named = count ? "scale_vec::" + std::to_string(count) + "X" : "no scale_vec";
+    return fail("tcgen05.mma.kind::" + llvm::Twine(kindName(kind)) + " with " + named +
+                (desc.ue4m3Scales ? " and ue4m3 scales" : "") +
+                " (mxf8f6f4 takes 1X, mxf4 2X, mxf4nvf4 2X with ue8m0 or 4X)");
+  }
+  if (desc.scaleIdA % count || desc.scaleIdB % count)
+    return fail("tcgen05.mma.kind::" + llvm::Twine(kindName(kind)) + " scale_vec::" +
+                llvm::Twine(count) + "X: SFA_ID " + llvm::Twine(desc.scaleIdA) + " / SFB_ID " +
+                llvm::Twine(desc.scaleIdB) + " do not select " + llvm::Twine(count) +
+                " bytes of a scale word");
+  return count;
+}
+
+/// Multiplies each block of K / `perRow` elements of each row of A (m x k)
+/// and of B (n x k) by its scale factor, read from scale_A / scale_B: e8m0
+/// (2^(e - 127); 0xff is NaN) or ue4m3 (bit 7 ignored: the format is
+/// unsigned).
 llvm::Error applyBlockScales(const Tcgen05MmaOp &op, const Tcgen05InstrDesc &desc,
-                             TensorMemory &tmem, std::vector<double> &aValues,
+                             unsigned perRow, TensorMemory &tmem, std::vector<double> &aValues,
                              std::vector<double> &bValues) {
   auto scale = [&](uint32_t address, unsigned rows, unsigned scaleId, std::vector<double> &values,
                    const char *which) -> llvm::Error {
@@ -267,15 +338,16 @@ llvm::Error applyBlockScales(const Tcgen05MmaOp &op, const Tcgen05InstrDesc &des
     if (std::string why = tmem.checkAllocated(base, kTmemLanes, (rows + 31) / 32); !why.empty())
       return fail(llvm::Twine("tcgen05.mma scale_") + which + " at 0x" +
                   llvm::utohexstr(address) + ": " + why);
-    unsigned k = desc.k();
-    for (unsigned row = 0; row < rows; ++row) {
-      llvm::Expected<uint8_t> e8m0 = tcgen05ScaleFactor(tmem, address, row, scaleId);
-      if (!e8m0)
-        return e8m0.takeError();
-      double factor = *e8m0 == 0xff ? std::nan("") : std::ldexp(1.0, int(*e8m0) - 127);
-      for (unsigned kk = 0; kk < k; ++kk)
-        values[size_t(row) * k + kk] *= factor;
-    }
+    unsigned k = desc.k(), block = k / perRow;
+    for (unsigned row = 0; row < rows; ++row)
+      for (unsigned j = 0; j < perRow; ++j) {
+        llvm::Expected<uint8_t> bits = tcgen05ScaleFactor(tmem, address, row, scaleId + j);
+        if (!bits)
+          return bits.takeError();
+        double factor = desc.ue4m3Scales ? ue4m3ToDouble(*bits) : ue8m0ToDouble(*bits);
+        for (unsigned kk = j * block; kk < (j + 1) * block; ++kk)
+          values[size_t(row) * k + kk] *= factor;
+      }
     return llvm::Error::success();
   };
   if (llvm::Error e = scale(op.scaleA, desc.m, desc.scaleIdA, aValues, "A"))
@@ -300,16 +372,26 @@ llvm::Error tilepipe::emu::computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemor
   std::vector<double> aValues, bValues;
   if (op.aInTmem && desc.narrowA)
     return fail("tcgen05.mma: fp6/fp4 A in tensor memory is not emulated");
+  if (op.aInTmem && desc.denseFp4)
+    return fail("tcgen05.mma: an fp4 A in tensor memory is not emulated");
+  // Refuse a bad scale_vec before reading the operands.
+  unsigned perRow = 0;
+  if (desc.blockScaled) {
+    llvm::Expected<unsigned> count = scalesPerRow(op.kind, op.scaleVec, desc);
+    if (!count)
+      return count.takeError();
+    perRow = *count;
+  }
   if (llvm::Error e = op.aInTmem ? loadTmemOperand(tmem, op.aTmem, desc, aValues)
-                                 : loadDescriptorOperand(op.aDesc, desc.transposeA, desc.a,
-                                                         desc.narrowA, m, k, shared, aValues, "A"))
+                                 : loadDescriptorOperand(op.aDesc, desc, desc.transposeA, desc.a,
+                                                         desc.narrowA, m, shared, aValues, "A"))
     return e;
-  if (llvm::Error e = loadDescriptorOperand(op.bDesc, desc.transposeB, desc.b, desc.narrowB, n, k,
-                                            bShared.value_or(shared), bValues, "B"))
+  if (llvm::Error e = loadDescriptorOperand(op.bDesc, desc, desc.transposeB, desc.b,
+                                            desc.narrowB, n, bShared.value_or(shared), bValues, "B"))
     return e;
 
   if (desc.blockScaled)
-    if (llvm::Error e = applyBlockScales(op, desc, tmem, aValues, bValues))
+    if (llvm::Error e = applyBlockScales(op, desc, perRow, tmem, aValues, bValues))
       return e;
 
   double signA = desc.negateA ? -1 : 1, signB = desc.negateB ? -1 : 1;

@@ -12,9 +12,11 @@
 //     kind, cta_group, collector_usage) and
 //   mma.{shared,tensor}[.scale_d].disable_output_lane.cg1(..., <4 x i32>
 //     mask, kind, collector_usage) and
-//   mma.{shared,tensor}.mxf8f6f4.block_scale[.block32](d, a, b, idesc,
-//     enable_input_d, scale_a, scale_b, cta_group, collector_usage) (both
-//     spellings are scale_vec::1X): issued by one thread;
+//   mma.{shared,tensor}.<kind>.block_scale[.block16 | .block32](d, a, b,
+//     idesc, enable_input_d, scale_a, scale_b, cta_group, collector_usage)
+//     for mxf8f6f4 (.block32 or none: scale_vec::1X), mxf4 (.block32 or
+//     none: 2X) and mxf4nvf4 (.block32: 2X, .block16: 4X): issued by one
+//     thread;
 //   commit[.mc][.shared].cg1(mbar[, cta_mask]): arrives on the mbarrier;
 //   cp.<shape>.cg1(taddr, sdesc), shift.down.cg1(taddr): issued by one thread.
 // tcgen05.wait::{ld,st} and the tcgen05.fence forms are no-ops
@@ -26,6 +28,7 @@
 #include "Tcgen05.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cstring>
@@ -47,14 +50,23 @@ struct Tcgen05Params {
   bool scaleD = false;        // mma.scale_d
   bool disableOutputLane = false; // mma.disable_output_lane.cg1
   bool multicast = false;         // commit.mc: a CTA mask follows
-  bool blockScaled = false;       // mma.*.mxf8f6f4.block_scale: scale_a, scale_b follow
+  bool blockScaled = false;       // mma.*.<kind>.block_scale: scale_a, scale_b follow
+  Tcgen05Kind scaledKind = Tcgen05Kind::MXF8F6F4; // ... of this kind
+  unsigned scaleVec = 0;                          // ... with this scale_vec (0: none named)
   bool pair = false;              // .cg2: the CTA pair acts together
   TmemCopyShape copyShape = TmemCopyShape::S128x256b;
+
+  // scale_vec 0 (none named), 1, 2 or 4 in two bits, so the pair bit fits.
+  static uint32_t packScaleVec(unsigned scaleVec) {
+    return scaleVec ? llvm::countr_zero(scaleVec) + 1 : 0;
+  }
+  static unsigned unpackScaleVec(uint32_t bits) { return bits ? 1u << (bits - 1) : 0; }
 
   uint32_t pack() const {
     return uint32_t(shape) | num << 8 | sharedPointer << 16 | halfSplit << 17 | aInTmem << 18 |
            scaleD << 19 | uint32_t(copyShape) << 20 | disableOutputLane << 23 |
-           multicast << 24 | blockScaled << 25 | pair << 26;
+           multicast << 24 | blockScaled << 25 | uint32_t(scaledKind) << 26 |
+           packScaleVec(scaleVec) << 29 | uint32_t(pair) << 31;
   }
   static Tcgen05Params unpack(uint32_t bits) {
     Tcgen05Params p;
@@ -68,7 +80,9 @@ struct Tcgen05Params {
     p.disableOutputLane = bits >> 23 & 1;
     p.multicast = bits >> 24 & 1;
     p.blockScaled = bits >> 25 & 1;
-    p.pair = bits >> 26 & 1;
+    p.scaledKind = Tcgen05Kind(bits >> 26 & 7);
+    p.scaleVec = unpackScaleVec(bits >> 29 & 3);
+    p.pair = bits >> 31 & 1;
     return p;
   }
 };
@@ -123,7 +137,8 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
     if (p.blockScaled) { // the kind is in the name
       op.scaleA = tmemArg(h, args, i++);
       op.scaleB = tmemArg(h, args, i++);
-      op.kind = Tcgen05Kind::MXF8F6F4;
+      op.kind = p.scaledKind;
+      op.scaleVec = p.scaleVec;
       if (uint32_t ctaGroup = h.arg<uint32_t>(args, i); ctaGroup != 1)
         Runtime::active().fail("tcgen05.mma.block_scale with cta_group " +
                                std::to_string(ctaGroup) + " (the emulator runs cta_group::1)");
@@ -307,11 +322,27 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
       p.aInTmem = true;
     else
       return std::nullopt; // .sp, .ws
-    // scale_vec::1X, the only one of kind::mxf8f6f4, is spelled with or
-    // without .block32; mxf4 and mxf4nvf4 are not emulated.
-    if (n.consume_front(".mxf8f6f4.block_scale")) {
-      n.consume_front(".block32");
+    // The block-scaled kinds; .block32 is one scale per 32 elements of K
+    // (1X for mxf8f6f4, 2X for the fp4 kinds), .block16 one per 16 (4X).
+    // LLVM 22 declares the combinations of the ISA; computeTcgen05Mma
+    // checks them (and the scale type) against the instruction descriptor.
+    std::optional<Tcgen05Kind> scaled = n.consume_front(".mxf8f6f4.") ? Tcgen05Kind::MXF8F6F4
+                                        : n.consume_front(".mxf4nvf4.") ? Tcgen05Kind::MXF4NVF4
+                                        : n.consume_front(".mxf4.") ? std::optional(Tcgen05Kind::MXF4)
+                                                                    : std::nullopt;
+    if (scaled) {
+      if (!n.consume_front("block_scale"))
+        return std::nullopt;
       p.blockScaled = true;
+      p.scaledKind = *scaled;
+      bool fp4 = *scaled != Tcgen05Kind::MXF8F6F4;
+      if (n.consume_front(".block32"))
+        p.scaleVec = fp4 ? 2 : 1;
+      else if (*scaled == Tcgen05Kind::MXF4NVF4 && n.consume_front(".block16"))
+        p.scaleVec = 4;
+      // LLVM 22 has no mxf4nvf4 without a block size.
+      if (*scaled == Tcgen05Kind::MXF4NVF4 && !p.scaleVec)
+        return std::nullopt;
       return n.empty() ? std::optional(make(Tcgen05Op::Mma, p)) : std::nullopt;
     }
     p.scaleD = n.consume_front(".scale_d");

@@ -12,7 +12,8 @@
 // tile_aa.mmaf_scaled, which keeps operands and scales in their own formats:
 // block-scaled mma.sync on sm_120/121 (kind::mxf8f6f4 for fp8, kind::mxf4
 // and kind::mxf4nvf4 for e2m1 with e8m0 and e4m3 scales) and tcgen05.mma
-// kind::mxf8f6f4 block_scale on sm_100/103/110 (plain or `a`), for the forms the
+// block_scale on sm_100/103/110 (plain or `a`: kind::mxf8f6f4, kind::mxf4,
+// kind::mxf4nvf4 for the same operand and scale types), for the forms the
 // instruction runs and its accumulator layout tiles (see emitsScaledMma). ConvertCudaTileToTileAAPass registers this
 // through populateScaledMatrixLoweringPatterns.
 //
@@ -136,16 +137,16 @@ ScaledMma getScaledMma(llvm::StringRef gpuName) {
 
 /// Limits of the tcgen05 lowering (BlockScaledTcgen05ToLLVM.cpp): rows of
 /// one cta_group::1 block-scaled tcgen05.mma, the shared memory A and B of
-/// one k step of 32 bytes stage in (48 KiB, less the staging's padding),
+/// one k step of 32 bytes stage in (48 KiB, less the staging's padding; an
+/// fp4 step of 64 elements stages 64 bytes and packs them into 32 more),
 /// tensor-memory columns, and k blocks per scale column word.
-constexpr int64_t kTcgen05Rows = 128, kTcgen05StepBytes = 32;
+constexpr int64_t kTcgen05Rows = 128, kTcgen05StepBytes = 32, kTcgen05Fp4StepBytes = 96;
 constexpr int64_t kTcgen05StagingBytes = 48 * 1024 - 256, kTmemColumns = 512;
 constexpr int64_t kScaleBlocksPerWord = 4;
 
 /// Whether a block-scaled multiply of these types becomes mmaf_scaled: a
-/// form the op takes (fp8 operands with e8m0 scales per 32 k; on mma.sync
-/// also e2m1 operands with e8m0 scales per 32 k or e4m3 per 16; an f32
-/// accumulator),
+/// form the op takes (fp8 operands with e8m0 scales per 32 k; e2m1 operands
+/// with e8m0 scales per 32 k or e4m3 per 16; an f32 accumulator),
 /// with a shape the target's lowering tiles. mma.sync: M a multiple of 16
 /// and N eight times a power of two, so that getMmaAccumulatorLayout tiles
 /// the accumulator for every power-of-two warp count (one warp row, the
@@ -160,17 +161,17 @@ bool emitsScaledMma(ScaledMma kind, RankedTensorType lhs, RankedTensorType rhs,
     return false;
   unsigned rank = acc.getRank();
   int64_t m = acc.getShape()[rank - 2], n = acc.getShape().back();
-  bool f4 = isa<Float4E2M1FNType>(lhs.getElementType());
-  if (kind == ScaledMma::Tcgen05 && f4)
-    return false; // tcgen05 kind::mxf4 / mxf4nvf4 are not lowered yet
   if (kind == ScaledMma::MmaSync)
     return m % 16 == 0 && n % 8 == 0 && llvm::isPowerOf2_64(n / 8);
+  bool f4 = isa<Float4E2M1FNType>(lhs.getElementType());
   int64_t batch = rank == 3 ? acc.getShape()[0] : 1;
   int64_t k = lhs.getShape().back();
-  int64_t words = llvm::divideCeil(k / kScaledMmaBlock, kScaleBlocksPerWord);
+  int64_t block = getScaledMmaBlock(lhs.getElementType(), lhsScale.getElementType());
+  int64_t words = llvm::divideCeil(k / block, kScaleBlocksPerWord);
   int64_t scaleColumns = batch * (m / 32 + llvm::divideCeil(n, 32)) * words;
+  int64_t stepBytes = f4 ? kTcgen05Fp4StepBytes : kTcgen05StepBytes;
   return m % kTcgen05Rows == 0 && n % 16 == 0 &&
-         batch * (m + n) * kTcgen05StepBytes <= kTcgen05StagingBytes &&
+         batch * (m + n) * stepBytes <= kTcgen05StagingBytes &&
          scaleColumns + n <= kTmemColumns;
 }
 

@@ -1,23 +1,31 @@
 //===- BlockScaledTcgen05ToLLVM.cpp - mmaf_scaled on tcgen05.mma ----------===//
 //
-// tile_as.mmaf_scaled (fp8 operands, one e8m0 scale per 32 k, f32
-// accumulator) on sm_100/103/110 (tile-ptx assembles them as their `a`
-// targets) as tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale, whose
-// scale_vec::1X scales one row of A and one column of B per k step of 32
-// (PTX ISA, "Block Scaling" of tcgen05.mma). A and B take the kind::f16
-// lowering's staging (Tcgen05Lowering.h: canonical K-major, one byte per
-// element, a K chunk at a time), its issue / commit / wait and its
-// tcgen05.ld read-back into the accumulator registers; this file adds the
-// scales and the kind.
+// tile_as.mmaf_scaled (f32 accumulator) on sm_100/103/110 (tile-ptx
+// assembles them as their `a` targets) as tcgen05.mma.cta_group::1 with
+// block scaling (PTX ISA, "Block Scaling" of tcgen05.mma):
+//   fp8 operands, one e8m0 scale per 32 k: kind::mxf8f6f4 (scale_vec::1X,
+//     k step 32, one scale per row of A and column of B per step);
+//   e2m1 operands, e8m0 scales per 32 k (MX-FP4): kind::mxf4 (2X: k step
+//     64, two scales per step);
+//   e2m1 operands, e4m3 scales per 16 k (NVFP4): kind::mxf4nvf4.block16
+//     (4X, ue4m3: four scales per step; the scale bytes' bit 7 is no sign).
+// A and B take the canonical K-major staging (Tcgen05Lowering.h: one byte
+// per element, a K chunk at a time; e2m1 then packed two to a byte, as the
+// fp4 kinds read them), its issue / commit / wait and its tcgen05.ld
+// read-back into the accumulator registers; this file adds the scales and
+// the kind.
 //
 // The scales live in tensor memory in the layout the instruction reads
 // ("Layout of the Scale Factor A/B Matrix for scale_vec::1X"): the scale of
 // row r of a 128-row block is byte SFA_ID of lane r % 32, column r / 32 from
 // the scale_A address, and the same in each of the four 32-lane partitions
-// (the ISA requires the copies). So one column word holds four k blocks:
-// for k block kb the instruction takes the address of word kb / 4 and
-// SFA_ID (bits 29-30 of the instruction descriptor) kb % 4; B alike with
-// SFB_ID (bits 4-5), column n of each run of 32 columns in lane n % 32.
+// (the ISA requires the copies); with 2X and 4X the step's other scales are
+// the bytes after it. So one column word holds four k blocks: for a step
+// whose first k block is kb the instruction takes the address of word
+// kb / 4 and SFA_ID (bits 29-30 of the instruction descriptor) kb % 4 (0 or
+// 2 with 2X, 0 with 4X: a step starts at a multiple of its block count); B
+// alike with SFB_ID (bits 4-5), column n of each run of 32 columns in lane
+// n % 32.
 // Before the multiply, the scale tiles go through the shared scratch once
 // (as [batch][M][words] and [batch][N][words] i32 words, four k blocks
 // each), and warps 0-3 each copy the words of their lane partition into
@@ -66,13 +74,13 @@ struct TmemPlan {
   int64_t scaleColumns = 0, groupRegions = 0;
   int64_t scaleBase = 0, dBase = 0;
 
-  TmemPlan(const MmaShape &s, bool dInTmem) : batch(s.batch) {
-    int64_t blocks = s.k / kScaledMmaBlock;
+  TmemPlan(const MmaShape &s, int64_t block, bool dInTmem) : batch(s.batch) {
+    int64_t blocks = s.k / block;
     words = llvm::divideCeil(blocks, kBlocksPerWord);
     rowBlocks = s.m / kTcgen05Rows;
     aColumns = words * kTcgen05Rows / kTmemLanesPerWarp;
     bColumnsPerWord = llvm::divideCeil(s.n, kTmemLanesPerWarp);
-    scaleColumns = getTcgen05ScaleColumns(s.batch, s.m, s.n, s.k);
+    scaleColumns = getTcgen05ScaleColumns(s.batch, s.m, s.n, s.k, block);
     if (dInTmem) {
       groupRegions = s.batch * rowBlocks;
       scaleBase = groupRegions * s.n;
@@ -91,13 +99,26 @@ struct TmemPlan {
 };
 
 /// The block-scaled instruction descriptor without its scale factor ids
-/// ("Instruction descriptor format for .kind::mxf8f6f4"): A and B types
-/// (bits 7-9, 10-12: 0 e4m3, 1 e5m2), both K-major, N >> 3 (bits 17-22),
-/// ue8m0 scales (bit 23), M >> 7 (bits 27-28); dense, no negation.
-uint32_t instructionDescriptor(Type a, Type b, int64_t n) {
-  auto code = [](Type t) { return isa<Float8E5M2Type>(t) ? 1u : 0u; };
-  return code(a) << 7 | code(b) << 10 | uint32_t(n >> 3) << 17 | 1u << 23 |
-         uint32_t(kTcgen05Rows >> 7) << 27;
+/// ("Instruction descriptor format for .kind::mxf8f6f4" and "for .kind::mxf4
+/// and .kind::mxf4nvf4"): A and B types (bits 7-9, 10-12: 0 e4m3, 1 e5m2;
+/// for the fp4 kinds 1 e2m1), both K-major, N >> 3 (bits 17-22), the scale
+/// type (bit 23: 1 ue8m0, 0 ue4m3), M >> 7 (bits 27-28); dense (K = 64 for
+/// fp4), no negation.
+uint32_t instructionDescriptor(Type a, Type b, Type scale, int64_t n) {
+  auto code = [](Type t) { return isa<Float8E5M2Type, Float4E2M1FNType>(t) ? 1u : 0u; };
+  return code(a) << 7 | code(b) << 10 | uint32_t(n >> 3) << 17 |
+         uint32_t(isa<Float8E8M0FNUType>(scale)) << 23 | uint32_t(kTcgen05Rows >> 7) << 27;
+}
+
+/// The block-scaled kind of A elements `a` with `scale` scales, and its
+/// scale vector qualifier (getScaledMmaBlock's pairs).
+std::pair<NVVM::MMABlockScaleKind, NVVM::Tcgen05MMABlockScale> getBlockScaleKind(Type a,
+                                                                                  Type scale) {
+  if (!isa<Float4E2M1FNType>(a))
+    return {NVVM::MMABlockScaleKind::MXF8F6F4, NVVM::Tcgen05MMABlockScale::DEFAULT};
+  if (isa<Float8E8M0FNUType>(scale))
+    return {NVVM::MMABlockScaleKind::MXF4, NVVM::Tcgen05MMABlockScale::DEFAULT};
+  return {NVVM::MMABlockScaleKind::MXF4NVF4, NVVM::Tcgen05MMABlockScale::BLOCK16};
 }
 
 /// tcgen05.st.32x32b of `words` (i32) into consecutive columns from
@@ -138,8 +159,13 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
     if (failed(shape) || failed(saLaid) || failed(sbLaid))
       return failure();
     const MmaShape &s = *shape;
+    Type aType = getElementTypeOrSelf(op.getLhs().getType());
+    Type bType = getElementTypeOrSelf(op.getRhs().getType());
+    Type scaleType = getElementTypeOrSelf(op.getLhsScale().getType());
+    int64_t block = getScaledMmaBlock(aType, scaleType);
+    auto [kind, scaleVec] = getBlockScaleKind(aType, scaleType);
     bool inTmem = hasTmemAccumulator(op);
-    TmemPlan plan(s, inTmem);
+    TmemPlan plan(s, block, inTmem);
     // At least one accumulator block beside the scales (all of them where
     // D stays in tensor memory).
     int64_t dColumns = (inTmem ? plan.groupRegions : 1) * s.n;
@@ -167,6 +193,8 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
       return failure();
     CanonicalMma &mma = *prepared;
     unsigned mDim = accTensor.getRank() - 2;
+    // k blocks (scales per row) of one instruction.
+    int64_t blocksPerStep = mma.staging.stepK() / block;
     Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(plan.columns(s)));
     Tcgen05Issuer issuer = Tcgen05Issuer::create(rewriter, loc, op, e);
 
@@ -235,8 +263,6 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
     // be reused by the chunks' staging).
     emitTensorMemoryBarrier(rewriter, loc);
 
-    Type aType = getElementTypeOrSelf(op.getLhs().getType());
-    Type bType = getElementTypeOrSelf(op.getRhs().getType());
     struct Issue {
       int64_t batch, block, slot, n0, width;
     };
@@ -252,11 +278,11 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
       auto dColumn = [&](int64_t slot) { return plan.dColumn(slot, s); };
       for (int64_t k0 = 0; k0 < s.k; k0 += mma.staging.chunk(), ++phase) {
         int64_t len = std::min(mma.staging.chunk(), s.k - k0);
-        mma.stageChunk(e, k0, len, [&](size_t i) {
+        mma.stageChunk(e, rewriter, k0, len, [&](size_t i) {
           return m.add(m.mul(mma.batchOf(e, mma.a, i), s.m), mma.a.coords[mDim][i]);
         });
         LogicalResult issued = issuer.issueAndWait(rewriter, loc, phase, [&] {
-          int64_t steps = len / mma.staging.layout.stepK();
+          int64_t steps = len / mma.staging.stepK();
           emitCountedLoop(rewriter, loc, steps, {}, [&](Value k, ValueRange) {
             // D starts from zero, or from what it holds in tensor memory.
             Value accumulate =
@@ -265,8 +291,9 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
                          .getResult()
                    : LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, k, e.i32(0))
                          .getResult();
-            // This step's k block: scale word kb / 4, byte (SFA_ID, SFB_ID) kb % 4.
-            Value kBlock = m.add(k, k0 / kScaledMmaBlock);
+            // This step's first k block: scale word kb / 4, byte (SFA_ID,
+            // SFB_ID) kb % 4.
+            Value kBlock = m.add(m.mul(k, blocksPerStep), k0 / block);
             Value wordIndex = m.div(kBlock, kBlocksPerWord);
             Value id = m.rem(kBlock, kBlocksPerWord);
             Value ids = LLVM::OrOp::create(rewriter, loc, m.shl(id, 4), m.shl(id, 29));
@@ -285,10 +312,10 @@ struct MmaFScaledTcgen05Lowering : ConvertOpToLLVMPattern<MmaFScaledOp> {
                            m.mul(wordIndex, plan.bColumnsPerWord)));
               Value idesc = LLVM::OrOp::create(
                   rewriter, loc, ids,
-                  e.i32(int32_t(instructionDescriptor(aType, bType, issue.width))));
+                  e.i32(int32_t(instructionDescriptor(aType, bType, scaleType, issue.width))));
               NVVM::Tcgen05MMABlockScaleOp::create(
-                  rewriter, loc, NVVM::MMABlockScaleKind::MXF8F6F4, NVVM::CTAGroupKind::CTA_1,
-                  NVVM::Tcgen05MMABlockScale::DEFAULT, NVVM::Tcgen05MMACollectorOp::DISCARD, d,
+                  rewriter, loc, kind, NVVM::CTAGroupKind::CTA_1, scaleVec,
+                  NVVM::Tcgen05MMACollectorOp::DISCARD, d,
                   descA, descB, idesc, accumulate, scaleA, scaleB);
             }
             return SmallVector<Value>{};

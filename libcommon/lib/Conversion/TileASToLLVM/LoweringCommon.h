@@ -105,8 +105,9 @@ void populateTensorConstantToLLVMPatterns(TileLLVMTypeConverter &converter,
 /// tile_as.mmaf_scaled on block-scaled mma.sync (BlockScaledMmaToLLVM.cpp).
 void populateBlockScaledMmaToLLVMPatterns(TileLLVMTypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
-/// tile_as.mmaf_scaled on tcgen05 targets: tcgen05.mma kind::mxf8f6f4
-/// block_scale (BlockScaledTcgen05ToLLVM.cpp; before the mma.sync one).
+/// tile_as.mmaf_scaled on tcgen05 targets: tcgen05.mma kind::mxf8f6f4,
+/// mxf4 or mxf4nvf4 block_scale (BlockScaledTcgen05ToLLVM.cpp; before the
+/// mma.sync one).
 void populateBlockScaledTcgen05ToLLVMPatterns(TileLLVMTypeConverter &converter,
                                               mlir::RewritePatternSet &patterns);
 /// tile_as.acc_to_tmem / acc_from_tmem: a K loop's tcgen05 accumulator

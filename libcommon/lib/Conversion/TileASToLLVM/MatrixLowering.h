@@ -102,6 +102,11 @@ void stageScaleBytes(RegisterEmitter &e, mlir::OpBuilder &builder, const MmaShap
                      Value lhsScale, const Laid &lhsScaleLaid, Value rhsScale,
                      const Laid &rhsScaleLaid, Value aBase, Value bBase, int64_t pitch);
 
+/// The e2m1 word of eight 4-bit elements staged one per byte (in the low
+/// nibble, the high one zero) in the i32 words `low` then `high`: byte i of
+/// them in nibble i, the first element in the lowest (MmaSyncToLLVM.cpp).
+Value packNibbles(RegisterEmitter &e, Value low, Value high);
+
 /// Elements a thread holds adjacent along dimension `dim` of `laid` and
 /// aligned to the run: its registers come in such runs when `dim` is the
 /// dimension its consecutive registers go along (getRegisterRunDim; a

@@ -215,15 +215,8 @@ struct PairedByteFragments {
 /// a0/a1 rows g and g + 8, a2/a3 the same 32 k further; b0, b1 column g),
 /// the lowest k in the lowest nibble.
 struct NibbleFragments {
-  /// The e2m1 register of the bytes of `low` then `high`: or-ing each word
-  /// with itself shifted by a nibble puts two elements in its bytes 0 and 2,
-  /// which one prmt gathers.
   static Value pack(RegisterEmitter &e, Value low, Value high) {
-    auto fold = [&](Value word) {
-      Value shifted = LLVM::LShrOp::create(e.builder, e.loc, word, e.i32(4));
-      return LLVM::OrOp::create(e.builder, e.loc, word, shifted).getResult();
-    };
-    return permuteBytes(e, fold(low), fold(high), 0x6420);
+    return packNibbles(e, low, high);
   }
   /// a0..a3 from the halves at `first` and `second`.
   static SmallVector<Value> loadA(RegisterEmitter &e, Value first, Value second) {
@@ -730,6 +723,16 @@ struct MmaFStageLowering : ConvertOpToLLVMPattern<MmaFStageOp> {
 };
 
 } // namespace
+
+Value packNibbles(RegisterEmitter &e, Value low, Value high) {
+  // Or-ing each word with itself shifted by a nibble puts two elements in
+  // its bytes 0 and 2, which one prmt gathers.
+  auto fold = [&](Value word) {
+    Value shifted = LLVM::LShrOp::create(e.builder, e.loc, word, e.i32(4));
+    return LLVM::OrOp::create(e.builder, e.loc, word, shifted).getResult();
+  };
+  return permuteBytes(e, fold(low), fold(high), 0x6420);
+}
 
 /// mmaf_global's `view` (base and its sizes, strides, starts), converted;
 /// nullopt without one.

@@ -46,7 +46,7 @@ struct TmemAccumulator {
     acc.shape.batch = acc.shape.batched ? shape[0] : 1;
     acc.shape.m = shape[shape.size() - 2];
     acc.shape.n = shape.back();
-    int64_t columns = getTcgen05TmemColumns(shape, /*k=*/0, /*scaled=*/false);
+    int64_t columns = getTcgen05TmemColumns(shape, /*k=*/0, /*scaleBlock=*/0);
     if (columns > kTmemColumns)
       return op->emitError("allocated tmem out of resource: ")
              << getTmemAllocationColumns(columns) << " vs " << kTmemColumns << " (the "

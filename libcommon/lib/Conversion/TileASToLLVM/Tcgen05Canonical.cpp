@@ -38,6 +38,56 @@ int64_t elementBytesOf(Operation *op) {
   return getByteSize(getElementTypeOrSelf(op->getOperand(0).getType()));
 }
 
+/// Whether A and B are e2m1, which tcgen05.mma reads packed (kind::mxf4,
+/// kind::mxf4nvf4).
+bool isDenseFp4(Operation *op) {
+  return isa<Float4E2M1FNType>(getElementTypeOrSelf(op->getOperand(0).getType()));
+}
+
+/// Staged bytes (elements) one thread packs at a time: two words' worth,
+/// one word of packed nibbles.
+constexpr int64_t kPackElements = 8;
+
+/// Packs the `rows` x `chunk` fp4 elements staged one per byte at `from`
+/// (the canonical K-major layout `bytes`) into `to` (the layout `packed`,
+/// chunk / 2 bytes per row), `threads` threads from thread id `tid` taking
+/// every threads-th group of eight elements: eight adjacent bytes of a core
+/// matrix row (one 8-byte load) become four adjacent packed bytes (one
+/// 4-byte store).
+void packFp4(RegisterEmitter &e, ConversionPatternRewriter &rewriter, Value tid, int64_t threads,
+             Value from, Value to, const CanonicalKMajor &bytes, const CanonicalKMajor &packed,
+             int64_t rows) {
+  OpBuilder &builder = e.builder;
+  Location loc = e.loc;
+  IndexMath m{e};
+  Type i32 = builder.getI32Type();
+  Type pair = VectorType::get({2}, i32);
+  int64_t perRow = bytes.chunk / kPackElements, groups = rows * perRow;
+  auto at = [&](Value base, Value index) {
+    return LLVM::GEPOp::create(builder, loc, base.getType(), builder.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{index});
+  };
+  auto body = [&](Value group) {
+    Value row = m.div(group, perRow), k = m.mul(m.rem(group, perRow), kPackElements);
+    Value words = LLVM::LoadOp::create(builder, loc, pair, at(from, bytes.slot(m, row, k)), 8);
+    Value word = packNibbles(e, e.extract(words, 0), e.extract(words, 1));
+    LLVM::StoreOp::create(builder, loc, word, at(to, packed.slot(m, row, m.div(k, 2))), 4);
+  };
+  int64_t rounds = llvm::divideCeil(groups, threads);
+  emitCountedLoop(rewriter, loc, rounds, {},
+                  [&](Value round, ValueRange) {
+                    Value group = m.add(m.mul(round, threads), tid);
+                    if (groups % threads == 0) {
+                      body(group);
+                    } else {
+                      Value inside = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
+                                                          group, e.i32(groups));
+                      emitIf(rewriter, loc, inside, [&] { body(group); });
+                    }
+                    return SmallVector<Value>{};
+                  });
+}
+
 } // namespace
 
 Value CanonicalKMajor::slot(const IndexMath &m, Value row, Value k) const {
@@ -47,22 +97,31 @@ Value CanonicalKMajor::slot(const IndexMath &m, Value row, Value k) const {
   return m.add(m.mul(index, kCoreRows * core), inCore);
 }
 
-CanonicalStaging::CanonicalStaging(const MmaShape &s, int64_t elementBytes, int64_t chunk)
-    : layout{elementBytes, chunk} {
+CanonicalStaging::CanonicalStaging(const MmaShape &s, int64_t elementBytes, int64_t chunk,
+                                   bool denseFp4)
+    : layout{elementBytes, chunk}, denseFp4(denseFp4), packed{1, chunk / 2} {
   bOffset = llvm::alignTo(aElements(s) * elementBytes + kTrashBytes, CanonicalKMajor::kCoreBytes);
   bytes = bOffset + bElements(s) * elementBytes + kTrashBytes;
+  if (!denseFp4)
+    return;
+  aPackedOffset = llvm::alignTo(bytes, CanonicalKMajor::kCoreBytes);
+  bPackedOffset = aPackedOffset + aElements(s) / 2;
+  bytes = bPackedOffset + bElements(s) / 2;
 }
 
-int64_t CanonicalStaging::chooseChunk(const MmaShape &s, int64_t elementBytes) {
-  return chooseKChunk(s.k, CanonicalKMajor{elementBytes, 0}.stepK(), kMaxStaticSharedBytes,
-                      [&](int64_t chunk) { return CanonicalStaging(s, elementBytes, chunk).bytes; });
+int64_t CanonicalStaging::chooseChunk(const MmaShape &s, int64_t elementBytes, bool denseFp4) {
+  int64_t step = CanonicalKMajor{elementBytes, 0}.stepK() * (denseFp4 ? 2 : 1);
+  return chooseKChunk(s.k, step, kMaxStaticSharedBytes, [&](int64_t chunk) {
+    return CanonicalStaging(s, elementBytes, chunk, denseFp4).bytes;
+  });
 }
 
 bool CanonicalMma::fits(Operation *op) {
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op->getOperand(0).getType()).getShape(),
                   cast<RankedTensorType>(op->getOperand(2).getType()).getShape());
-  return succeeded(shape) && CanonicalStaging::chooseChunk(*shape, elementBytesOf(op)) > 0;
+  return succeeded(shape) &&
+         CanonicalStaging::chooseChunk(*shape, elementBytesOf(op), isDenseFp4(op)) > 0;
 }
 
 FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rhs, Value acc,
@@ -88,8 +147,23 @@ FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rh
   if (!mma.accType || !mma.storage)
     return op->emitOpError("operand or accumulator element type has no LLVM form");
   int64_t elementBytes = elementBytesOf(op);
+  bool denseFp4 = isDenseFp4(op);
   mma.staging = CanonicalStaging(mma.shape, elementBytes,
-                                 CanonicalStaging::chooseChunk(mma.shape, elementBytes));
+                                 CanonicalStaging::chooseChunk(mma.shape, elementBytes, denseFp4),
+                                 denseFp4);
+  if (isDenseFp4(op)) {
+    // e2m1 is staged a byte each (its low nibble) and packed in shared
+    // memory: the i4 registers widened as whole vectors (NVPTX legalizes an
+    // element of a vector of i4 through a stack slot), and stored as i8
+    // (a vector of i4 would be stored packed).
+    mma.storage = e.builder.getI8Type();
+    auto widen = [&](Value vector) -> Value {
+      auto type = cast<VectorType>(vector.getType());
+      return LLVM::ZExtOp::create(e.builder, e.loc, type.clone(mma.storage), vector);
+    };
+    lhs = widen(lhs);
+    rhs = widen(rhs);
+  }
   mma.a = unpackOperand(e, lhs, *lhsLaid);
   mma.b = unpackOperand(e, rhs, *rhsLaid);
   unsigned rank = accLaid->shape.size();
@@ -105,12 +179,22 @@ FailureOr<CanonicalMma> CanonicalMma::prepare(Operation *op, Value lhs, Value rh
       e.builder, e.loc, op, std::max(minBytes, mma.staging.bytes), mma.staging.bOffset);
   if (failed(staged))
     return failure();
-  mma.aBase = staged->aBase;
-  mma.bBase = staged->bBase;
+  mma.aBase = mma.aMma = staged->aBase;
+  mma.bBase = mma.bMma = staged->bBase;
+  if (denseFp4) {
+    auto offset = [&](uint64_t bytes) {
+      return LLVM::GEPOp::create(e.builder, e.loc, mma.aBase.getType(), e.builder.getI8Type(),
+                                 mma.aBase, ArrayRef<LLVM::GEPArg>{int32_t(bytes)})
+          .getResult();
+    };
+    mma.aMma = offset(mma.staging.aPackedOffset);
+    mma.bMma = offset(mma.staging.bPackedOffset);
+  }
   return mma;
 }
 
-void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
+void CanonicalMma::stageChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter, int64_t k0,
+                              int64_t len,
                               llvm::function_ref<Value(size_t)> aRowOf) const {
   IndexMath m{e};
   unsigned rank = accLaid.shape.size();
@@ -126,6 +210,17 @@ void CanonicalMma::stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
         return staging.layout.slot(m, column, kLocal);
       },
       bRun);
+  if (staging.denseFp4) {
+    emitCTABarrier(e.builder, e.loc); // every element is staged
+    int64_t threads = kTmemLanesPerWarp;
+    for (int64_t warps : accLaid.layout.getWarpsPerCTA())
+      threads *= warps;
+    Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
+    packFp4(e, rewriter, tid, threads, aBase, aMma, staging.layout, staging.packed,
+            shape.batch * shape.m);
+    packFp4(e, rewriter, tid, threads, bBase, bMma, staging.layout, staging.packed,
+            shape.batch * shape.n);
+  }
   // Staged by the generic proxy, read by the async proxy ("Memory
   // Consistency Model: Proxies").
   MLIRContext *context = e.builder.getContext();
@@ -144,8 +239,9 @@ std::pair<Value, Value> CanonicalMma::descriptors(RegisterEmitter &e, Value k, i
                                                   int64_t bRow) const {
   IndexMath m{e};
   Type i64 = e.builder.getI64Type();
-  uint64_t bits = staging.layout.offsetBits() | kTcgen05DescriptorVersion;
-  int64_t strideBytes = staging.layout.strideBytes();
+  const CanonicalKMajor &layout = staging.mmaLayout();
+  uint64_t bits = layout.offsetBits() | kTcgen05DescriptorVersion;
+  int64_t strideBytes = layout.strideBytes();
   // A k step is two core matrices along K.
   Value kBytes = m.mul(k, 2 * kCoreBytes);
   auto descriptor = [&](Value base, int64_t row) {
@@ -153,7 +249,7 @@ std::pair<Value, Value> CanonicalMma::descriptors(RegisterEmitter &e, Value k, i
     return emitMatrixDescriptor(
         e, addBytes(e, address, m.add(kBytes, row / kCoreRows * strideBytes)), bits);
   };
-  return {descriptor(aBase, aRow), descriptor(bBase, bRow)};
+  return {descriptor(aMma, aRow), descriptor(bMma, bRow)};
 }
 
 void CanonicalMma::addProducts(

@@ -1,7 +1,8 @@
 //===- Tcgen05Lowering.h - Pieces shared by the tcgen05.mma lowerings -----===//
 //
 // The tcgen05 lowerings of mmaf (Tcgen05ToLLVM.cpp, kind::f16) and of
-// mmaf_scaled (BlockScaledTcgen05ToLLVM.cpp, kind::mxf8f6f4.block_scale)
+// mmaf_scaled (BlockScaledTcgen05ToLLVM.cpp, kind::mxf8f6f4 / mxf4 /
+// mxf4nvf4 .block_scale)
 // share the kernel's one tensor-memory allocation, its mbarrier pair and
 // the tensor-memory barrier (defined in Tcgen05ToLLVM.cpp); the block-scaled
 // one stages A and B in the canonical K-major layout, a K chunk at a time,
@@ -84,20 +85,35 @@ struct CanonicalKMajor {
 /// [batch * N][chunk]) lives in the scratch buffer, both in the canonical
 /// K-major layout, each followed by a few bytes that out-of-chunk registers
 /// are stored to.
+///
+/// Dense fp4 operands (tcgen05.mma kind::mxf4 / mxf4nvf4: e2m1 packed two
+/// to a byte, the even k in the low nibble) are staged a byte per element
+/// like fp8 and then packed into a second pair of arrays, A's and B's
+/// chunk / 2 bytes per row in the canonical K-major layout of bytes
+/// (`packed`), which the descriptors address: registers hold one element
+/// each, and pairing nibbles of different threads' registers needs shared
+/// memory anyway.
 struct CanonicalStaging {
   static constexpr int64_t kTrashBytes = 16;
   CanonicalKMajor layout;
   uint64_t bOffset = 0, bytes = 0;
+  bool denseFp4 = false;
+  CanonicalKMajor packed;
+  uint64_t aPackedOffset = 0, bPackedOffset = 0;
 
   CanonicalStaging() = default;
-  CanonicalStaging(const MmaShape &s, int64_t elementBytes, int64_t chunk);
+  CanonicalStaging(const MmaShape &s, int64_t elementBytes, int64_t chunk, bool denseFp4 = false);
   int64_t chunk() const { return layout.chunk; }
   int64_t aElements(const MmaShape &s) const { return s.batch * s.m * layout.chunk; }
   int64_t bElements(const MmaShape &s) const { return s.batch * s.n * layout.chunk; }
+  /// The layout the instruction reads through the descriptors.
+  const CanonicalKMajor &mmaLayout() const { return denseFp4 ? packed : layout; }
+  /// The k (elements) of one tcgen05.mma: 32 bytes of K, 64 packed fp4.
+  int64_t stepK() const { return denseFp4 ? 2 * packed.stepK() : layout.stepK(); }
 
   /// The K chunk staged at a time (chooseKChunk within static shared
   /// memory); 0 when not even one k step fits.
-  static int64_t chooseChunk(const MmaShape &s, int64_t elementBytes);
+  static int64_t chooseChunk(const MmaShape &s, int64_t elementBytes, bool denseFp4 = false);
 };
 
 /// What a tcgen05 lowering starts from: A's, B's and the accumulator's
@@ -118,6 +134,9 @@ struct CanonicalMma {
   SmallVector<Value> sums;
   CanonicalStaging staging;
   Value aBase, bBase;
+  /// What the descriptors address: aBase / bBase, or the packed arrays of
+  /// dense fp4 operands.
+  Value aMma, bMma;
 
   /// Whether the staging of `op`'s A and B fits (at least one k step).
   static bool fits(mlir::Operation *op);
@@ -136,9 +155,10 @@ struct CanonicalMma {
   /// Stages A and B for k in [k0, k0 + len) between CTA barriers (the first
   /// waits for the scratch's earlier readers), fenced for the async proxy
   /// that reads them: B transposed, its column n of batch b at row
-  /// b * N + n; A's register i at row `aRowOf(i)`.
-  void stageChunk(RegisterEmitter &e, int64_t k0, int64_t len,
-                  llvm::function_ref<Value(size_t)> aRowOf) const;
+  /// b * N + n; A's register i at row `aRowOf(i)`. Dense fp4 operands are
+  /// then packed (after a barrier) by all threads.
+  void stageChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter, int64_t k0,
+                  int64_t len, llvm::function_ref<Value(size_t)> aRowOf) const;
 
   /// The shared address (i64) `bytes` (i32) after `address` (i64).
   static Value addBytes(RegisterEmitter &e, Value address, Value bytes);

@@ -1,5 +1,6 @@
 //===- TileASLayouts.cpp - Register mapping of tile_as layouts ------------===//
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+#include "tilepipe/Dialect/TileShapeChecks.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -404,20 +405,40 @@ bool tilepipe::tile_as::hasTcgen05Accumulator(Operation *op, Type acc) {
 }
 
 int64_t tilepipe::tile_as::getTcgen05ScaleColumns(int64_t batch, int64_t m, int64_t n,
-                                                  int64_t k) {
-  constexpr int64_t kBlock = 32, kBlocksPerWord = 4;
-  int64_t words = llvm::divideCeil(k / kBlock, kBlocksPerWord);
+                                                  int64_t k, int64_t block) {
+  constexpr int64_t kBlocksPerWord = 4;
+  int64_t words = llvm::divideCeil(k / block, kBlocksPerWord);
   int64_t aColumns = words * kTcgen05Rows / kTmemLanesPerWarp;
   int64_t bColumns = words * llvm::divideCeil(n, kTmemLanesPerWarp);
   return batch * (m / kTcgen05Rows * aColumns + bColumns);
 }
 
 int64_t tilepipe::tile_as::getTcgen05TmemColumns(ArrayRef<int64_t> acc, int64_t k,
-                                                 bool scaled) {
+                                                 int64_t scaleBlock) {
   size_t rank = acc.size();
   int64_t batch = rank == 3 ? acc[0] : 1, m = acc[rank - 2], n = acc[rank - 1];
   int64_t columns = batch * llvm::divideCeil(m, kTcgen05Rows) * n;
-  return scaled ? columns + getTcgen05ScaleColumns(batch, m, n, k) : columns;
+  return scaleBlock ? columns + getTcgen05ScaleColumns(batch, m, n, k, scaleBlock) : columns;
+}
+
+std::string tilepipe::tile_as::describeTcgen05BlockScale(Operation *mma) {
+  bool fp4 = isa<Float4E2M1FNType>(getElementTypeOrSelf(mma->getOperand(0).getType()));
+  int64_t block = getTcgen05ScaleBlock(mma);
+  if (!fp4)
+    return "kind::mxf8f6f4.block_scale (scale_vec::1X: one ue8m0 scale per row and k step of 32)";
+  if (block == kScaledMmaBlock)
+    return "kind::mxf4.block_scale (scale_vec::2X: two ue8m0 scales per row and k step of 64, "
+           "e2m1 packed in shared memory)";
+  return "kind::mxf4nvf4.block_scale.block16 (scale_vec::4X: four ue4m3 scales per row and k "
+         "step of 64, e2m1 packed in shared memory)";
+}
+
+int64_t tilepipe::tile_as::getTcgen05ScaleBlock(Operation *mma) {
+  auto scaled = dyn_cast<MmaFScaledOp>(mma);
+  if (!scaled)
+    return 0;
+  return getScaledMmaBlock(getElementTypeOrSelf(scaled.getLhs().getType()),
+                           getElementTypeOrSelf(scaled.getLhsScale().getType()));
 }
 
 bool tilepipe::tile_as::hasTcgen05Kind(MmaFOp op) {

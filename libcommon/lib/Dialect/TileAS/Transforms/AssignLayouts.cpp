@@ -227,7 +227,7 @@ struct AssignLayoutsPass
         return;
       auto acc = cast<RankedTensorType>(op->getOperand(2).getType());
       // The tcgen05 layout on Blackwell (f16/bf16, tf32 and fp8 operands,
-      // and block-scaled mmaf_scaled: kind::mxf8f6f4.block_scale), the
+      // and block-scaled mmaf_scaled: kind::mxf8f6f4/mxf4/mxf4nvf4), the
       // wgmma layout on Hopper (sm_90a; f16/bf16, tf32 and fp8 operands) unless a gather
       // keeps mma.sync (WgmmaChoice.h), where they tile; else the mma.sync one.
       // (A gather-fed mmaf whose mma.sync grid puts every warp along M, a
@@ -237,6 +237,10 @@ struct AssignLayoutsPass
       auto mmaf = dyn_cast<MmaFOp>(op);
       if ((mmaf && hasTcgen05Kind(mmaf)) || (isa<MmaFScaledOp>(op) && targetsTcgen05(func)))
         layout = getTcgen05AccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
+      // -v: which block-scaled instruction the multiply becomes.
+      if (layout && isa<MmaFScaledOp>(op))
+        emitRemark(op->getLoc()) << "tcgen05.mma " << describeTcgen05BlockScale(op)
+                                 << " for this mmaf_scaled";
       else if (mmaf && takesWgmma(mmaf))
         layout = getWgmmaAccumulatorLayout(func.getContext(), acc.getShape(), numWarps);
       // fp8 multiplies pair their columns (getMmaAccumulatorLayout), so

@@ -53,7 +53,7 @@ static bool takesTcgen05InTmem(Operation *mma) {
   if (!path)
     return false;
   int64_t k = cast<RankedTensorType>(mma->getOperand(0).getType()).getShape().back();
-  return getTcgen05TmemColumns(acc.getShape(), k, isa<MmaFScaledOp>(mma)) <= 512;
+  return getTcgen05TmemColumns(acc.getShape(), k, getTcgen05ScaleBlock(mma)) <= 512;
 }
 
 /// The one multiply (any tile_as matrix op) under `loop`, or null.

@@ -512,16 +512,17 @@ static SmallVector<int64_t> getSubTileShape(RankedTensorType acc, int64_t thread
 /// tensor memory during the loop (KeepAccumulatorsInTmem) and in registers
 /// only after it: M halved down to 128 (the rows of one cta_group::1
 /// tcgen05.mma), then N (never below kMinSubTile), while D and a
-/// block-scaled (`scaled`) multiply's scales of K `k` take more than the
+/// block-scaled (`scaleBlock`: getTcgen05ScaleBlock) multiply's scales of K `k` take more than the
 /// 512 tensor-memory columns or one thread's share of the read-back sum is
 /// more than `maxRegisters` (cuTile's 256x256 block-scaled tile: 512 columns
 /// of D and 16 of scales; 128x256 sub-tiles take 268 and 128 registers).
-static SmallVector<int64_t> getTcgen05SubTileShape(RankedTensorType acc, int64_t k, bool scaled,
+static SmallVector<int64_t> getTcgen05SubTileShape(RankedTensorType acc, int64_t k,
+                                                   int64_t scaleBlock,
                                                    int64_t threads, int64_t maxRegisters) {
   constexpr int64_t kTmemColumns = 512, kTcgen05Rows = 128;
   SmallVector<int64_t> shape = llvm::to_vector(acc.getShape());
   auto tooBig = [&] {
-    return getTcgen05TmemColumns(shape, k, scaled) > kTmemColumns ||
+    return getTcgen05TmemColumns(shape, k, scaleBlock) > kTmemColumns ||
            getRegistersPerThread(RankedTensorType::get(shape, acc.getElementType()), threads) >
                maxRegisters;
   };
@@ -817,7 +818,7 @@ struct SplitMmaAccumulatorsPass
         } else if (targetsTcgen05(candidate.loop)) {
           int64_t k =
               cast<RankedTensorType>(candidate.mma->getOperand(0).getType()).getShape().back();
-          sub = getTcgen05SubTileShape(acc, k, isa<MmaFScaledOp>(candidate.mma), threads,
+          sub = getTcgen05SubTileShape(acc, k, getTcgen05ScaleBlock(candidate.mma), threads,
                                        maxAccRegisters);
         } else if (getRegistersPerThread(acc, threads) > maxAccRegisters) {
           sub = getSubTileShape(acc, threads, subTileRegisters);

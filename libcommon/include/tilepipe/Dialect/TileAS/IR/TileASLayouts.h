@@ -14,6 +14,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
+#include <string>
 
 namespace tilepipe::tile_as {
 
@@ -188,15 +189,27 @@ bool hasTcgen05Accumulator(mlir::Operation *op, mlir::Type acc);
 
 /// The tensor-memory columns a cta_group::1 tcgen05 multiply takes: its
 /// f32 accumulator `acc` ([batch x] M x N, M a multiple of 128 or 32) one
-/// region of N columns per (batch, 128-row block), and with `scaled` the e8m0
-/// scales of its K too (getTcgen05ScaleColumns). At most 512 fit.
-int64_t getTcgen05TmemColumns(llvm::ArrayRef<int64_t> acc, int64_t k, bool scaled);
+/// region of N columns per (batch, 128-row block), and with a `scaleBlock` (k per
+/// scale; 0: not block-scaled) the scales of its K too
+/// (getTcgen05ScaleColumns). At most 512 fit.
+int64_t getTcgen05TmemColumns(llvm::ArrayRef<int64_t> acc, int64_t k, int64_t scaleBlock);
+
+/// The k one scale of block-scaled multiply `mma` covers (32 for e8m0
+/// scales, 16 for NVFP4's e4m3: getScaledMmaBlock); 0 for other multiplies.
+int64_t getTcgen05ScaleBlock(mlir::Operation *mma);
+
+/// The block-scaled tcgen05.mma of `mma` (an mmaf_scaled), as -v says it:
+/// "kind::mxf8f6f4.block_scale (scale_vec::1X: one ue8m0 scale per row and
+/// k step of 32)", kind::mxf4 (2X, two ue8m0 per k step of 64) or
+/// kind::mxf4nvf4.block16 (4X, four ue4m3 per k step of 64).
+std::string describeTcgen05BlockScale(mlir::Operation *mma);
 
 /// The columns a block-scaled tcgen05 multiply's scales take (the layout
 /// BlockScaledTcgen05ToLLVM.cpp copies them in): one 32-bit word holds the
-/// scales of four k blocks of 32; A's words take 4 columns per (batch,
+/// scales of four k blocks of `block`; A's words take 4 columns per (batch,
 /// 128-row block), B's one column per 32 columns of N, per batch.
-int64_t getTcgen05ScaleColumns(int64_t batch, int64_t m, int64_t n, int64_t k);
+int64_t getTcgen05ScaleColumns(int64_t batch, int64_t m, int64_t n, int64_t k,
+                               int64_t block = 32);
 
 /// Whether an mmaf targets tcgen05 and has one of its kinds: f16/bf16
 /// (kind::f16), tf32 (kind::tf32) or e4m3/e5m2 (kind::f8f6f4) operands, the
