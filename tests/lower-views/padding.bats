@@ -84,3 +84,26 @@ run_pad() {
   [[ "$output" == *"invalid_padding.mlir:10:15: error: 'cuda_tile.load_view_tko' op padding_value pos_inf has no 'f8E4M3FN' encoding"* ]]
   [ ! -e "$TMP/out.mlir" ]
 }
+
+# run_pad_runs M N GX GY: inputs/padding_runs.mlir, an MxN f16 tensor (N a
+# multiple of 8) on a GXxGY grid of 16x64 tiles; `full` must be the tensor
+# padded with -inf.
+run_pad_runs() {
+  local m=$1 n=$2 gx=$3 gy=$4
+  local rows=$((gx * 16)) cols=$((gy * 64))
+  /usr/bin/python3 "$EMU_CHECK" --bin "$TILEPIPE_BIN" "$IN/padding_runs.mlir" --entry pad_runs \
+    --grid "$gx,$gy" --array "a=(np.arange($m * $n) % 1000 - 500).astype(np.float16)" \
+    --scalar "i32:$m" --scalar "i32:$n" \
+    --array "full=np.full($rows * $cols, 3, np.float16)" --scalar "i32:$cols" \
+    --expect "full = np.pad(a.reshape($m, $n), ((0, $rows - $m), (0, $cols - $n)), constant_values=-np.inf).ravel()"
+}
+
+@test "tile-emu: neg_inf padding of 16-byte runs on a 37x72 f16 tensor (ragged in both dimensions)" {
+  run run_pad_runs 37 72 3 2
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "tileiras: a padded run of 8 f16 takes the padding by 32-bit selects of the loaded words" {
+  run bash -c "set -o pipefail; tileiras --gpu-name sm_80 --emit ptx -o - '$IN/padding_runs.mlir' | FileCheck --check-prefix=PTX '$IN/padding_runs.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

@@ -190,7 +190,8 @@ constexpr unsigned kMinCopyBytes = 4;
 /// Puts an operand into its staged chunk, one 16-byte (at most) access per
 /// run of elements adjacent along the innermost dimension (getRegisterRun;
 /// when the staged rows run along K instead, `transposed`, along K where
-/// the operand's runs go along K, else one element at a time);
+/// the operand's runs go along K (registers, or a global operand's kRuns),
+/// else one element at a time);
 /// `slotOf(i, kLocal)` is the element index from `base` of the run starting
 /// at register i, and the staged array must keep the run whole and 16-byte
 /// aligned. Registers are stored; a global operand is copied with
@@ -214,7 +215,12 @@ mlir::LogicalResult stageRuns(RegisterEmitter &e, const StagedOperand &operand, 
   int64_t maxRun = kMaxRunBytes / elementBytes;
   if (operand.kRuns && !transposed)
     return mlir::emitError(e.loc, "an operand with runs along K needs K-major staging");
-  int64_t run = operand.kRuns ? getRegisterRun(laid, kDim, maxRun)
+  // Registers staged K-major keep their runs where they go along K (a B
+  // loaded N x K and permuted keeps the load's layout, AssignLayouts): one
+  // st.shared.v4 per 16 bytes instead of one st.shared.b8 per element. A
+  // global operand's runs must be along K to be copied K-major (kRuns).
+  bool kMajorRuns = operand.kRuns || (transposed && !operand.global);
+  int64_t run = kMajorRuns    ? getRegisterRun(laid, kDim, maxRun)
                 : transposed  ? 1
                               : getRegisterRun(laid, innermost, maxRun);
   if (operand.maxRun)

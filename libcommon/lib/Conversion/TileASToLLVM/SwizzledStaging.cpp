@@ -201,8 +201,10 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
                [&](size_t i, Value kLocal) { return staging.a.slot(m, aRowOf(i), kLocal); },
                &rewriter)))
     return failure();
-  // A K-major B takes its registers one at a time (their runs go along N,
-  // its staged rows along K), a global one lands N-major first.
+  // A K-major B takes its registers one at a time where their runs go
+  // along N (its staged rows go along K), whole runs where they go along K
+  // (a B loaded N x K and permuted, stageRuns); a global one lands N-major
+  // first.
   bool lands = b && staging.bLands && b->global;
   bool kMajorStores = staging.bKMajor && !lands;
   if (b && failed(stageRuns(

@@ -335,13 +335,23 @@ struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
             words.push_back(LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i));
         wordVector = e.buildVector(wordsType, words);
       }
+      // Where the mask is off the group takes `other`: one select of the
+      // packed words on the group's predicate (the contiguity promised one
+      // mask bit per group), not one per element. Per element, a 16-byte
+      // fp8 group took 16 selects of 16-bit registers and the byte shuffles
+      // to unpack and repack them (BlockScaledMatMul on sm_120a: over half
+      // of its PTX).
+      if (adaptor.getMask() && adaptor.getOther()) {
+        SmallVector<Value> others;
+        for (unsigned i = 0; i < access->width; ++i)
+          others.push_back(e.extract(adaptor.getOther(), first + i));
+        Value otherWords = access->toWords(e, e.buildVector(groupType, others));
+        wordVector = LLVM::SelectOp::create(rewriter, loc, predicate, wordVector, otherWords);
+      }
       Value group = access->fromWords(e, wordVector, groupType);
       for (unsigned i = 0; i < access->width; ++i)
         result = e.insert(result, e.extract(group, i), first + i);
     }
-    if (adaptor.getMask() && adaptor.getOther())
-      result = LLVM::SelectOp::create(rewriter, loc, adaptor.getMask(), result,
-                                      adaptor.getOther());
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -296,15 +296,18 @@ struct AssignLayoutsPass
             flexibleOperands.insert(operand);
         }
       });
-    // The tcgen05 block-scaled multiply stages A, B and the scales from
-    // any register layout: a permuted one (B and its scales loaded N x K,
-    // K contiguous, as cuTile's column-major B is) takes its source's
-    // layout permuted, so that the permute moves no data (through shared
-    // memory it took the whole B tile's registers twice, and ptxas spilled)
-    // and B's registers keep their runs along K. (Only where the multiply
-    // is the permute's one user: others may need the layout of their class.)
+    // The block-scaled multiply (tcgen05 and mma.sync alike) stages A, B
+    // and the scales from any register layout: a permuted one (B and its
+    // scales loaded N x K, K contiguous, as cuTile's column-major B is)
+    // takes its source's layout permuted, so that the permute moves no data
+    // (through shared memory it took the whole B tile's registers twice,
+    // and ptxas spilled on tcgen05; on sm_120a each K step stored and
+    // reloaded B and its scales once more) and B's registers keep their
+    // runs along K, which both stagings (B K-major) store 16 bytes at a
+    // time. (Only where the multiply is the permute's one user: others may
+    // need the layout of their class.)
     llvm::DenseSet<Value> permutedOperands;
-    if (!mmaLayouts.empty() && targetsTcgen05(func))
+    if (!mmaLayouts.empty())
       func.walk([&](MmaFScaledOp op) {
         for (Value operand : {op.getLhs(), op.getRhs(), op.getLhsScale(), op.getRhsScale()})
           if (isa_and_nonnull<PermuteOp>(operand.getDefiningOp()) && operand.hasOneUse())
