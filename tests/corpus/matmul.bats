@@ -355,8 +355,8 @@ compile_all() {
 }
 
 # On sm_100 the operands reach the tcgen05 staging by TMA (their views are
-# known; -v says so) and the accumulator waits in tensor memory during the
-# MMAs: no spills, and the staging leaves room for the tensor-memory
+# known; -v says so), the accumulator waits in tensor memory during the
+# MMAs and the f16/bf16 D goes out by TMA stores: no spills, and the staging leaves room for the tensor-memory
 # address and mbarriers within the 48 KiB of static shared memory.
 @test "sm_100: the corpus f16 and fp8 matmuls load by TMA and assemble for sm_100a without spills in at most 48 KiB of shared memory" {
   local case smem
@@ -369,6 +369,12 @@ compile_all() {
       grep -q "mbarrier.try_wait.parity" "$TMP/k.ptx" && grep -q "tcgen05.mma.cta_group::1" "$TMP/k.ptx" &&
       ! grep -q "cp.async.cg" "$TMP/k.ptx" && grep -q "tcgen05.st.sync.aligned" "$TMP/k.ptx" ||
       { echo "$case: no TMA operands or tcgen05.st accumulator"; false; }
+    # The f16/bf16 D (the tcgen05.ld registers, converted) is stored by TMA.
+    if [[ "$case" != *fp8* ]]; then
+      [[ "$output" == *"remark: sm_100: this store goes through shared memory by TMA (cp.async.bulk.tensor; 2 chunk(s) of 128 columns, 128-byte swizzle"* ]] &&
+        grep -q "cp.async.bulk.tensor.[23]d.global.shared::cta.tile.bulk_group" "$TMP/k.ptx" &&
+        ! grep -q "st.global" "$TMP/k.ptx" || { echo "$case: D not stored by TMA alone"; false; }
+    fi
     run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
     smem=$(echo "$output" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')

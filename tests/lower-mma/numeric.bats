@@ -519,6 +519,29 @@ tcgen05_tma_case() {
   tcgen05_tma_case 128 256 256 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4                    # fp8 chunks
 }
 
+# tcgen05_tma_store_case: tcgen05_case (f16 accumulator) whose D the sm_100a
+# PTX stores by TMA through swizzled shared memory: bulk tensor stores, no
+# st.global (D starts as zeros and the view covers only VM x VN of it).
+tcgen05_tma_store_case() {
+  tcgen05_case "$@"
+  run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"* &&
+     "$output" != *"st.global"* ]] || { echo "$*: D not stored by TMA alone"; false; }
+}
+
+# The tcgen05.ld layout holds a run of a row per thread: with 8 warps (and
+# with 4 at N = 256) a thread's columns span whole 128-column chunks of the
+# staging, so a thread stores its part of a chunk where its first chunk
+# says (TmaStoreStaging.h, threadChunks).
+@test "tcgen05 path (sm_100): an f16 D stored by TMA; ragged edges clipped; 32-, 64- and 128-byte swizzles; chunks per thread" {
+  MMA_VALID=100,72,64 tcgen05_tma_store_case 128 128 64 f16 f16 0 -- --rtol 2e-3 --atol 2e-2   # 128B, one chunk
+  MMA_VALID=100,24,32 tcgen05_tma_store_case 128 32 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2     # 64B
+  MMA_VALID=60,8,16 tcgen05_tma_store_case 128 16 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2       # 32B
+  MMA_VALID=120,200,64 tcgen05_tma_store_case 128 256 64 f16 f16 0 -- --rtol 2e-3 --atol 2e-2   # 8 warps: a chunk per warp column
+  MMA_WARPS=4 tcgen05_tma_store_case 128 256 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2            # 4 warps: two chunks per thread
+  MMA_VALID=90,496,16 tcgen05_tma_store_case 128 512 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2    # 4 chunks, two per thread
+}
+
 # tcgen05_copy_case PATTERN tcgen05_case-args: tcgen05_case, whose PTX must
 # copy its operands by cp.async (no element-wise st.shared of them) and
 # contain PATTERN (grep -E).

@@ -54,7 +54,8 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
             cols = laid->shape[rank - 1];
     std::string why;
     std::optional<TmaStoreChunks> chunks =
-        TmaStoreChunks::get(rows, cols, getLayoutExtent(laid->layout, rank - 1), why);
+        TmaStoreChunks::get(rows, cols, getLayoutExtent(laid->layout, rank - 1),
+                            laid->layout.getSizePerThread()[rank - 1], why);
     if (!chunks)
       return op.emitOpError("cannot be stored by TMA: ") << why;
     Type element = op.getValue().getType().getElementType();
@@ -91,6 +92,13 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
       int64_t regInDim = delinearizeRegister(laid->layout, laid->shape, reg)[rank - 1];
       return getRegisterCoordinate(laid->layout, rank - 1, regInDim) / chunks->chunkCols();
     };
+    // Where a thread holds whole chunks (threadChunks), register chunk i of
+    // the thread is the tile's chunk (its first column / chunk) + i.
+    Value threadChunk =
+        chunks->threadChunks ? m.div(colOf.front(), chunks->chunkCols()) : Value();
+    int64_t regChunks = 0;
+    for (int64_t reg = 0; reg < count; ++reg)
+      regChunks = std::max(regChunks, chunkOf(reg) + 1);
     auto runType = VectorType::get({run}, cast<VectorType>(registers.getType()).getElementType());
     Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
     Value isThread0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
@@ -99,16 +107,31 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
     for (int64_t chunk = 0; chunk < chunks->chunks(); ++chunk) {
       int64_t col0 = chunk * chunks->chunkCols();
-      for (int64_t first = 0; first < count; first += run) {
-        if (chunks->chunks() > 1 && chunkOf(first) != chunk)
-          continue;
-        SmallVector<Value> values;
-        for (int64_t i = 0; i < run; ++i)
-          values.push_back(e.extract(registers, first + i));
-        Value slot = staged.slot(m, rowOf[first], col0 ? m.add(colOf[first], -col0) : colOf[first]);
-        Value address = LLVM::GEPOp::create(rewriter, loc, (*scratch).getType(), element,
-                                            *scratch, ArrayRef<LLVM::GEPArg>{slot});
-        LLVM::StoreOp::create(rewriter, loc, e.buildVector(runType, values), address, run * 2);
+      // The runs from register `first` on whose register chunk is `regChunk`.
+      auto storeRuns = [&](int64_t regChunk) {
+        for (int64_t first = 0; first < count; first += run) {
+          if (chunks->chunks() > 1 && chunkOf(first) != regChunk)
+            continue;
+          SmallVector<Value> values;
+          for (int64_t i = 0; i < run; ++i)
+            values.push_back(e.extract(registers, first + i));
+          Value slot =
+              staged.slot(m, rowOf[first], col0 ? m.add(colOf[first], -col0) : colOf[first]);
+          Value address = LLVM::GEPOp::create(rewriter, loc, (*scratch).getType(), element,
+                                              *scratch, ArrayRef<LLVM::GEPArg>{slot});
+          LLVM::StoreOp::create(rewriter, loc, e.buildVector(runType, values), address, run * 2);
+        }
+      };
+      if (!chunks->threadChunks) {
+        storeRuns(chunk);
+      } else {
+        // Register chunk i lands in this chunk in the threads whose first
+        // chunk is chunk - i.
+        for (int64_t i = 0; i <= std::min(chunk, regChunks - 1); ++i)
+          emitIf(rewriter, loc,
+                 LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, threadChunk,
+                                      e.i32(chunk - i)),
+                 [&] { storeRuns(i); });
       }
       NVVM::FenceProxyOp::create(
           rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
