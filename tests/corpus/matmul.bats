@@ -101,6 +101,18 @@ compile_all() {
     { echo "BatchMatMul fp8: no kind::f8f6f4 tcgen05.mma"; false; }
 }
 
+@test "MatMul's num_cta_in_cga = 2 (sm_100) is reported unused with -v: clusters of one CTA" {
+  local f="$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_100.13.3.tileirbc"
+  run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$f"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1); the 2-CTA tcgen05 form (cta_group::2) is not implemented"* ]]
+  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
+  # The hint is keyed sm_100: nothing to say on sm_90.
+  run tileiras -v --gpu-name sm_90 --emit=ptx -o "$TMP/k90.ptx" \
+    "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_90.13.3.tileirbc"
+  [ "$status" -eq 0 ] && [[ "$output" != *"num_cta_in_cga"* ]]
+}
+
 @test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {
   for sm in sm_80 sm_90; do
     run check samples-MatMul-matmul_kernel-nonmult.f32 "$sm" 13.4 \
@@ -181,7 +193,7 @@ compile_all() {
 # from their 4-D views: V N-major (imm-trans-b 1), K^T (a dim_map'd view)
 # K-major, as K's rows (imm-trans-b 0; noncausal: 4 k steps of Q @ K^T, 8
 # of P @ V).
-@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; all store by TMA and assemble without spills" {
+@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; all store by stmatrix and TMA and assemble without spills" {
   local fmha="$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc"
   tileiras "$fmha" --gpu-name sm_90a --emit=ptx -o "$TMP/f.ptx"
   local regA='wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1'
@@ -206,6 +218,14 @@ compile_all() {
     grep -qE 'cp.async.bulk.tensor.[234]d.global.shared::cta.tile.bulk_group' "$TMP/k.ptx" &&
       grep -q 'cp.async.bulk.wait_group' "$TMP/k.ptx" && ! grep -q 'st.global' "$TMP/k.ptx" ||
       { echo "$case: D not stored by TMA"; false; }
+    # D reaches shared memory by stmatrix.x4 from the accumulator layout
+    # (FMHA's Out too: its truncf to f16 applies before the reshape to the
+    # rank-4 view, so the f32 tile keeps its layout instead of moving
+    # through shared memory); the matmuls have no st.shared left.
+    grep -q 'stmatrix.sync.aligned.m8n8.x4.shared.b16' "$TMP/k.ptx" || { echo "$case: no stmatrix"; false; }
+    if [[ "$case" == *MatMul-* ]]; then
+      ! grep -q 'st.shared' "$TMP/k.ptx" || { echo "$case: st.shared left"; false; }
+    fi
     run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
   done

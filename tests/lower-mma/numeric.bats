@@ -651,14 +651,17 @@ tma_kind_case() {
 }
 
 # tma_store_case: wgmma_case (f16 accumulator) whose D the PTX stores by TMA
-# through swizzled shared memory: bulk tensor stores, no st.global. D's
-# array starts as zeros and the view covers only VM x VN of it, so a box
-# that wrote past the view's edges would show there.
+# through swizzled shared memory: stmatrix.x4 (the accumulator layout holds
+# its fragments; no st.shared), bulk tensor stores, no st.global. D's array
+# starts as zeros and the view covers only VM x VN of it, so a box that
+# wrote past the view's edges would show there.
 tma_store_case() {
   wgmma_case "$@"
   run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
   [[ "$output" == *"cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"* &&
      "$output" != *"st.global"* ]] || { echo "$*: D not stored by TMA alone"; false; }
+  [[ "$output" == *"stmatrix.sync.aligned.m8n8.x4.shared.b16"* && "$output" != *"st.shared"* ]] ||
+    { echo "$*: D not staged by stmatrix alone"; false; }
 }
 
 @test "wgmma path (sm_90a): an f16 D stored by TMA; ragged edges clipped; 32-, 64- and 128-byte swizzles; column chunks" {

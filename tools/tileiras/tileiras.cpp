@@ -100,14 +100,15 @@ static std::vector<StageStep> planStages(const TileirasOptions &options) {
       {"tile-ptx", "ptx", ".ptx", codegen},
       {"tile-pack", "cubin", ".cubin", codegen},
   };
-  // -v also makes tile-sched say which tensor-core path each multiply takes
+  // -v also makes tile-lower say which optimization hints went unused (a
+  // cluster size), tile-sched which tensor-core path each multiply takes
   // and why (on sm_90, whether wgmma makes the target sm_90a), and tile-ptx
   // which PTX target it picked and why (an arch-specific one, such as
   // sm_90a, for a module that needs its instructions).
   if (options.verbose)
     for (StageStep &step : steps)
-      if (llvm::StringRef(step.tool) == "tile-sched" ||
-          llvm::StringRef(step.tool) == "tile-ptx")
+      if (llvm::is_contained({"tile-lower", "tile-sched", "tile-ptx"},
+                             llvm::StringRef(step.tool)))
         step.args.push_back("-v");
   if (!options.remarksOutputFile.empty())
     steps.back().args.push_back("--remarks-output-file=" +

@@ -161,9 +161,14 @@ def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
     its rows fill whole 32-, 64- or 128-byte swizzle blocks
     (TmaStoreStaging.h, also for the column chunks a large tile is stored
     in). `await_writes` is set where a later op of the function (or the
-    next iteration of an enclosing loop) may read memory. Each 16-bit
+    next iteration of an enclosing loop) may read memory. A reshape that
+    only adds leading unit dimensions (cuTile's batched views) is dropped,
+    also from under one elementwise op used only by the store (FMHA's
+    truncf, then applied to the reshape's source in its layout). Each 16-bit
     global store of rank 2 or more on sm_90a gets a remark (tile-sched and
-    tileiras -v) saying which way it went and why. Runs after
+    tileiras -v) saying which way it went and why, and how the registers
+    reach shared memory: stmatrix where their layout holds its fragments
+    (StmatrixStores), st.shared otherwise. Runs after
     tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
