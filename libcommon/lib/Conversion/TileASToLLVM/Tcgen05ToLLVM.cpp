@@ -40,7 +40,16 @@
 // chunks two buffers alternate: chunk i + 1 is staged while the MMAs of
 // chunk i run, and every thread waits for chunk i - 2's phase
 // (mbarrier.try_wait.parity) before buffer i % 2 is rewritten, so no
-// mbarrier is ever two phases ahead of its waiters. f16 accumulators
+// mbarrier is ever two phases ahead of its waiters. Where the operands have
+// views (an mmaf_global's, kept by AsyncCopyMmaOperands for this: B N-major
+// and A too or in tensor memory, 1- or 2-byte elements, unbatched) TMA
+// loads them instead (TmaToLLVM.cpp; docs/hopper-tma.md, issue #10): thread
+// 0 alone waits for the commit of chunk i - 2, arrives on buffer i % 2's
+// full mbarrier with the boxes' bytes, issues them, waits for that phase
+// and issues the MMAs; at the end it waits for the last commits and a
+// tensor-memory barrier hands their completion to every thread (the other
+// threads wait on no mbarrier, so none can be two phases ahead of one).
+// f16 accumulators
 // accumulate in f32 and are rounded once at the end, as on the other
 // tensor-core paths.
 //
