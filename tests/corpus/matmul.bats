@@ -296,13 +296,55 @@ compile_all() {
   done
 }
 
+# cuTile's f32 MatMuls: 32x32x32 tf32 tiles of one warpgroup. On sm_90
+# they take sm_90a and m64n32k8 (A's 32 rows spread over the four 16-row
+# warp slices, padding between), their f32 loads fused into TMA boxes
+# waited for on an mbarrier (the non-multiple one: cp.async, 4 bytes at a
+# time) and rounded to tf32 once landed;
+# on sm_100 sm_100a and one M = 64 tcgen05.mma kind::tf32 per k step (the
+# operands rounded in registers and stored), D read back with
+# tcgen05.ld.16x256b. numpy in tile-emu, no spills.
+@test "sm_90 and sm_100: the f32 (tf32) MatMuls take wgmma m64n32k8 and tcgen05.mma kind::tf32 at M = 64, match numpy in tile-emu, no spills" {
+  local case sm arch args
+  for case in matmul_kernel.f32 persistent_matmul_kernel.f32 matmul_kernel-nonmult.f32; do
+    args=()
+    [ $case != matmul_kernel-nonmult.f32 ] ||
+      args=(--shape A=100,68 --shape B=68,52 --shape C=100,52 --grid 8,1,1)
+    for sm in sm_90 sm_100; do
+      run check samples-MatMul-$case $sm 13.4 "${args[@]}"
+      [ "$status" -eq 0 ] || { echo "$case $sm: $output"; false; }
+      tileiras "$BYTECODE/samples-MatMul-$case.$sm.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/k.ptx"
+      arch=${sm}a
+      grep -q "^\.target $arch\$" "$TMP/k.ptx" && ! grep -q 'mma.sync' "$TMP/k.ptx" ||
+        { echo "$case $sm: not $arch, or mma.sync"; false; }
+      if [ $sm = sm_90 ]; then
+        # TMA boxes of 8 A rows into their 16-row slices (and B), or, for
+        # the non-multiple one, whose strides prove no 16-byte alignment,
+        # cp.async of single elements.
+        local feed='cp.async.bulk.tensor.2d.shared::cluster.global'
+        [ $case != matmul_kernel-nonmult.f32 ] || feed='cp.async.ca.shared.global'
+        grep -q 'wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32' "$TMP/k.ptx" &&
+          grep -q "$feed" "$TMP/k.ptx" && grep -q 'mbarrier.try_wait.parity\|cp.async.ca' "$TMP/k.ptx" ||
+          { echo "$case: no m64n32k8 tf32 wgmma fed by $feed"; false; }
+      else
+        grep -q 'tcgen05.mma.cta_group::1.kind::tf32' "$TMP/k.ptx" &&
+          grep -q 'tcgen05.ld.sync.aligned.16x256b' "$TMP/k.ptx" ||
+          { echo "$case: no kind::tf32 tcgen05.mma with a 16x256b read-back"; false; }
+      fi
+      run ptxas -arch $arch -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+      [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+        { echo "$case $sm: $output"; false; }
+    done
+  done
+}
+
 # Plain sm_90 takes sm_90a where a multiply gains from wgmma
 # (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel, the
-# gather-fed MoE included (its A rows by cp.async, B by TMA), and the fp8
-# BatchMatMul and the tf32 all-gather matmul (B staged K-major); the f32
-# (tf32) MatMuls' 32x32 accumulators no warpgroup tiles (M = 64 per
-# warpgroup), so they stay sm_90 and mma.sync.
-@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls, FMHA and fused MoE compile as sm_90a (wgmma); 32x32 tf32 MatMul keeps sm_90 and mma.sync (-v says why)" {
+# gather-fed MoE included (its A rows by cp.async, B by TMA), the fp8
+# BatchMatMul and the tf32 all-gather matmul (B staged K-major), and the f32
+# (tf32) MatMuls, whose 32x32 accumulators (8 rows per warp) take m64n32k8
+# with padding rows.
+@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls, FMHA and fused MoE compile as sm_90a (wgmma) (-v says why)" {
   local case
   for case in MatMul-matmul_kernel.f16 MatMul-persistent_matmul_kernel.f16 \
     BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16 \
@@ -315,10 +357,9 @@ compile_all() {
     { echo "all-gather matmul: no tf32 wgmma"; false; }
   for case in MatMul-matmul_kernel.f32 MatMul-persistent_matmul_kernel.f32; do
     run tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx"
-    [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: its accumulator does not tile by warpgroups with all 4 warps along M"* ]] ||
-      { echo "$case: $output"; false; }
-    grep -q '^\.target sm_90$' "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' "$TMP/k.ptx" ||
-      { echo "$case: not sm_90 with tf32 mma.sync"; false; }
+    [[ "$output" == *"remark: sm_90 -> sm_90a: wgmma for this mmaf"* ]] || { echo "$case: $output"; false; }
+    grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32' "$TMP/k.ptx" ||
+      { echo "$case: not sm_90a with the tf32 wgmma"; false; }
   done
   for sm in sm_90:"sm_90 -> sm_90a" sm_90a:sm_90a; do
     run tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4.tileirbc" --gpu-name ${sm%%:*} -v \

@@ -60,12 +60,20 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tileiras: fp8 mma.sync.aligned.m16n8k32 on sm_89, sm_90, sm_100 and sm_120; FMAs on sm_80 and sm_86" {
+# (Its 32-row tile of 4 warps takes the tensor cores' M = 64 forms with
+# padding rows on sm_90 and sm_100: wgmma by TMA, tcgen05.)
+@test "tileiras: fp8 mma.sync.aligned.m16n8k32 on sm_89 and sm_120, e4m3 wgmma on sm_90 (sm_90a) and tcgen05 on sm_100; FMAs on sm_80 and sm_86" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir" sm
-  for sm in sm_89 sm_90 sm_100 sm_120; do
+  for sm in sm_89 sm_120; do
     run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
     [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
   done
+  run tileiras --gpu-name sm_90 --emit=ptx -o - "$in"
+  [[ "$output" == *".target sm_90a"* && "$output" == *"wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3"* &&
+     "$output" == *"cp.async.bulk.tensor.2d"* && "$output" != *"mma.sync"* ]] || { echo "sm_90: no e4m3 wgmma by TMA"; false; }
+  run tileiras --gpu-name sm_100 --emit=ptx -o - "$in"
+  [[ "$output" == *"tcgen05.mma.cta_group::1.kind::f8f6f4"* && "$output" != *"mma.sync"* ]] ||
+    { echo "sm_100: no kind::f8f6f4 tcgen05.mma"; false; }
   for sm in sm_80 sm_86; do
     run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX80 '$in'"
     [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
@@ -160,11 +168,12 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  # On sm_100 this 32-row multiply has neither the tcgen05 layout nor the
-  # mma.sync path's rounding after ldmatrix: its ftof stays a rounding in
-  # registers (a tcgen05 one fuses, see the next test).
+  # On sm_100 this 32-row multiply of 4 warps takes tcgen05 at M = 64
+  # with padding rows, so its ftof'd loads fuse marked as on the tcgen05
+  # path (see the next test), rounded in shared memory.
   run bash -c "tile-lower --gpu-name sm_100 '$in' | tile-sched"
-  [[ "$status" -eq 0 && "$output" == *"arith.truncf"* && "$output" != *"_tf32"* ]] || { echo "$output" | grep -n 'mmaf\|truncf'; false; }
+  [[ "$status" -eq 0 && "$output" == *"tile_as.mmaf_global"*"{lhs_tf32, rhs_tf32}"* && "$output" != *"arith.truncf"* ]] ||
+    { echo "$output" | grep -n 'mmaf\|truncf'; false; }
 }
 
 # On the tcgen05 path (sm_100) ftof'd f32 loads fuse marked, to be rounded in
@@ -276,16 +285,17 @@ setup() {
   [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }
 }
 
-@test "tileiras: sm_90a takes mma.sync where no warpgroup tiles the accumulator (32 rows; 8 warps over 64 rows; 2 warps)" {
+@test "tileiras: sm_90a takes mma.sync where no warpgroup tiles the accumulator (8 warps over 64 rows; 2 warps)" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp args
   tmp="$(mktemp -d)"
-  for args in "--m 32 --n 64 --k 32" "--m 64 --n 64 --k 16 --warps 8" "--m 64 --n 64 --k 16 --warps 2" \
-              "--m 64 --n 64 --k 16 --warps 4"; do
+  for args in "--m 64 --n 64 --k 16 --warps 8" "--m 64 --n 64 --k 16 --warps 2" \
+              "--m 64 --n 64 --k 16 --warps 4" "--m 32 --n 64 --k 32 --warps 4"; do
     "$kernel" $args --a f16 --acc f32 > "$tmp/k.mlir"
     run tileiras --gpu-name sm_90a --emit=ptx -o - "$tmp/k.mlir"
     [ "$status" -eq 0 ] || { rm -rf "$tmp"; echo "$args: $output"; false; }
     if [[ "$args" == *"--warps 4" ]]; then
-      # The control: one warpgroup over 64 rows does take wgmma.
+      # The controls: one warpgroup over 64 rows does take wgmma, and so
+      # do 32 rows (at M = 64 with padding rows, WgmmaToLLVM.cpp).
       [[ "$output" == *"wgmma.mma_async"* ]] || { rm -rf "$tmp"; echo "$args: no wgmma"; false; }
     else
       [[ "$output" == *"mma.sync.aligned.m16n8k16"* && "$output" != *"wgmma"* ]] ||

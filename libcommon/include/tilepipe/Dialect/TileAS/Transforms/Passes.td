@@ -136,9 +136,10 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     lowering rounds in shared memory. A tf32 mmaf on the mma.sync path
     fuses that truncf too: the mmaf_global copies the f32 tile and marks
     the operand lhs_tf32/rhs_tf32, and the lowering rounds its fragments
-    after ldmatrix; such an operand may copy runs shorter than its layout's
-    (down to single 4-byte elements, lhs_run/rhs_run) where its load proves
-    no more. tcgen05, which would truncate, keeps the truncf. Runs after
+    after ldmatrix. A tf32 operand of either path may copy runs shorter
+    than its layout's (down to single 4-byte elements, lhs_run/rhs_run)
+    where its load proves no more. tcgen05, which would truncate, keeps the
+    truncf. Runs after
     tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
