@@ -415,17 +415,27 @@ compile_all() {
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
 
-# On sm_100 the operands reach the tcgen05 staging by cp.async and the
-# accumulator waits in tensor memory during the MMAs: no spills, and the
-# staging leaves room for the tensor-memory address and mbarriers within the
-# 48 KiB of static shared memory.
-@test "sm_100: the corpus f16 matmuls assemble for sm_100a without spills in at most 48 KiB of shared memory" {
+# On sm_100 the operands reach the tcgen05 staging by TMA (their views are
+# known; -v says so), the accumulator waits in tensor memory during the
+# MMAs and the f16/bf16 D goes out by TMA stores: no spills, and the staging leaves room for the tensor-memory
+# address and mbarriers within the 48 KiB of static shared memory.
+@test "sm_100: the corpus f16 and fp8 matmuls load by TMA and assemble for sm_100a without spills in at most 48 KiB of shared memory" {
   local case smem
   for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
-    BatchMatMul-batch_matmul_kernel.f16; do
-    tileiras "$BYTECODE/samples-$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
-    grep -q "cp.async.cg.shared.global" "$TMP/k.ptx" && grep -q "tcgen05.st.sync.aligned" "$TMP/k.ptx" ||
-      { echo "$case: no cp.async operands or tcgen05.st accumulator"; false; }
+    BatchMatMul-batch_matmul_kernel.f16 BatchMatMul-batch_matmul_kernel.fp8e4m3; do
+    run tileiras -v "$BYTECODE/samples-$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *"remark: sm_100: tcgen05.mma operands by TMA (cp.async.bulk.tensor into the swizzled staging, mbarrier expect_tx): A and B"* ]] ||
+      { echo "$case: $output"; false; }
+    grep -q "cp.async.bulk.tensor.[23]d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" "$TMP/k.ptx" &&
+      grep -q "mbarrier.try_wait.parity" "$TMP/k.ptx" && grep -q "tcgen05.mma.cta_group::1" "$TMP/k.ptx" &&
+      ! grep -q "cp.async.cg" "$TMP/k.ptx" && grep -q "tcgen05.st.sync.aligned" "$TMP/k.ptx" ||
+      { echo "$case: no TMA operands or tcgen05.st accumulator"; false; }
+    # The f16/bf16 D (the tcgen05.ld registers, converted) is stored by TMA.
+    if [[ "$case" != *fp8* ]]; then
+      [[ "$output" == *"remark: sm_100: this store goes through shared memory by TMA (cp.async.bulk.tensor; 2 chunk(s) of 128 columns, 128-byte swizzle"* ]] &&
+        grep -q "cp.async.bulk.tensor.[23]d.global.shared::cta.tile.bulk_group" "$TMP/k.ptx" &&
+        ! grep -q "st.global" "$TMP/k.ptx" || { echo "$case: D not stored by TMA alone"; false; }
+    fi
     run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
     smem=$(echo "$output" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')
@@ -436,16 +446,18 @@ compile_all() {
 # FMHA's second multiply takes its A, the probabilities P (in registers in
 # the accumulator layout of the first multiply's S), from tensor memory:
 # each thread stores its run of a row with tcgen05.st, and only V is staged
-# in shared memory. Staging P in shared memory kept it live across three K
-# chunks (255 registers, 248-524 bytes of spills).
-@test "sm_100: FMHA's P x V reads P from tensor memory; the four FMHA cases assemble for sm_100a without spills" {
+# in shared memory, by TMA (its view is known). Staging P in shared memory
+# kept it live across three K chunks (255 registers, 248-524 bytes of
+# spills).
+@test "sm_100: FMHA's P x V reads P from tensor memory and V by TMA; the four FMHA cases assemble for sm_100a without spills" {
   local case
   for case in causal.f16 noncausal.f16 causal.bf16 noncausal.bf16; do
     tileiras "$BYTECODE/samples-AttentionFMHA-fmha_kernel-$case.sm_100.13.4.tileirbc" --gpu-name sm_100 \
       --emit=ptx -o "$TMP/k.ptx"
     grep -qE 'tcgen05.mma.cta_group::1.kind::f16.* \[%r[0-9]+\], \[%r[0-9]+\], %rd[0-9]+, %r[0-9]+, %p[0-9]+;' "$TMP/k.ptx" &&
-      grep -qE 'tcgen05.mma.cta_group::1.kind::f16.* \[%r[0-9]+\], %rd[0-9]+, %rd[0-9]+, %r[0-9]+, %p[0-9]+;' "$TMP/k.ptx" ||
-      { echo "$case: not one multiply from shared memory (Q x K^T) and one with A in tensor memory (P x V)"; false; }
+      grep -qE 'tcgen05.mma.cta_group::1.kind::f16.* \[%r[0-9]+\], %rd[0-9]+, %rd[0-9]+, %r[0-9]+, %p[0-9]+;' "$TMP/k.ptx" &&
+      grep -q 'cp.async.bulk.tensor' "$TMP/k.ptx" ||
+      { echo "$case: not one multiply from shared memory (Q x K^T) and one with A in tensor memory (P x V, V by TMA)"; false; }
     run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
   done

@@ -627,11 +627,14 @@ CHECK
     run bash -c "tile-lower --gpu-name $gpu '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
     [ "$status" -eq 0 ] || { echo "$gpu: $output"; false; }
   done
+  # -v says which operands TMA loads.
+  run bash -c "tileiras -v --gpu-name sm_100 --emit=scheduled -o /dev/null '$in' 2>&1 | FileCheck --check-prefix=REMARK '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tileiras --gpu-name sm_100f --emit=ptx -o - '$in'"
   [[ "$output" == *"mma.sync.aligned"* && "$output" != *"tcgen05"* ]] || { echo "$output" | grep -n "mma" | head; false; }
 }
 
-@test "tile-llvm: sm_100 allocates tensor memory in warp 0, one thread issues tcgen05.mma from descriptors, commit, mbarrier wait, tcgen05.ld, dealloc" {
+@test "tile-llvm: sm_100 allocates tensor memory in warp 0, one thread loads A and B by TMA, waits, issues tcgen05.mma from descriptors, commit, mbarrier wait, tcgen05.ld, dealloc" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_tcgen05.mlir"
   run bash -c "tile-lower --gpu-name sm_100 '$in' | tile-sched | tile-llvm --emit=mlir | FileCheck --check-prefix=LLVM '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }

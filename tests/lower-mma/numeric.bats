@@ -516,6 +516,55 @@ tcgen05_kind_case() {
   MMA_VALID=100,40,24 tcgen05_kind_case tf32 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
 }
 
+# tcgen05_tma_case: tcgen05_case whose sm_100a PTX loads A and B (or B alone,
+# A from tensor memory) by TMA: boxes, the mbarrier wait, no cp.async.
+tcgen05_tma_case() {
+  tcgen05_case "$@"
+  tileiras --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  grep -q 'cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes' "$TMP/k.ptx" &&
+    grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'tcgen05.mma.cta_group::1' "$TMP/k.ptx" &&
+    ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" || { echo "$*: not TMA-fed tcgen05.mma in the sm_100a PTX"; false; }
+}
+
+# On sm_100 the operands with views come by TMA (Tcgen05ToLLVM.cpp): one
+# thread arrives with expect_tx, issues the boxes, waits for the mbarrier's
+# phase and issues the MMAs; a buffer is refilled once the commit mbarrier
+# of the MMAs that read it fired. Ragged views read as zero (TMA's fill),
+# 32-, 64- and 128-byte swizzles, K in several chunks (both buffers, both
+# phases), two row blocks, 8 warps, fp8 (1-byte boxes).
+@test "tcgen05 path (sm_100) with TMA: ragged views zero-filled, 32-, 64- and 128-byte swizzles, chunks and phases, fp8" {
+  MMA_VALID=100,40,24 tcgen05_tma_case 128 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4        # A 64B, B 128B
+  MMA_VALID=120,24,8 tcgen05_tma_case 128 32 16 bf16 f32 0 -- --rtol 1e-4 --atol 1e-4        # A 32B, B 64B
+  MMA_VALID=120,72,200 tcgen05_tma_case 128 128 256 bf16 f32 0 -- --rtol 1e-4 --atol 2e-3   # chunks, phases 0 and 1
+  MMA_VALID=200,64,24 tcgen05_tma_case 256 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4       # two row blocks
+  tcgen05_tma_case 128 256 64 f16 f32 0 -- --rtol 1e-4 --atol 1e-3                          # 8 warps, 4 chunks
+  MMA_VALID=100,48,32 tcgen05_tma_case 128 64 64 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-5    # fp8, 64B
+  tcgen05_tma_case 128 256 256 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4                    # fp8 chunks
+}
+
+# tcgen05_tma_store_case: tcgen05_case (f16 accumulator) whose D the sm_100a
+# PTX stores by TMA through swizzled shared memory: bulk tensor stores, no
+# st.global (D starts as zeros and the view covers only VM x VN of it).
+tcgen05_tma_store_case() {
+  tcgen05_case "$@"
+  run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"* &&
+     "$output" != *"st.global"* ]] || { echo "$*: D not stored by TMA alone"; false; }
+}
+
+# The tcgen05.ld layout holds a run of a row per thread: with 8 warps (and
+# with 4 at N = 256) a thread's columns span whole 128-column chunks of the
+# staging, so a thread stores its part of a chunk where its first chunk
+# says (TmaStoreStaging.h, threadChunks).
+@test "tcgen05 path (sm_100): an f16 D stored by TMA; ragged edges clipped; 32-, 64- and 128-byte swizzles; chunks per thread" {
+  MMA_VALID=100,72,64 tcgen05_tma_store_case 128 128 64 f16 f16 0 -- --rtol 2e-3 --atol 2e-2   # 128B, one chunk
+  MMA_VALID=100,24,32 tcgen05_tma_store_case 128 32 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2     # 64B
+  MMA_VALID=60,8,16 tcgen05_tma_store_case 128 16 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2       # 32B
+  MMA_VALID=120,200,64 tcgen05_tma_store_case 128 256 64 f16 f16 0 -- --rtol 2e-3 --atol 2e-2   # 8 warps: a chunk per warp column
+  MMA_WARPS=4 tcgen05_tma_store_case 128 256 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2            # 4 warps: two chunks per thread
+  MMA_VALID=90,496,16 tcgen05_tma_store_case 128 512 16 f16 f16 0 -- --rtol 2e-3 --atol 2e-2    # 4 chunks, two per thread
+}
+
 # A 32-row tile of 4 warps takes one M = 64 tcgen05.mma with A's rows
 # spread over its 16-row slices and padding rows between them; D comes back
 # with tcgen05.ld.16x256b (Tcgen05Lowering.h, Tcgen05RowBlocks).

@@ -665,3 +665,41 @@ TEST_F(TileASLinearLayouts, StmatrixNeedsItsFragments) {
   EXPECT_EQ(why(BlockedAttr::get(&context, {1, 2}, {1, 32}, {4, 1}, {1, 0}), {64, 64}, 16),
             "a warp's matrices straddle the chunks of 16 columns");
 }
+
+// The tcgen05.ld accumulator layout holds a run of a row per thread: with
+// 8 warps (or N above 128 with 4) a thread's columns are whole 128-column
+// chunks of the TMA store (threadChunks), and TmaStoreToLLVM stores its
+// register chunk i in the tile's chunk (its first column / 128) + i. Every
+// register of every thread must land in that chunk.
+TEST_F(TileASLinearLayouts, TmaStoreChunksOfTheTcgen05Accumulator) {
+  for (auto [m, n, warps] : {std::array<int64_t, 3>{128, 256, 8}, {128, 256, 4},
+                             {128, 512, 8}, {128, 512, 4}, {256, 256, 8}}) {
+    SCOPED_TRACE(::testing::Message() << m << "x" << n << ", " << warps << " warps");
+    BlockedAttr layout = getTcgen05AccumulatorLayout(&context, {m, n}, warps);
+    ASSERT_TRUE(layout);
+    std::string why;
+    std::optional<TmaStoreChunks> chunks = TmaStoreChunks::get(
+        m, n, getLayoutExtent(layout, 1), layout.getSizePerThread()[1], why);
+    ASSERT_TRUE(chunks) << why;
+    EXPECT_TRUE(chunks->threadChunks);
+    std::optional<LinearLayout> linear = toLinearLayout(layout, {m, n});
+    ASSERT_TRUE(linear);
+    int64_t cols = chunks->chunkCols();
+    for (int32_t warp = 0; warp < linear->getInDimSize(kWarpDim); ++warp)
+      for (int32_t lane = 0; lane < 32; ++lane) {
+        int64_t first = linear->apply({0, lane, warp})[1];
+        ASSERT_EQ(first % cols, 0) << "lane " << lane << " warp " << warp;
+        for (int32_t reg = 0; reg < linear->getInDimSize(kRegisterDim); ++reg) {
+          int64_t regCol = getRegisterCoordinate(
+              layout, 1, delinearizeRegister(layout, {m, n}, reg)[1]);
+          ASSERT_EQ(linear->apply({reg, lane, warp})[1] / cols, first / cols + regCol / cols)
+              << "register " << reg << " lane " << lane << " warp " << warp;
+        }
+      }
+  }
+  // A thread's 64 columns of a 256-column layout are no whole chunk of 128.
+  std::string why;
+  EXPECT_FALSE(TmaStoreChunks::get(128, 512, 256, 64, why));
+  EXPECT_EQ(why, "its layout spans 256 columns, which do not divide a chunk of 128, and a "
+                 "thread's 64 are no whole chunks");
+}

@@ -528,6 +528,9 @@ public:
   /// in between (a cp.async A, while TMA fills B).
   void start(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
   mlir::LogicalResult wait(int64_t chunk);
+  /// `start` as thread 0 runs it, for a caller already in thread 0's
+  /// branch (tcgen05, where thread 0 alone loads, waits and multiplies).
+  void issue(int64_t chunk, int64_t k0, ArrayRef<Value> dsts);
   void finish();
 
 private:
@@ -586,12 +589,18 @@ bool canLowerToTcgen05(MmaFGlobalOp op, Type a, Type b);
 /// tcgen05.mma, for an op for which canLowerToTcgen05 holds.
 /// `roundToTf32`: the global operands are f32 copies of tf32 operands,
 /// rounded to nearest even in shared memory once landed.
+/// Where B has a view (N-major) and A one too or goes to tensor memory, on
+/// unbatched f16/bf16/fp8 multiplies, the operands with views are loaded by
+/// TMA (TmaLoads; thread 0 loads, waits and issues) rather than copied
+/// with cp.async.
 mlir::LogicalResult emitTcgen05(mlir::Operation *op, const StagedOperand &a,
                                 const StagedOperand &b, Type aElement, Type bElement,
                                 Type lhsType, Value acc,
                                 Type accTensorType, const mlir::TypeConverter &converter,
                                 mlir::ConversionPatternRewriter &rewriter,
-                                bool roundToTf32 = false);
+                                bool roundToTf32 = false,
+                                const std::optional<TmaView> &aView = std::nullopt,
+                                const std::optional<TmaView> &bView = std::nullopt);
 
 /// Allocates the tensor memory the tcgen05 lowerings of each kernel asked for
 /// (allocateTensorMemory): warp 0 allocates it on entry and frees it before

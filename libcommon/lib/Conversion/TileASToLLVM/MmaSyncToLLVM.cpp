@@ -614,9 +614,12 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     if (op.getRhsViewTransposed())
       return op.emitOpError("has a K-major (transposed view) B, which only the wgmma path reads");
     if (tcgen05)
+      // Views known: TMA loads there too.
       return emitTcgen05(op, *a, *b, element, rhsElement, lhsType, adaptor.getAcc(),
                          op.getAcc().getType(), *getTypeConverter(), rewriter,
-                         /*roundToTf32=*/rounding.a || rounding.b);
+                         /*roundToTf32=*/rounding.a || rounding.b,
+                         getTmaView(adaptor.getLhsBase(), adaptor.getLhsView()),
+                         getTmaView(adaptor.getRhsBase(), adaptor.getRhsView()));
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, rhsElement, aRegs, bRegs, cRegs);

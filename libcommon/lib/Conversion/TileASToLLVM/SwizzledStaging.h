@@ -114,6 +114,16 @@ struct SwizzledStaging {
   int64_t bRowOffset(int64_t batch, int64_t n0) const;
 };
 
+/// TMA boxes of one swizzled array: a box per block and per run of
+/// `boxRows` rows, run g staged at stagedRows[g] (TmaToLLVM.cpp).
+TmaBoxes getTmaBoxes(const SwizzledArray &array, int64_t boxRows,
+                     SmallVector<int64_t> stagedRows);
+
+/// TMA boxes of the first `rows` rows of `array`, staged in order, in boxes
+/// of at most 256 rows (TMA's largest box extent; `rows` a multiple of 8:
+/// M, N, or a K chunk).
+TmaBoxes getRowBoxes(const SwizzledArray &array, int64_t rows);
+
 /// Stages the chunk k in [k0, k0 + len) of A and B (each unless null) into
 /// buffer `buffer` of `staging` at the start of `scratch`, between CTA
 /// barriers (the first, unless `freeBarrier` is false because the caller

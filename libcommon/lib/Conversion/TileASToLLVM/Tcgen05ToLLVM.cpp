@@ -40,7 +40,16 @@
 // chunks two buffers alternate: chunk i + 1 is staged while the MMAs of
 // chunk i run, and every thread waits for chunk i - 2's phase
 // (mbarrier.try_wait.parity) before buffer i % 2 is rewritten, so no
-// mbarrier is ever two phases ahead of its waiters. f16 accumulators
+// mbarrier is ever two phases ahead of its waiters. Where the operands have
+// views (an mmaf_global's, kept by AsyncCopyMmaOperands for this: B N-major
+// and A too or in tensor memory, 1- or 2-byte elements, unbatched) TMA
+// loads them instead (TmaToLLVM.cpp; docs/hopper-tma.md, issue #10): thread
+// 0 alone waits for the commit of chunk i - 2, arrives on buffer i % 2's
+// full mbarrier with the boxes' bytes, issues them, waits for that phase
+// and issues the MMAs; at the end it waits for the last commits and a
+// tensor-memory barrier hands their completion to every thread (the other
+// threads wait on no mbarrier, so none can be two phases ahead of one).
+// f16 accumulators
 // accumulate in f32 and are rounded once at the end, as on the other
 // tensor-core paths.
 //
@@ -456,7 +465,8 @@ LogicalResult lowerTcgen05(MmaFOp op, Value lhs, Value rhs, Value acc,
 LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOperand &b,
                           Type aElement, Type bElement, Type lhsType, Value acc, Type accTensorType,
                           const TypeConverter &converter, ConversionPatternRewriter &rewriter,
-                          bool roundToTf32) {
+                          bool roundToTf32, const std::optional<TmaView> &aView,
+                          const std::optional<TmaView> &bView) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
   if (failed(accLaid))
@@ -518,15 +528,31 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   // B is staged K-major where its copies run along K (a transposed view's
   // B: rhs_k_runs), else N-major.
   bool bKMajor = b.kRuns;
-  int64_t chunkLength = SwizzledStaging::chooseChunk(staged, elementBytes, /*stageA=*/!aInTmem,
-                                                     kStagingLimit, bKMajor);
+  auto chooseChunk = [&](uint64_t extraBytes) {
+    return SwizzledStaging::chooseChunk(staged, elementBytes, /*stageA=*/!aInTmem,
+                                        kStagingLimit - extraBytes, bKMajor);
+  };
+  // TMA (TmaToLLVM.cpp) where B has a view (N-major) and A one too or sits
+  // in tensor memory, the multiply is unbatched, the operands are 2- or
+  // 1-byte ones (tf32 is rounded by all threads once landed: cp.async), A
+  // has no padding rows (a 32-row tile's M = 64 form) and the staging
+  // leaves room for the loads' mbarriers after it.
+  bool useTma = bView && !bView->transposed && !bKMajor && (aInTmem || aView) && !s.batched &&
+                staged.m == s.m &&
+                elementBytes != 4 && !roundToTf32 && chooseChunk(kTmaBarrierBytes) > 0;
+  uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
+  int64_t chunkLength = chooseChunk(extraBytes);
   if (chunkLength == 0)
     return op->emitOpError("has no tcgen05 staging that fits shared memory");
   SwizzledStaging staging(staged, chunkLength, elementBytes, /*stageA=*/!aInTmem, bKMajor);
   FailureOr<Value> scratch =
-      getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
+      getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))
     return failure();
+  auto bytesAt = [&](uint64_t offset) -> Value {
+    return LLVM::GEPOp::create(rewriter, loc, scratch->getType(), rewriter.getI8Type(), *scratch,
+                               ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+  };
   Value tmem =
       getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns + aColumns));
   Value aTmem = m.add(tmem, columns);
@@ -552,6 +578,25 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
 
+  // The TMA loads: A's rows (staged in order) and B's chunk rows, in boxes
+  // of up to 256 rows per swizzle block; their mbarriers follow the
+  // staging. Thread 0 alone loads, waits and multiplies, so only it waits
+  // on them: the other threads, which never wait there, cannot fall a
+  // phase behind.
+  std::optional<TmaLoads> tma;
+  if (useTma) {
+    SmallVector<TmaOperand, 2> operands;
+    if (!aInTmem)
+      operands.push_back({*aView, getRowBoxes(staging.a, s.m), /*kContiguous=*/true});
+    operands.push_back({*bView, getRowBoxes(staging.b, staging.chunk), /*kContiguous=*/false});
+    tma.emplace(rewriter, e, op, std::move(operands), element, bytesAt(staging.bytes),
+                staging.buffers);
+    // No staging barrier opens the chunks: this one publishes the
+    // mbarriers' init and orders the tensor-memory stores before the MMAs
+    // and earlier readers of the scratch before the loads.
+    emitTensorMemoryBarrier(rewriter, loc);
+  }
+
   struct Issue {
     int64_t batch, block, n0, width;
   };
@@ -569,10 +614,77 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
                                               rewriter.getBoolAttr(true));
   int64_t stepElements = kMmaStepBytes / elementBytes;
 
+  // Thread 0 issues the MMAs of the chunk from K offset k0 (`len` of it)
+  // staged in buffer `buffer`, and tcgen05.commit makes its mbarrier track
+  // them.
+  auto issueChunk = [&](int64_t k0, int64_t len, int64_t buffer) {
+    Value aAddress = addBytes(e, scratchAddress, e.i32(staging.aStart(buffer)));
+    Value bAddress = addBytes(e, scratchAddress, e.i32(staging.bStart(buffer)));
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    emitCountedLoop(rewriter, loc, len / stepElements, {}, [&](Value k, ValueRange) {
+      // A k step is 32 bytes along A's rows (and a K-major B's) and 16
+      // (tf32: 8, fp8: 32) of an N-major B's rows.
+      Value kBytes = m.mul(k, kMmaStepBytes);
+      Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes)
+                            : m.mul(k, stepElements * bArray.width);
+      for (const Issue &issue : issues) {
+        int64_t region = issue.batch * rowBlocks + issue.block;
+        int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
+        // A in tensor memory: the k step's 32 bytes are 8 columns of its
+        // region; in shared memory: a descriptor of its rows.
+        Value matrixA =
+            aInTmem ? getTensorPointer(e, m.add(m.add(aTmem, (region * s.k + k0) / aPerWord),
+                                                m.mul(k, kMmaStepBytes / 4)))
+                    : emitMatrixDescriptor(
+                          e,
+                          addBytes(e, aAddress,
+                                   m.add(aArray.kStepOffset(m, kBytes),
+                                         (issue.batch * staged.m +
+                                          issue.block * blocks.mmaRows) *
+                                             aArray.width)),
+                          aLayoutBits);
+        Value descB =
+            emitMatrixDescriptor(e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
+        Value d = getTensorPointer(e, m.add(tmem, region * s.n + issue.n0));
+        Value idesc = e.i32(int32_t(
+            Tcgen05Kind::instructionDescriptor(aElement, bElement, blocks.mmaRows, issue.width,
+                                               bKMajor)));
+        NVVM::Tcgen05MMAOp::create(rewriter, loc, kind->kind, NVVM::CTAGroupKind::CTA_1,
+                                   NVVM::Tcgen05MMACollectorOp::DISCARD,
+                                   /*aShift=*/false, d, matrixA, descB, idesc, accumulate,
+                                   /*scaleInputD=*/Value(), /*disableOutputLane=*/Value());
+      }
+      return SmallVector<Value>{};
+    });
+    NVVM::Tcgen05CommitOp::create(rewriter, loc, barriers[buffer], /*multicastMask=*/Value());
+  };
+
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     int64_t k0 = chunk * staging.chunk, len = std::min(staging.chunk, s.k - k0);
     int64_t buffer = chunk % staging.buffers;
+    if (tma) {
+      // Thread 0: once the MMAs of chunk - 2 have read the buffer, TMA
+      // refills it; once the boxes have landed (the full mbarrier's phase)
+      // it multiplies. TMA writes through the async proxy the MMAs read
+      // through: no proxy fence.
+      bool failedWait = false;
+      emitIf(rewriter, loc, leader, [&] {
+        if (chunk >= kMBarriers)
+          failedWait |=
+              failed(waitForPhase(rewriter, e, barriers[buffer], chunk / kMBarriers - 1));
+        SmallVector<Value> dsts;
+        if (!aInTmem)
+          dsts.push_back(bytesAt(staging.aStart(buffer)));
+        dsts.push_back(bytesAt(staging.bStart(buffer)));
+        tma->issue(chunk, k0, dsts);
+        failedWait |= failed(tma->wait(chunk));
+        issueChunk(k0, len, buffer);
+      });
+      if (failedWait)
+        return failure();
+      continue;
+    }
     // Buffer `buffer` was last read by the MMAs of chunk - 2.
     if (chunk >= kMBarriers &&
         failed(waitForPhase(rewriter, e, barriers[buffer], chunk / kMBarriers - 1)))
@@ -585,54 +697,31 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
                                   },
                                   roundToTf32)))
       return failure();
-    Value aAddress = addBytes(e, scratchAddress, e.i32(staging.aStart(buffer)));
-    Value bAddress = addBytes(e, scratchAddress, e.i32(staging.bStart(buffer)));
-    emitIf(rewriter, loc, leader, [&] {
-      NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-      emitCountedLoop(rewriter, loc, len / stepElements, {}, [&](Value k, ValueRange) {
-        // A k step is 32 bytes along A's rows (and a K-major B's) and 16
-        // (tf32: 8, fp8: 32) of an N-major B's rows.
-        Value kBytes = m.mul(k, kMmaStepBytes);
-        Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes)
-                              : m.mul(k, stepElements * bArray.width);
-        for (const Issue &issue : issues) {
-          int64_t region = issue.batch * rowBlocks + issue.block;
-          int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
-          // A in tensor memory: the k step's 32 bytes are 8 columns of its
-          // region; in shared memory: a descriptor of its rows.
-          Value matrixA =
-              aInTmem ? getTensorPointer(e, m.add(m.add(aTmem, (region * s.k + k0) / aPerWord),
-                                                  m.mul(k, kMmaStepBytes / 4)))
-                      : emitMatrixDescriptor(
-                            e,
-                            addBytes(e, aAddress,
-                                     m.add(aArray.kStepOffset(m, kBytes),
-                                           (issue.batch * staged.m +
-                                            issue.block * blocks.mmaRows) *
-                                               aArray.width)),
-                            aLayoutBits);
-          Value descB = emitMatrixDescriptor(
-              e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
-          Value d = getTensorPointer(e, m.add(tmem, region * s.n + issue.n0));
-          Value idesc = e.i32(int32_t(Tcgen05Kind::instructionDescriptor(
-              aElement, bElement, blocks.mmaRows, issue.width, bKMajor)));
-          NVVM::Tcgen05MMAOp::create(rewriter, loc, kind->kind,
-                                     NVVM::CTAGroupKind::CTA_1,
-                                     NVVM::Tcgen05MMACollectorOp::DISCARD,
-                                     /*aShift=*/false, d, matrixA, descB, idesc, accumulate,
-                                     /*scaleInputD=*/Value(), /*disableOutputLane=*/Value());
-        }
-        return SmallVector<Value>{};
-      });
-      NVVM::Tcgen05CommitOp::create(rewriter, loc, barriers[buffer], /*multicastMask=*/Value());
-    });
+    emitIf(rewriter, loc, leader, [&] { issueChunk(k0, len, buffer); });
   }
   // The last chunks' commits (each tracks the MMAs before it too, but every
   // phase is waited for, so that the mbarriers are idle when invalidated).
-  for (int64_t chunk = std::max<int64_t>(0, chunks - kMBarriers); chunk < chunks; ++chunk)
-    if (failed(waitForPhase(rewriter, e, barriers[chunk % kMBarriers], chunk / kMBarriers)))
+  auto waitForLastChunks = [&]() -> LogicalResult {
+    for (int64_t chunk = std::max<int64_t>(0, chunks - kMBarriers); chunk < chunks; ++chunk)
+      if (failed(waitForPhase(rewriter, e, barriers[chunk % kMBarriers], chunk / kMBarriers)))
+        return failure();
+    return success();
+  };
+  if (tma) {
+    // Only thread 0 waited for the earlier phases: another thread could
+    // reach a wait two phases ahead of an mbarrier (whose parity then reads
+    // as complete). Thread 0 waits, and the barrier passes on to the others
+    // what it saw complete.
+    bool failedWait = false;
+    emitIf(rewriter, loc, leader, [&] { failedWait = failed(waitForLastChunks()); });
+    if (failedWait)
       return failure();
-  NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    emitTensorMemoryBarrier(rewriter, loc);
+  } else {
+    if (failed(waitForLastChunks()))
+      return failure();
+    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  }
 
   // The sums back into the accumulator registers (unless they stay in
   // tensor memory for the next multiply).
@@ -645,6 +734,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
     for (Value barrier : barriers)
       NVVM::MBarrierInvalOp::create(rewriter, loc, barrier);
   });
+  if (tma)
+    tma->finish();
 
   if (inTmem)
     return replaceWithTmemAccumulator(rewriter, op, acc.getType());

@@ -113,7 +113,8 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
             cols = laid->shape[rank - 1];
     std::string why;
     std::optional<TmaStoreChunks> chunks =
-        TmaStoreChunks::get(rows, cols, getLayoutExtent(laid->layout, rank - 1), why);
+        TmaStoreChunks::get(rows, cols, getLayoutExtent(laid->layout, rank - 1),
+                            laid->layout.getSizePerThread()[rank - 1], why);
     if (!chunks)
       return op.emitOpError("cannot be stored by TMA: ") << why;
     Type element = op.getValue().getType().getElementType();
@@ -155,8 +156,11 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
 
     // The pass's remark says why not (StoreTilesByTma.cpp).
     std::string notMatrices;
+    // (Not where a thread's chunks depend on the thread: threadChunks.)
     std::optional<StmatrixStores> matrices =
-        StmatrixStores::get(laid->layout, laid->shape, chunks->chunkCols(), notMatrices);
+        chunks->threadChunks
+            ? std::nullopt
+            : StmatrixStores::get(laid->layout, laid->shape, chunks->chunkCols(), notMatrices);
     // The address part of the lane (and warp) of each thread (stmatrix).
     std::optional<MatrixRowOfLane> matrixRow;
     SmallVector<Value> rowOf, colOf;
@@ -166,6 +170,13 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
       rowOf = e.coordinates(laid->layout, laid->shape, rank - 2);
       colOf = e.coordinates(laid->layout, laid->shape, rank - 1);
     }
+    // Where a thread holds whole chunks (threadChunks), register chunk i of
+    // the thread is the tile's chunk (its first column / chunk) + i.
+    Value threadChunk =
+        chunks->threadChunks ? m.div(colOf.front(), chunks->chunkCols()) : Value();
+    int64_t regChunks = 0;
+    for (int64_t reg = 0; reg < count; ++reg)
+      regChunks = std::max(regChunks, chunkOf(reg) + 1);
     auto slotAddress = [&](Value row, Value col, int64_t col0) {
       Value slot = staged.slot(m, row, col0 ? m.add(col, -col0) : col);
       return LLVM::GEPOp::create(rewriter, loc, (*scratch).getType(), element, *scratch,
@@ -175,12 +186,10 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
     for (int64_t chunk = 0; chunk < chunks->chunks(); ++chunk) {
       int64_t col0 = chunk * chunks->chunkCols();
-      if (matrices) {
-        storeMatrices(e, *matrices, *matrixRow, registers, chunk, chunks->chunkCols(),
-                      [&](Value row, Value col) { return slotAddress(row, col, col0); });
-      } else {
+      // The runs from register `first` on whose register chunk is `regChunk`.
+      auto storeRuns = [&](int64_t regChunk) {
         for (int64_t first = 0; first < count; first += run) {
-          if (chunks->chunks() > 1 && chunkOf(first) != chunk)
+          if (chunks->chunks() > 1 && chunkOf(first) != regChunk)
             continue;
           SmallVector<Value> values;
           for (int64_t i = 0; i < run; ++i)
@@ -188,6 +197,20 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
           LLVM::StoreOp::create(rewriter, loc, e.buildVector(runType, values),
                                 slotAddress(rowOf[first], colOf[first], col0), run * 2);
         }
+      };
+      if (matrices) {
+        storeMatrices(e, *matrices, *matrixRow, registers, chunk, chunks->chunkCols(),
+                      [&](Value row, Value col) { return slotAddress(row, col, col0); });
+      } else if (!chunks->threadChunks) {
+        storeRuns(chunk);
+      } else {
+        // Register chunk i lands in this chunk in the threads whose first
+        // chunk is chunk - i.
+        for (int64_t i = 0; i <= std::min(chunk, regChunks - 1); ++i)
+          emitIf(rewriter, loc,
+                 LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, threadChunk,
+                                      e.i32(chunk - i)),
+                 [&] { storeRuns(i); });
       }
       NVVM::FenceProxyOp::create(
           rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),

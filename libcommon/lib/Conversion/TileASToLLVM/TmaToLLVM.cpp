@@ -44,6 +44,7 @@
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
+#include "SwizzledStaging.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -61,6 +62,9 @@ constexpr unsigned kGlobalSpace = 1, kSharedClusterSpace = 7;
 constexpr int32_t kElemTypeU8 = 0, kElemTypeF16 = 6, kElemTypeF32 = 7, kElemTypeBF16 = 10;
 /// The suspend-time hint of mbarrier.try_wait.parity, in nanoseconds.
 constexpr int32_t kWaitTicks = 1000000;
+/// The largest TMA box extent (boxDim of the tensor map), and the rows of
+/// the 8-row swizzle pattern a box's row count stays a multiple of.
+constexpr int64_t kMaxBoxRows = 256, kCoreRows = 8;
 
 void callIntrinsic(RegisterEmitter &e, StringRef name, ValueRange args) {
   LLVM::CallIntrinsicOp::create(e.builder, e.loc, e.builder.getStringAttr(name), args);
@@ -220,6 +224,28 @@ SmallVector<Value> buildTensorMaps(ConversionPatternRewriter &rewriter, Register
   return maps;
 }
 
+TmaBoxes getTmaBoxes(const SwizzledArray &array, int64_t boxRows,
+                     SmallVector<int64_t> stagedRows) {
+  TmaBoxes boxes;
+  boxes.width = array.width;
+  boxes.blocks = array.blocks;
+  boxes.blockBytes = array.blockBytes();
+  boxes.elementBytes = array.elementBytes;
+  boxes.boxRows = boxRows;
+  boxes.stagedRows = std::move(stagedRows);
+  return boxes;
+}
+
+TmaBoxes getRowBoxes(const SwizzledArray &array, int64_t rows) {
+  int64_t boxRows = std::min(rows, kMaxBoxRows);
+  while (rows % boxRows)
+    boxRows -= kCoreRows;
+  SmallVector<int64_t> stagedRows;
+  for (int64_t row = 0; row < rows; row += boxRows)
+    stagedRows.push_back(row);
+  return getTmaBoxes(array, boxRows, std::move(stagedRows));
+}
+
 Value isThread0(RegisterEmitter &e) {
   Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
   return LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
@@ -244,17 +270,18 @@ Value TmaLoads::barrier(int64_t buffer) const {
 }
 
 void TmaLoads::start(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
-  OpBuilder &builder = e.builder;
+  emitIf(rewriter, e.loc, producer, [&] { issue(chunk, k0, dsts); });
+}
+
+void TmaLoads::issue(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
   Value bar = barrier(chunk % buffers);
   int64_t bytes = 0;
   for (const TmaOperand &operand : operands)
     bytes += operand.boxes.bytes();
-  emitIf(rewriter, e.loc, producer, [&] {
-    NVVM::MBarrierArriveExpectTxOp::create(builder, e.loc, TypeRange(), bar, e.i32(bytes),
-                                           NVVM::MemScopeKind::CTA, false, Value());
-    for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
-      issueTmaBoxes(e, map, operand, dst, k0, bar);
-  });
+  NVVM::MBarrierArriveExpectTxOp::create(e.builder, e.loc, TypeRange(), bar, e.i32(bytes),
+                                         NVVM::MemScopeKind::CTA, false, Value());
+  for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
+    issueTmaBoxes(e, map, operand, dst, k0, bar);
 }
 
 LogicalResult TmaLoads::wait(int64_t chunk) {

@@ -164,42 +164,12 @@ BlockedAttr getAccumulatorLayout(Type acc) {
   return cast<BlockedAttr>(cast<RankedTensorType>(acc).getEncoding());
 }
 
-/// The largest TMA box extent (boxDim of the tensor map).
-constexpr int64_t kMaxBoxRows = 256;
-
 /// The staged row of tile row `t` of A (see the header), for batch 0.
 int64_t staticStagedRowOfA(int64_t t, int64_t warps, int64_t rowPairs) {
   int64_t rowReg = t / (kCoreRows * warps), warp = (t / kCoreRows) % warps;
   int64_t block = warp / kWarpsPerWarpgroup * rowPairs + rowReg / 2;
   return block * kWarpgroupRows + warp % kWarpsPerWarpgroup * 2 * kCoreRows +
          rowReg % 2 * kCoreRows + t % kCoreRows;
-}
-
-/// TMA boxes of one swizzled array: a box per block and per run of
-/// `boxRows` rows, run g staged at stagedRows[g]. (A box has at most 256
-/// rows: getRowBoxes.)
-TmaBoxes getTmaBoxes(const SwizzledArray &array, int64_t boxRows,
-                     SmallVector<int64_t> stagedRows) {
-  TmaBoxes boxes;
-  boxes.width = array.width;
-  boxes.blocks = array.blocks;
-  boxes.blockBytes = array.blockBytes();
-  boxes.elementBytes = array.elementBytes;
-  boxes.boxRows = boxRows;
-  boxes.stagedRows = std::move(stagedRows);
-  return boxes;
-}
-
-/// TMA boxes of the first `rows` rows of `array`, staged in order, in boxes
-/// of at most 256 rows (`rows` a multiple of 8: N, or a K chunk).
-TmaBoxes getRowBoxes(const SwizzledArray &array, int64_t rows) {
-  int64_t boxRows = std::min(rows, kMaxBoxRows);
-  while (rows % boxRows)
-    boxRows -= kCoreRows;
-  SmallVector<int64_t> stagedRows;
-  for (int64_t row = 0; row < rows; row += boxRows)
-    stagedRows.push_back(row);
-  return getTmaBoxes(array, boxRows, std::move(stagedRows));
 }
 
 /// wgmma.mma_async with A in registers (`aRegs`, four i32 of f16/bf16

@@ -287,6 +287,43 @@ static bool fitsMmaSyncStaging(MmaFOp op, const MmaSyncForm &form) {
   return staging.bytes <= kMaxStaticSharedBytes;
 }
 
+/// Rows of a cta_group::1 tcgen05.mma of the full form (M = 128): tiles of
+/// such rows stage A without padding rows.
+static constexpr int64_t kTcgen05FullRows = 128;
+
+/// The views of a tcgen05 mmaf's fused operands that TMA reads (the
+/// lowering, Tcgen05ToLLVM.cpp, loads by TMA exactly where B has one): B
+/// with a view (N-major, unrounded, 1- or 2-byte elements, unbatched), and
+/// A with one too or left in registers in the accumulator layout (which the
+/// lowering moves to tensor memory); else none, and both are copied by
+/// cp.async. `viewOf` matches an operand's view. Says what took TMA in a
+/// remark (-v).
+static std::pair<TiledView, TiledView>
+getTcgen05TmaViews(MmaFOp op, const std::optional<FusibleOperand> &lhs,
+                   const std::optional<FusibleOperand> &rhs,
+                   llvm::function_ref<TiledView(const std::optional<FusibleOperand> &)> viewOf) {
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  unsigned bits = lhsType.getElementTypeBitWidth();
+  // (A 32-row tile's M = 64 form stages padding rows between A's: cp.async.)
+  auto acc = cast<RankedTensorType>(op.getAcc().getType());
+  if (!rhs || rhs->round || rhs->kRuns || (lhs && lhs->round) || bits > 16 ||
+      acc.getRank() != 2 || acc.getShape()[0] % kTcgen05FullRows != 0)
+    return {};
+  TiledView rhsView = viewOf(rhs), lhsView = viewOf(lhs);
+  auto lhsLayout = dyn_cast_or_null<BlockedAttr>(lhsType.getEncoding());
+  bool aInTmem = !lhs && lhsLayout && isTcgen05AccumulatorLayout(lhsLayout, lhsType.getShape());
+  if (!rhsView.base || (!lhsView.base && !aInTmem))
+    return {};
+  StringAttr target;
+  for (Operation *parent = op; parent && !target; parent = parent->getParentOp())
+    target = parent->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName);
+  emitRemark(op.getLoc()) << (target ? target.getValue() : "tcgen05")
+                          << ": tcgen05.mma operands by TMA (cp.async.bulk.tensor into the "
+                             "swizzled staging, mbarrier expect_tx): "
+                          << (lhsView.base ? "A and B" : "B (A from tensor memory)");
+  return {lhsView, rhsView};
+}
+
 namespace {
 struct AsyncCopyMmaOperandsPass
     : tilepipe::tile_as::impl::AsyncCopyMmaOperandsBase<AsyncCopyMmaOperandsPass> {
@@ -335,16 +372,25 @@ struct AsyncCopyMmaOperandsPass
       // row strides, which shorter proven runs (cp.async.ca) do not give.
       // Every wgmma type: a tf32/fp8 B (read K-major) lands N-major by TMA
       // and the threads transpose it (SwizzledStaging.h).
+      // The tcgen05 path reads f16/bf16 and fp8 operands with TMA too
+      // (unbatched, B N-major; tf32 is rounded by all threads once landed,
+      // so it keeps cp.async): see getTcgen05TmaViews.
       bool wgmma = hasWgmmaForm(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
-        if (wgmma && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
+        if (operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
                   matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask());
               view && !view->transposed)
             return *view;
         return TiledView();
       };
-      TiledView lhsView = viewOf(lhs), rhsView = viewOf(rhs);
+      TiledView lhsView, rhsView;
+      if (wgmma) {
+        lhsView = viewOf(lhs);
+        rhsView = viewOf(rhs);
+      } else if (hasTcgen05Form(op)) {
+        std::tie(lhsView, rhsView) = getTcgen05TmaViews(op, lhs, rhs, viewOf);
+      }
       // A B that only TMA can read (K-major, transposed view; f16/bf16,
       // the types wgmma reads N-major too, FMHA's K^T).
       if (wgmma && hasMmaSyncForm(op) && !rhs)

@@ -1,6 +1,9 @@
 //===- StoreTilesByTma.cpp - 16-bit partition-view stores by TMA ----------===//
 //
-// On sm_90a a tile_as.store whose pointers and mask are a partition view's
+// On sm_90a, and on the tcgen05 targets (sm_100/103/110, whose PTX is
+// sm_100a etc.) for tiles in the tcgen05 accumulator layout (the epilogue
+// of a tcgen05 multiply, whose tcgen05.ld registers hold runs of a row), a
+// tile_as.store whose pointers and mask are a partition view's
 // (TiledViewMatch.h) becomes tile_as.store_tma: registers -> swizzled shared
 // memory -> cp.async.bulk.tensor (TmaStoreToLLVM.cpp). One bulk store per
 // 128-byte block replaces a st.global per register run (64 of them per
@@ -135,16 +138,27 @@ static LogicalResult replaceByTma(StoreOp store, std::string &why) {
           "strides)";
     return failure();
   }
-  if (!layout || layout.getOrder().front() != rank - 1) {
+  // (The tcgen05 accumulator's order puts M first, but its registers only
+  // vary along the columns: getRegisterRunDim.)
+  if (!layout || (layout.getOrder().front() != rank - 1 &&
+                  getRegisterRunDim(layout, value.getShape()) != rank - 1)) {
     why = "its registers do not run along the rows";
+    return failure();
+  }
+  // On the tcgen05 targets the epilogues of the tcgen05 multiplies: tiles
+  // in the tcgen05.ld layout (the accumulator, converted).
+  if (!targetsWgmma(store) && !isTcgen05AccumulatorLayout(layout, shape)) {
+    why = "on this target only tiles in the tcgen05 accumulator layout (a multiply's "
+          "epilogue) go by TMA";
     return failure();
   }
   if (llvm::any_of(shape.drop_back(2), [](int64_t d) { return d != 1; })) {
     why = "its dimensions before the last two are not 1";
     return failure();
   }
-  std::optional<TmaStoreChunks> chunks = TmaStoreChunks::get(
-      shape[rank - 2], shape[rank - 1], getLayoutExtent(layout, rank - 1), why);
+  std::optional<TmaStoreChunks> chunks =
+      TmaStoreChunks::get(shape[rank - 2], shape[rank - 1], getLayoutExtent(layout, rank - 1),
+                          layout.getSizePerThread()[rank - 1], why);
   if (!chunks)
     return failure();
   OpBuilder builder(store);
@@ -186,7 +200,7 @@ struct StoreTilesByTmaPass : tilepipe::tile_as::impl::StoreTilesByTmaBase<StoreT
       auto ptrs = cast<RankedTensorType>(store.getPtrs().getType());
       auto element = cast<PtrType>(ptrs.getElementType());
       Type type = element.getPointeeType();
-      if (targetsWgmma(store) && ptrs.getRank() >= 2 && (type.isF16() || type.isBF16()) &&
+      if ((targetsWgmma(store) || targetsTcgen05(store)) && ptrs.getRank() >= 2 && (type.isF16() || type.isBF16()) &&
           element.getAddressSpace() == kGlobalSpace)
         candidates.push_back(store);
     });

@@ -11,9 +11,12 @@
 // only, and a 128x256 f16 tile takes 64 KiB, so the blocks go through in
 // chunks of at most kTmaStoreChunkBytes, one after the other; each thread
 // stores only the registers of the chunk at hand, so a register's chunk must
-// follow from its register index alone: the layout's extent along the
-// columns divides the chunk's columns. Both the pass and the lowering use
-// this one geometry.
+// follow from its register index alone (the layout's extent along the
+// columns divides the chunk's columns), or from its index and the thread's
+// first column, where each thread holds whole chunks (the tcgen05
+// accumulator layout of 8 warps: a thread holds 128 columns of a row, the
+// second four warps the second 128; `threadChunks`). Both the pass and the
+// lowering use this one geometry.
 //
 // Where the register layout holds stmatrix's fragments (StmatrixStores),
 // each warp writes four 8x8 matrices per stmatrix.sync.aligned.m8n8.x4
@@ -51,12 +54,18 @@ struct TmaStoreChunks {
   /// The whole tile's blocks; `chunkBlocks` of them per chunk.
   SwizzledArrayGeometry tile;
   int64_t chunkBlocks = 0;
+  /// A register's chunk depends on its thread too: each thread holds runs
+  /// of whole chunks along the columns (its first column a multiple of a
+  /// chunk), and stores run r of its registers in chunk (first column /
+  /// chunk columns) + r.
+  bool threadChunks = false;
 
   /// The chunks of a rows x cols tile of 2-byte elements whose registers
   /// are laid out `layoutCols` columns apart (the layout's extent along the
-  /// columns), or why TMA cannot store it that way.
+  /// columns), each thread's in runs of `threadCols` columns (the layout's
+  /// size per thread along them), or why TMA cannot store it that way.
   static std::optional<TmaStoreChunks> get(int64_t rows, int64_t cols, int64_t layoutCols,
-                                           std::string &why) {
+                                           int64_t threadCols, std::string &why) {
     TmaStoreChunks c{SwizzledArrayGeometry(rows, cols, 2)};
     if (rows > kTmaMaxBoxExtent) {
       why = "its " + std::to_string(rows) + " rows exceed a TMA box's 256";
@@ -70,9 +79,13 @@ struct TmaStoreChunks {
     c.chunkBlocks = std::max<int64_t>(1, int64_t(kTmaStoreChunkBytes) / c.tile.blockBytes());
     c.chunkBlocks = std::min(c.chunkBlocks, c.tile.blocks);
     if (c.chunks() > 1 && (layoutCols > cols || c.chunkCols() % layoutCols != 0)) {
-      why = "its layout spans " + std::to_string(layoutCols) +
-            " columns, which do not divide a chunk of " + std::to_string(c.chunkCols());
-      return std::nullopt;
+      c.threadChunks = layoutCols <= cols && threadCols % c.chunkCols() == 0;
+      if (!c.threadChunks) {
+        why = "its layout spans " + std::to_string(layoutCols) +
+              " columns, which do not divide a chunk of " + std::to_string(c.chunkCols()) +
+              ", and a thread's " + std::to_string(threadCols) + " are no whole chunks";
+        return std::nullopt;
+      }
     }
     return c;
   }
