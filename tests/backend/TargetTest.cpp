@@ -12,6 +12,9 @@
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <gtest/gtest.h>
@@ -130,6 +133,50 @@ TEST(CompileLLVMToPTX, ReportsAMissingLibdevice) {
   auto ptx = compileLLVMToPTX(*module, options);
   ASSERT_FALSE(bool(ptx));
   EXPECT_NE(llvm::toString(ptx.takeError()).find("cannot load libdevice"),
+            std::string::npos);
+}
+
+/// Writes `bytes` to `path`, with `modified` as its modification time.
+static void writeWithTime(llvm::StringRef path, llvm::StringRef bytes,
+                          llvm::sys::TimePoint<> modified) {
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec) << ec.message();
+    os << bytes;
+  }
+  int fd;
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(path, fd, llvm::sys::fs::CD_OpenExisting,
+                                               llvm::sys::fs::OF_Append));
+  EXPECT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(fd, modified));
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+}
+
+TEST(Libdevice, BytesAreReadOncePerFileVersion) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("libdevice", "bc", path));
+  llvm::FileRemover remover(path);
+  auto then = llvm::sys::TimePoint<>(std::chrono::seconds(1000000000));
+  writeWithTime(path, "version one", then);
+  auto first = loadLibdeviceBitcode(path);
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_EQ(first->getBuffer(), "version one");
+  // The same file again: the same bytes in memory, not a second copy.
+  auto again = loadLibdeviceBitcode(path);
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(again->getBufferStart(), first->getBufferStart());
+  // A new version of the file (another toolkit installed) is read anew; the
+  // old bytes stay valid for whoever still reads them.
+  writeWithTime(path, "version two!", then + std::chrono::seconds(1));
+  auto changed = loadLibdeviceBitcode(path);
+  ASSERT_TRUE(bool(changed));
+  EXPECT_EQ(changed->getBuffer(), "version two!");
+  EXPECT_EQ(first->getBuffer(), "version one");
+  // A missing file says which one.
+  auto missing = loadLibdeviceBitcode("/nonexistent/libdevice.10.bc");
+  ASSERT_FALSE(bool(missing));
+  EXPECT_NE(llvm::toString(missing.takeError())
+                .find("cannot load libdevice: /nonexistent/libdevice.10.bc"),
             std::string::npos);
 }
 

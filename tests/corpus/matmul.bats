@@ -101,6 +101,18 @@ compile_all() {
     { echo "BatchMatMul fp8: no kind::f8f6f4 tcgen05.mma"; false; }
 }
 
+@test "MatMul's num_cta_in_cga = 2 (sm_100) is reported unused with -v: clusters of one CTA" {
+  local f="$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_100.13.3.tileirbc"
+  run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$f"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1); the 2-CTA tcgen05 form (cta_group::2) is not implemented"* ]]
+  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
+  # The hint is keyed sm_100: nothing to say on sm_90.
+  run tileiras -v --gpu-name sm_90 --emit=ptx -o "$TMP/k90.ptx" \
+    "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_90.13.3.tileirbc"
+  [ "$status" -eq 0 ] && [[ "$output" != *"num_cta_in_cga"* ]]
+}
+
 @test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {
   for sm in sm_80 sm_90; do
     run check samples-MatMul-matmul_kernel-nonmult.f32 "$sm" 13.4 \
@@ -181,7 +193,7 @@ compile_all() {
 # from their 4-D views: V N-major (imm-trans-b 1), K^T (a dim_map'd view)
 # K-major, as K's rows (imm-trans-b 0; noncausal: 4 k steps of Q @ K^T, 8
 # of P @ V).
-@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; all store by TMA and assemble without spills" {
+@test "sm_90a: FMHA's wgmmas take A from registers, K and V by TMA; the corpus matmuls load by TMA; all store by stmatrix and TMA and assemble without spills" {
   local fmha="$BYTECODE/samples-AttentionFMHA-fmha_kernel-noncausal.f16.sm_90.13.4.tileirbc"
   tileiras "$fmha" --gpu-name sm_90a --emit=ptx -o "$TMP/f.ptx"
   local regA='wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.f16.f16 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, 1, 1, 1'
@@ -206,6 +218,14 @@ compile_all() {
     grep -qE 'cp.async.bulk.tensor.[234]d.global.shared::cta.tile.bulk_group' "$TMP/k.ptx" &&
       grep -q 'cp.async.bulk.wait_group' "$TMP/k.ptx" && ! grep -q 'st.global' "$TMP/k.ptx" ||
       { echo "$case: D not stored by TMA"; false; }
+    # D reaches shared memory by stmatrix.x4 from the accumulator layout
+    # (FMHA's Out too: its truncf to f16 applies before the reshape to the
+    # rank-4 view, so the f32 tile keeps its layout instead of moving
+    # through shared memory); the matmuls have no st.shared left.
+    grep -q 'stmatrix.sync.aligned.m8n8.x4.shared.b16' "$TMP/k.ptx" || { echo "$case: no stmatrix"; false; }
+    if [[ "$case" == *MatMul-* ]]; then
+      ! grep -q 'st.shared' "$TMP/k.ptx" || { echo "$case: st.shared left"; false; }
+    fi
     run ptxas -arch sm_90a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$case: $output"; false; }
   done
@@ -276,13 +296,55 @@ compile_all() {
   done
 }
 
+# cuTile's f32 MatMuls: 32x32x32 tf32 tiles of one warpgroup. On sm_90
+# they take sm_90a and m64n32k8 (A's 32 rows spread over the four 16-row
+# warp slices, padding between), their f32 loads fused into TMA boxes
+# waited for on an mbarrier (the non-multiple one: cp.async, 4 bytes at a
+# time) and rounded to tf32 once landed;
+# on sm_100 sm_100a and one M = 64 tcgen05.mma kind::tf32 per k step (the
+# operands rounded in registers and stored), D read back with
+# tcgen05.ld.16x256b. numpy in tile-emu, no spills.
+@test "sm_90 and sm_100: the f32 (tf32) MatMuls take wgmma m64n32k8 and tcgen05.mma kind::tf32 at M = 64, match numpy in tile-emu, no spills" {
+  local case sm arch args
+  for case in matmul_kernel.f32 persistent_matmul_kernel.f32 matmul_kernel-nonmult.f32; do
+    args=()
+    [ $case != matmul_kernel-nonmult.f32 ] ||
+      args=(--shape A=100,68 --shape B=68,52 --shape C=100,52 --grid 8,1,1)
+    for sm in sm_90 sm_100; do
+      run check samples-MatMul-$case $sm 13.4 "${args[@]}"
+      [ "$status" -eq 0 ] || { echo "$case $sm: $output"; false; }
+      tileiras "$BYTECODE/samples-MatMul-$case.$sm.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/k.ptx"
+      arch=${sm}a
+      grep -q "^\.target $arch\$" "$TMP/k.ptx" && ! grep -q 'mma.sync' "$TMP/k.ptx" ||
+        { echo "$case $sm: not $arch, or mma.sync"; false; }
+      if [ $sm = sm_90 ]; then
+        # TMA boxes of 8 A rows into their 16-row slices (and B), or, for
+        # the non-multiple one, whose strides prove no 16-byte alignment,
+        # cp.async of single elements.
+        local feed='cp.async.bulk.tensor.2d.shared::cluster.global'
+        [ $case != matmul_kernel-nonmult.f32 ] || feed='cp.async.ca.shared.global'
+        grep -q 'wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32' "$TMP/k.ptx" &&
+          grep -q "$feed" "$TMP/k.ptx" && grep -q 'mbarrier.try_wait.parity\|cp.async.ca' "$TMP/k.ptx" ||
+          { echo "$case: no m64n32k8 tf32 wgmma fed by $feed"; false; }
+      else
+        grep -q 'tcgen05.mma.cta_group::1.kind::tf32' "$TMP/k.ptx" &&
+          grep -q 'tcgen05.ld.sync.aligned.16x256b' "$TMP/k.ptx" ||
+          { echo "$case: no kind::tf32 tcgen05.mma with a 16x256b read-back"; false; }
+      fi
+      run ptxas -arch $arch -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+      [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+        { echo "$case $sm: $output"; false; }
+    done
+  done
+}
+
 # Plain sm_90 takes sm_90a where a multiply gains from wgmma
 # (tilepipe-select-wgmma-target): every f16/bf16 matmul-family kernel, the
-# gather-fed MoE included (its A rows by cp.async, B by TMA), and the fp8
-# BatchMatMul and the tf32 all-gather matmul (B staged K-major); the f32
-# (tf32) MatMuls' 32x32 accumulators no warpgroup tiles (M = 64 per
-# warpgroup), so they stay sm_90 and mma.sync.
-@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls, FMHA and fused MoE compile as sm_90a (wgmma); 32x32 tf32 MatMul keeps sm_90 and mma.sync (-v says why)" {
+# gather-fed MoE included (its A rows by cp.async, B by TMA), the fp8
+# BatchMatMul and the tf32 all-gather matmul (B staged K-major), and the f32
+# (tf32) MatMuls, whose 32x32 accumulators (8 rows per warp) take m64n32k8
+# with padding rows.
+@test "sm_90 picks per kernel: f16, fp8 and tf32 matmuls, FMHA and fused MoE compile as sm_90a (wgmma) (-v says why)" {
   local case
   for case in MatMul-matmul_kernel.f16 MatMul-persistent_matmul_kernel.f16 \
     BatchMatMul-batch_matmul_kernel.f16 AttentionFMHA-fmha_kernel-causal.f16 \
@@ -295,10 +357,9 @@ compile_all() {
     { echo "all-gather matmul: no tf32 wgmma"; false; }
   for case in MatMul-matmul_kernel.f32 MatMul-persistent_matmul_kernel.f32; do
     run tileiras "$BYTECODE/samples-$case.sm_90.13.4.tileirbc" --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx"
-    [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: its accumulator does not tile by warpgroups with all 4 warps along M"* ]] ||
-      { echo "$case: $output"; false; }
-    grep -q '^\.target sm_90$' "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32' "$TMP/k.ptx" ||
-      { echo "$case: not sm_90 with tf32 mma.sync"; false; }
+    [[ "$output" == *"remark: sm_90 -> sm_90a: wgmma for this mmaf"* ]] || { echo "$case: $output"; false; }
+    grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32' "$TMP/k.ptx" ||
+      { echo "$case: not sm_90a with the tf32 wgmma"; false; }
   done
   for sm in sm_90:"sm_90 -> sm_90a" sm_90a:sm_90a; do
     run tileiras "$BYTECODE/samples-MoE-fused_moe_kernel-w1.bf16.sm_90.13.4.tileirbc" --gpu-name ${sm%%:*} -v \

@@ -343,8 +343,8 @@ read:
   ret void
 }
 
-; A cluster of one CTA: arrive/wait is a CTA barrier, mapa to rank 0 is the
-; identity. out[tid] = tile[63 - tid] + 100 * cluster.nctarank.
+; A cluster of one CTA (no nvvm.cluster_dim): arrive/wait waits for the
+; CTA's threads, mapa to rank 0 is the identity (ClusterTest has two). out[tid] = tile[63 - tid] + 100 * cluster.nctarank.
 define ptx_kernel void @cluster_of_one(ptr addrspace(1) %out) "nvvm.reqntid"="64" {
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %slot = getelementptr inbounds [64 x i32], ptr addrspace(3) @tile, i32 0, i32 %tid

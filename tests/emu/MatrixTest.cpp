@@ -193,6 +193,44 @@ void stmatrixThenLdmatrix(bool trans) {
 TEST(WarpMatrix, StmatrixIsTheInverseOfLdmatrix) { stmatrixThenLdmatrix(false); }
 TEST(WarpMatrix, StmatrixTransIsTheInverseOfLdmatrixTrans) { stmatrixThenLdmatrix(true); }
 
+// What the sm_90a TMA-store epilogue emits (TmaStoreToLLVM.cpp): stmatrix
+// .x1, .x2 and .x4 whose lanes 8j..8j+7 name the rows of matrix j scattered
+// over a 128-byte swizzled array (row r of matrix j in array row 8j + 7 - r,
+// at 16-byte piece (j ^ row) % 8). Every element lands in the row its lane
+// names, at column 2t + h; the lanes past 8 * count name a row that stays
+// untouched, and nothing else is written.
+TEST(WarpMatrix, StmatrixWritesTheRowsEachLaneNames) {
+  constexpr unsigned kRowElements = 64, kSpareRow = 40;
+  auto rowOf = [](unsigned j, unsigned r) { return 8 * j + 7 - r; };
+  auto at = [&](unsigned j, unsigned r) {
+    unsigned row = rowOf(j, r);
+    return row * kRowElements + 8 * ((j ^ row) % 8);
+  };
+  for (unsigned count : {1u, 2u, 4u}) {
+    SCOPED_TRACE(count);
+    auto store = lookupMatrixIntrinsic("stmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
+                                       ".b16.p3");
+    ASSERT_TRUE(store);
+    std::vector<uint16_t> memory(48 * kRowElements, 0xffff);
+    std::array<LaneExchange, 32> lanes;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      unsigned slot = lane < 8 * count ? at(lane / 8, lane % 8) : kSpareRow * kRowElements;
+      lanes[lane].value = reinterpret_cast<uintptr_t>(memory.data() + slot);
+      for (unsigned j = 0; j < 4; ++j)
+        lanes[lane].regs[j] = (1000 * j + 10 * lane) | (1000 * j + 10 * lane + 1) << 16;
+    }
+    store->matrixOp->compute(lanes);
+    std::vector<uint16_t> expected(memory.size(), 0xffff);
+    for (unsigned j = 0; j < count; ++j)
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned half = 0; half < 2; ++half)
+          expected[at(j, lane / 4) + 2 * (lane % 4) + half] = 1000 * j + 10 * lane + half;
+    for (size_t i = 0; i < memory.size(); ++i)
+      ASSERT_EQ(memory[i], expected[i]) << "row " << i / kRowElements << " column "
+                                        << i % kRowElements;
+  }
+}
+
 // One warp: stmatrix.x2 to shared memory, then ldmatrix.x2.trans reads the
 // transposes back. Lane (g, t) stores j * 64 + 8 g + 2t + h (element (g, 2t+h)
 // of matrix j) and loads element (2t + h, g): j * 64 + 8 (2t + h) + g.

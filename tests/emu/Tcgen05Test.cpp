@@ -492,11 +492,15 @@ TEST(Tcgen05Intrinsics, NamesOfLlvm22) {
         "llvm.nvvm.tcgen05.mma.shared.mxf8f6f4.block_scale",
         "llvm.nvvm.tcgen05.mma.tensor.mxf8f6f4.block_scale.block32",
         "llvm.nvvm.tcgen05.commit.mc.shared.cg1", "llvm.nvvm.tcgen05.cp.32x128b_warpx4.cg1",
-        "llvm.nvvm.tcgen05.shift.down.cg1"})
+        "llvm.nvvm.tcgen05.shift.down.cg1", "llvm.nvvm.tcgen05.alloc.cg2",
+        "llvm.nvvm.tcgen05.dealloc.cg2", "llvm.nvvm.tcgen05.relinq.alloc.permit.cg2",
+        "llvm.nvvm.tcgen05.commit.mc.shared.cg2"})
     EXPECT_TRUE(lookupIntrinsic(name)) << name;
-  // 16x256b.x64 would be 256 registers; CTA pairs, .ws and .sp are refused.
+  // 16x256b.x64 would be 256 registers; a CTA pair's cp and shift, .ws and
+  // .sp are refused.
   for (const char *name :
-       {"llvm.nvvm.tcgen05.ld.16x256b.x64", "llvm.nvvm.tcgen05.alloc.cg2",
+       {"llvm.nvvm.tcgen05.ld.16x256b.x64", "llvm.nvvm.tcgen05.cp.128x256b.cg2",
+        "llvm.nvvm.tcgen05.shift.down.cg2",
         "llvm.nvvm.tcgen05.mma.ws.shared", "llvm.nvvm.tcgen05.mma.sp.shared",
         "llvm.nvvm.tcgen05.mma.shared.disable_output_lane.cg2",
         "llvm.nvvm.tcgen05.cp.128x256b.b6x16_p32.cg1",

@@ -8,24 +8,32 @@
   tcgen05-check.py mma KIND D.npy          D = A B^T in KIND's arithmetic
   tcgen05-check.py fragments OUT.npy       the fragments kernel's tensor memory
 
-KIND is f16, bf16, tf32, e4m3, s8 or f16acc (f16 inputs and accumulator).
+KIND is f16, bf16, tf32, e4m3, s8, f16acc (f16 inputs and accumulator) or
+f16pair (f16 with M = 256: the mma_pair kernel's CTA pair, 256 x 64 bytes of
+A, D 256 x 64).
 The instruction descriptor is built from the PTX ISA's table: dtype in bits
 4-5, atype 7-9, btype 10-12, N >> 3 in 17-22, M >> 4 in 24-28.
 """
 import sys
 import numpy as np
 
-M, N = 128, 64
+N = 64
 # kind: (.kind immediate, dtype, atype/btype code, numpy input type)
 KINDS = {
     'f16': (0, 1, 0, np.float16), 'bf16': (0, 1, 1, 'bf16'), 'f16acc': (0, 0, 0, np.float16),
     'tf32': (1, 1, 2, np.float32), 'e4m3': (2, 1, 0, 'e4m3'), 's8': (3, 2, 1, np.int8),
+    'f16pair': (0, 1, 0, np.float16),
 }
+
+
+def rows(kind):
+    """M: 128, or 256 for a CTA pair's (cta_group::2) mma."""
+    return 256 if kind.endswith('pair') else 128
 
 
 def idesc(kind):
     _, dtype, ab, _ = KINDS[kind]
-    return dtype << 4 | ab << 7 | ab << 10 | (N >> 3) << 17 | (M >> 4) << 24
+    return dtype << 4 | ab << 7 | ab << 10 | (N >> 3) << 17 | (rows(kind) >> 4) << 24
 
 
 def e4m3_bits(values):
@@ -43,6 +51,7 @@ def e4m3_bits(values):
 def inputs(kind):
     rng = np.random.default_rng(7)
     t = KINDS[kind][3]
+    M = rows(kind)
     if t == np.int8:
         a, b = rng.integers(-128, 128, (M, 64)), rng.integers(-128, 128, (N, 64))
         return a.astype(np.int8), b.astype(np.int8), a, b
@@ -69,7 +78,7 @@ def main():
         a, b, _, _ = inputs(kind)
         np.save('a.npy', a)
         np.save('b.npy', b)
-        np.save('d.npy', np.zeros((M, N), np.float32))
+        np.save('d.npy', np.zeros((rows(kind), N), np.float32))
         print(KINDS[kind][0], idesc(kind))
         return 0
     if what == 'mma':

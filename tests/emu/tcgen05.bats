@@ -24,6 +24,22 @@ setup() {
   done
 }
 
+@test "tcgen05.mma.cta_group::2 (M = 256) on a CTA pair: each CTA's A rows times both CTAs' B halves" {
+  set -- $("$PY" "$CHECK" inputs f16pair)
+  run tile-emu "$K/tcgen05.ll" --kernel mma_pair --grid 1 --param ptr:a.npy --param ptr:b.npy \
+    --param ptr:d.npy --param i32:$2 --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  "$PY" "$CHECK" mma f16pair out/d.npy || { echo "wrong D"; false; }
+  # M = 128 (64 rows per CTA) is not emulated: refused, not computed wrongly.
+  run tile-emu "$K/tcgen05.ll" --kernel mma_pair --grid 1 --param ptr:a.npy --param ptr:b.npy \
+    --param ptr:d.npy --param i32:135266320 --out-dir out # f16 with M = 128
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"tcgen05.mma.cta_group::2 with M = 128 (the emulator runs M = 256: 128 rows in each CTA of the pair)"* ]]
+  run tile-emu "$K/tcgen05.ll" --kernel pair_alone --grid 1
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"llvm.nvvm.tcgen05.alloc.shared.cg2 (cta_group::2) needs the peer CTA of cluster rank 0, but the cluster has 1 CTA(s)"* ]]
+}
+
 @test "tcgen05.cp of A's K steps into tensor memory, then tcgen05.mma.tensor from there" {
   for kind in f16 bf16 tf32 e4m3 s8; do
     set -- $("$PY" "$CHECK" inputs $kind)
@@ -50,7 +66,7 @@ define ptx_kernel void @pair(i32 %dst) "nvvm.reqntid"="32" {
 IR
   run tile-emu pair.ll --kernel pair --grid 1 --param i32:0
   [ "$status" -eq 5 ]
-  [[ "$output" == *"in 'pair': unsupported tcgen05 inline PTX: cta_group::2 (the emulator runs clusters of one CTA) in 'tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32'"* ]]
+  [[ "$output" == *"in 'pair': unsupported tcgen05 inline PTX: cta_group::2 in inline PTX (the emulator runs a CTA pair's tcgen05 from the intrinsics) in 'tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32'"* ]]
 }
 
 @test "tcgen05.st 16x256b and 16x32bx2 fragments read back by 32x32b loads" {
@@ -83,7 +99,7 @@ sys.exit(0 if np.array_equal(np.load('out/o.npy'), want) else 1)"
   [[ "$output" == *"tcgen05.ld of lanes 0..31 by warp 1, which may only access lanes 32..63"* ]]
   run tile-emu "$K/tcgen05.ll" --kernel commit_to_peer --grid 1
   [ "$status" -eq 5 ]
-  [[ "$output" == *"tcgen05.commit multicast to CTA mask 0x3 (the emulator runs clusters of one CTA: only bit 0 exists)"* ]]
+  [[ "$output" == *"tcgen05.commit .multicast::cluster to CTA mask 0x3, but the cluster has 1 CTA(s)"* ]]
 }
 
 @test "MLIR's NVVM dialect tcgen05 ops (alloc, mma_smem_desc, mma, commit, ld, dealloc) through mlir-translate" {

@@ -104,6 +104,17 @@ check() {
   [[ "$output" == *"CTA (1,0,0), thread ("*"read of 4 bytes at address 0x"*"shared memory of another CTA"* ]]
 }
 
+@test "under .blocksareclusters --grid counts clusters, whose CTAs read each other's shared memory" {
+  gen "np.save('out.npy', np.full(6, -1, np.int32))"
+  run tile-emu "$K/cluster.ll" --kernel pair --grid 3 --param ptr:out.npy --out-dir out
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  check "np.array_equal(np.load('out/out.npy'), [11, 1, 1031, 1021, 2051, 2041])"
+  # Without it the grid counts CTAs: a whole number of clusters.
+  run tile-emu "$K/cluster.ll" --kernel pair_of_ctas --grid 3 --param ptr:out.npy --out-dir out
+  [ "$status" -eq 5 ]
+  [[ "$output" == *"kernel 'pair_of_ctas': grid of (3,1,1) CTAs is not a whole number of clusters of (2,1,1) CTAs"* ]]
+}
+
 @test "barrier deadlocks are reported, not hung" {
   gen "np.save('out.npy', np.zeros(96, np.int32))"
   run timeout 20 tile-emu "$K/hang.ll" --kernel named_barrier_short --grid 1 --param ptr:out.npy

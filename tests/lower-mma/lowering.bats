@@ -60,12 +60,20 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "tileiras: fp8 mma.sync.aligned.m16n8k32 on sm_89, sm_90, sm_100 and sm_120; FMAs on sm_80 and sm_86" {
+# (Its 32-row tile of 4 warps takes the tensor cores' M = 64 forms with
+# padding rows on sm_90 and sm_100: wgmma by TMA, tcgen05.)
+@test "tileiras: fp8 mma.sync.aligned.m16n8k32 on sm_89 and sm_120, e4m3 wgmma on sm_90 (sm_90a) and tcgen05 on sm_100; FMAs on sm_80 and sm_86" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_sync_fp8.mlir" sm
-  for sm in sm_89 sm_90 sm_100 sm_120; do
+  for sm in sm_89 sm_120; do
     run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
     [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
   done
+  run tileiras --gpu-name sm_90 --emit=ptx -o - "$in"
+  [[ "$output" == *".target sm_90a"* && "$output" == *"wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3"* &&
+     "$output" == *"cp.async.bulk.tensor.2d"* && "$output" != *"mma.sync"* ]] || { echo "sm_90: no e4m3 wgmma by TMA"; false; }
+  run tileiras --gpu-name sm_100 --emit=ptx -o - "$in"
+  [[ "$output" == *"tcgen05.mma.cta_group::1.kind::f8f6f4"* && "$output" != *"mma.sync"* ]] ||
+    { echo "sm_100: no kind::f8f6f4 tcgen05.mma"; false; }
   for sm in sm_80 sm_86; do
     run bash -c "tileiras --gpu-name $sm --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX80 '$in'"
     [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
@@ -160,11 +168,12 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tileiras --gpu-name sm_80 --emit=ptx -o - '$in' | FileCheck --check-prefix=PTX '$in'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  # On sm_100 this 32-row multiply has neither the tcgen05 layout nor the
-  # mma.sync path's rounding after ldmatrix: its ftof stays a rounding in
-  # registers (a tcgen05 one fuses, see the next test).
+  # On sm_100 this 32-row multiply of 4 warps takes tcgen05 at M = 64
+  # with padding rows, so its ftof'd loads fuse marked as on the tcgen05
+  # path (see the next test), rounded in shared memory.
   run bash -c "tile-lower --gpu-name sm_100 '$in' | tile-sched"
-  [[ "$status" -eq 0 && "$output" == *"arith.truncf"* && "$output" != *"_tf32"* ]] || { echo "$output" | grep -n 'mmaf\|truncf'; false; }
+  [[ "$status" -eq 0 && "$output" == *"tile_as.mmaf_global"*"{lhs_tf32, rhs_tf32}"* && "$output" != *"arith.truncf"* ]] ||
+    { echo "$output" | grep -n 'mmaf\|truncf'; false; }
 }
 
 # On the tcgen05 path (sm_100) ftof'd f32 loads fuse marked, to be rounded in
@@ -276,16 +285,17 @@ setup() {
   [ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; false; }
 }
 
-@test "tileiras: sm_90a takes mma.sync where no warpgroup tiles the accumulator (32 rows; 8 warps over 64 rows; 2 warps)" {
+@test "tileiras: sm_90a takes mma.sync where no warpgroup tiles the accumulator (8 warps over 64 rows; 2 warps)" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp args
   tmp="$(mktemp -d)"
-  for args in "--m 32 --n 64 --k 32" "--m 64 --n 64 --k 16 --warps 8" "--m 64 --n 64 --k 16 --warps 2" \
-              "--m 64 --n 64 --k 16 --warps 4"; do
+  for args in "--m 64 --n 64 --k 16 --warps 8" "--m 64 --n 64 --k 16 --warps 2" \
+              "--m 64 --n 64 --k 16 --warps 4" "--m 32 --n 64 --k 32 --warps 4"; do
     "$kernel" $args --a f16 --acc f32 > "$tmp/k.mlir"
     run tileiras --gpu-name sm_90a --emit=ptx -o - "$tmp/k.mlir"
     [ "$status" -eq 0 ] || { rm -rf "$tmp"; echo "$args: $output"; false; }
     if [[ "$args" == *"--warps 4" ]]; then
-      # The control: one warpgroup over 64 rows does take wgmma.
+      # The controls: one warpgroup over 64 rows does take wgmma, and so
+      # do 32 rows (at M = 64 with padding rows, WgmmaToLLVM.cpp).
       [[ "$output" == *"wgmma.mma_async"* ]] || { rm -rf "$tmp"; echo "$args: no wgmma"; false; }
     else
       [[ "$output" == *"mma.sync.aligned.m16n8k16"* && "$output" != *"wgmma"* ]] ||
@@ -385,15 +395,17 @@ CHECK
 # an f16 D through a partition view becomes tile_as.store_tma. A 128x256
 # tile is four 16 KiB blocks of 128-byte swizzled columns: two chunks of two
 # blocks through the 32 KiB of scratch. Per chunk the registers go to
-# shared memory in pairs (st.shared.b32: the wgmma accumulator layout holds
-# two adjacent columns), a proxy fence and a barrier, then thread 0 stores
-# two boxes, commits and waits for their reads before the next barrier.
+# shared memory by stmatrix.x4 (the wgmma accumulator layout holds its
+# fragments: two adjacent columns per lane, four lanes to a row of 8 columns;
+# 8 per thread and chunk instead of 32 st.shared.b32), a proxy fence and a
+# barrier, then thread 0 stores two boxes, commits and waits for their reads
+# before the next barrier.
 @test "tile-sched: on sm_90a an f16 partition-view store becomes tile_as.store_tma (-v says so, or why not); PTX stores through swizzled shared memory by TMA in two chunks; no spills" {
   local kernel="$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" tmp
   tmp="$(mktemp -d)"
   "$kernel" --m 128 --n 256 --k 64 --a f16 --acc f16 --warps 8 > "$tmp/k.mlir"
   run bash -c "tile-lower --gpu-name sm_90a '$tmp/k.mlir' | tile-sched -v -o '$tmp/k.sched.mlir'"
-  [[ "$output" == *"remark: sm_90a: this store goes through shared memory by TMA (cp.async.bulk.tensor; 2 chunk(s) of 128 columns, 128-byte swizzle)"* ]] ||
+  [[ "$output" == *"remark: sm_90a: this store goes through shared memory by TMA (cp.async.bulk.tensor; 2 chunk(s) of 128 columns, 128-byte swizzle; stmatrix.x4, 16 per thread)"* ]] ||
     { echo "$output"; rm -rf "$tmp"; false; }
   grep -qE 'tile_as.store_tma %[0-9]+, %arg3\[%c128_i32, %c256_i32, %c256_i32, %c0_i32, %c0_i32\] : tensor<128x256xf16' "$tmp/k.sched.mlir" &&
     ! grep -q 'tile_as.store ' "$tmp/k.sched.mlir" || { grep -n store "$tmp/k.sched.mlir"; rm -rf "$tmp"; false; }
@@ -402,7 +414,7 @@ CHECK: .global .align 128 .b8 __tile_tma_maps{{[0-9]}}[131072];
 CHECK: .shared .align 1024 .b8 __tile_scratch[32768];
 CHECK: wgmma.wait_group.sync.aligned 0;
 CHECK: bar.sync 0;
-CHECK: st.shared.b32
+CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
 CHECK: fence.proxy.async.shared::cta;
 CHECK-NEXT: bar.sync 0;
 CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__tile_scratch];
@@ -410,7 +422,7 @@ CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__t
 CHECK-NEXT: cp.async.bulk.commit_group;
 CHECK-NEXT: cp.async.bulk.wait_group.read 0;
 CHECK: bar.sync 0;
-CHECK: st.shared
+CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16
 CHECK: fence.proxy.async.shared::cta;
 CHECK-NEXT: bar.sync 0;
 CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{{.*}}], [__tile_scratch];
@@ -423,9 +435,11 @@ CHECK: ret;
 CHECK
   run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o '$tmp/k.ptx' '$tmp/k.mlir' && FileCheck --input-file '$tmp/k.ptx' '$tmp/k.check'"
   [ "$status" -eq 0 ] || { echo "$output"; rm -rf "$tmp"; false; }
-  # Four boxes in all; 64 registers of 4 bytes per thread, at most 64 stores.
+  # Four boxes in all; 64 register pairs per thread, four to a stmatrix,
+  # and no st.shared.
   [ "$(grep -c 'cp.async.bulk.tensor.2d.global.shared::cta' "$tmp/k.ptx")" -eq 4 ] &&
-    [ "$(grep -c 'st.shared' "$tmp/k.ptx")" -le 64 ] || { rm -rf "$tmp"; false; }
+    [ "$(grep -c 'stmatrix.sync.aligned.m8n8.x4.shared.b16' "$tmp/k.ptx")" -eq 16 ] &&
+    ! grep -q 'st.shared' "$tmp/k.ptx" || { rm -rf "$tmp"; false; }
   run ptxas -arch sm_90a -v -o "$tmp/k.cubin" "$tmp/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; rm -rf "$tmp"; false; }
   # A view whose rows are not 16-byte multiples (60 columns) proves no
@@ -437,6 +451,54 @@ CHECK
   run bash -c "tile-lower --gpu-name sm_80 '$tmp/k.mlir' | tile-sched -v -o '$tmp/k80.mlir'"
   [[ "$output" != *"TMA"* ]] && ! grep -q store_tma "$tmp/k80.mlir" || { echo "$output"; rm -rf "$tmp"; false; }
   rm -rf "$tmp"
+}
+
+# FMHA's epilogue shape (inputs/store_tma_reshape.mlir): ftof after a reshape
+# to the batched view. The truncf moves before the reshape, which goes: the
+# 64 x 64 f16 tile in the wgmma layout takes stmatrix (4 x4 per thread), no
+# st.shared or ld.shared (the f32 tile no longer moves through shared
+# memory), and D matches numpy in tile-emu.
+@test "tile-sched: a truncf of a leading-unit reshape stored by TMA applies to the accumulator in its layout; stmatrix, no shared-memory exchange; numerics in tile-emu" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/store_tma_reshape.mlir" tmp="$BATS_TEST_TMPDIR"
+  run bash -c "tile-lower --gpu-name sm_90a '$in' | tile-sched | FileCheck --check-prefix=SCHED '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  tileiras --gpu-name sm_90a --emit=ptx -o "$tmp/k.ptx" "$in"
+  [ "$(grep -c 'stmatrix.sync.aligned.m8n8.x4.shared.b16' "$tmp/k.ptx")" -eq 4 ] &&
+    ! grep -qE 'st\.shared|ld\.shared' "$tmp/k.ptx" || { grep -E 'stmatrix|shared' "$tmp/k.ptx"; false; }
+  local rng="np.random.default_rng(11)"
+  run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$in" --entry k --bin "$TILEPIPE_BIN" \
+    --gpu-name sm_90a --array "a=$rng.standard_normal((64, 32)).astype(np.float16)" \
+    --array "b=$rng.standard_normal((32, 64)).astype(np.float16)" \
+    --array "c=$rng.standard_normal((64, 64)).astype(np.float32)" --array "d_out=np.zeros((64, 64), np.float16)" \
+    --expect "d_out = (a.astype(np.float32) @ b.astype(np.float32) + c).astype(np.float16)" --rtol 2e-3 --atol 2e-2
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+# stmatrix follows the register layout, not the multiply
+# (inputs/store_tma_layouts.mlir): the same tile in stmatrix's fragment
+# layout takes two stmatrix.x4 per thread, in 8-column runs two
+# st.shared.v4; both store exactly the 30 x 56 view in tile-emu.
+@test "tile-llvm: store_tma takes stmatrix.x4 where the layout holds its fragments, st.shared.v4 otherwise; both store the ragged view (tile-emu)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/store_tma_layouts.mlir" tmp="$BATS_TEST_TMPDIR" k
+  tile-llvm --gpu-name sm_90a "$in" -o "$tmp/k.ll"
+  tile-ptx --gpu-name sm_90a "$tmp/k.ll" -o "$tmp/k.ptx"
+  # Per kernel: its stmatrix and st.shared count.
+  run awk '/\.entry/ { k = $NF } /stmatrix.sync.aligned.m8n8.x4.shared.b16/ { m[k]++ }
+           /st\.shared/ { s[k]++ } END { printf "%d %d %d %d", m["fragment("], s["fragment("], m["blocked("], s["blocked("] }' "$tmp/k.ptx"
+  [ "$output" = "2 0 0 2" ] || { echo "stmatrix/st.shared per kernel: $output"; false; }
+  grep -q 'st.shared.v4.b32' "$tmp/k.ptx"
+  for k in fragment blocked; do
+    /usr/bin/python3 -c "import numpy as np; np.save('$tmp/out.npy', np.full((32, 64), -1, np.float16))"
+    run tile-emu "$tmp/k.ll" --kernel $k --grid 1 --gpu-name sm_90a --param "ptr:$tmp/out.npy" --out-dir "$tmp/$k"
+    [ "$status" -eq 0 ] || { echo "$k: $output"; false; }
+    run /usr/bin/python3 -c "
+import numpy as np, sys
+got = np.load('$tmp/$k/out.npy')
+want = np.full((32, 64), -1, np.float16)
+want[:30, :56] = np.arange(2048).reshape(32, 64)[:30, :56]
+sys.exit(0 if np.array_equal(got, want) else print(got) or 1)"
+    [ "$status" -eq 0 ] || { echo "$k: $output"; false; }
+  done
 }
 
 @test "verifier: tile_as.store_tma of f32, of a base of another type, with a view of the wrong length or leading dimensions above 1" {

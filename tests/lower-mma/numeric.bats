@@ -411,6 +411,29 @@ wgmma_kind_case() {
   done
 }
 
+# A 32-row tile of one warpgroup (8 rows per warp) fills half of
+# each warp's 16 rows of a wgmma: the other half multiplies padding rows of
+# the staged A, whose D registers are dropped (WgmmaToLLVM.cpp). Any
+# padding result that reached a register, or a tile row staged into the
+# wrong 16-row slice, fails these; TMA boxes of 8 rows land A's rows in
+# their slices.
+@test "wgmma path (sm_90a): 32-row tiles at M = 64 with padding rows; tf32, f16, e4m3, TMA, batched, ragged, 4-byte copies" {
+  wgmma_kind_case m64n32k8.f32.tf32.tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  wgmma_kind_case m64n64k8.f32.tf32.tf32 32 64 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4  # K chunks
+  wgmma_kind_case m64n32k8.f32.tf32.tf32 32 32 16 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5   # batched
+  MMA_VALID=20,28,20 wgmma_kind_case m64n32k8.f32.tf32.tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  # Extents of no proven divisor: f32 copied a 4-byte element at a time
+  # (cuTile's non-multiple MatMul), rounded to tf32 once landed.
+  MMA_FROM_F32=1 MMA_VALID=30,27,21 wgmma_kind_case m64n32k8.f32.tf32.tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"cp.async.ca.shared.global"*", 4, "* && "$output" != *", 8, "* ]] ||
+    { echo "unproven runs not copied a 4-byte element at a time"; false; }
+  wgmma_case 32 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  wgmma_case 32 32 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
+  MMA_VALID=24,40,24 tma_case 32 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  wgmma_kind_case m64n16k32.f32.e4m3.e4m3 32 16 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-5
+}
+
 # tcgen05_case: mma_case on sm_100 (plain: tcgen05 is the Blackwell path),
 # whose PTX must take the tcgen05 path.
 tcgen05_case() {
@@ -491,6 +514,23 @@ tcgen05_kind_case() {
   tcgen05_kind_case f8f6f4 128 64 64 f8E4M3FN f16 0 -- --rtol 2e-3 --atol 2e-2
   MMA_VALID=100,40,48 tcgen05_kind_case f8f6f4 128 64 64 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-5
   MMA_VALID=100,40,24 tcgen05_kind_case tf32 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+}
+
+# A 32-row tile of 4 warps takes one M = 64 tcgen05.mma with A's rows
+# spread over its 16-row slices and padding rows between them; D comes back
+# with tcgen05.ld.16x256b (Tcgen05Lowering.h, Tcgen05RowBlocks).
+@test "tcgen05 path (sm_100): 32-row tiles at M = 64 with padding rows; tf32, f16, e4m3, K chunks, batched, ragged, f16 accumulator" {
+  tcgen05_kind_case tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  tcgen05_kind_case tf32 32 64 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4   # K in chunks
+  tcgen05_kind_case tf32 32 32 16 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5    # batched
+  MMA_VALID=20,28,20 tcgen05_kind_case tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_FROM_F32=1 MMA_VALID=30,27,21 tcgen05_kind_case tf32 32 32 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  tcgen05_case 32 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  tcgen05_kind_case f8f6f4 32 16 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-5
+  tcgen05_case 32 32 32 f16 f16 0 -- --rtol 2e-3 --atol 2e-2
+  run bash -c "tileiras --gpu-name sm_100 --emit=ptx -o - '$TMP/k.mlir'"
+  [[ "$output" == *"tcgen05.ld.sync.aligned.16x256b.x4.b32"* && "$output" != *"32x32b"* ]] ||
+    { echo "no tcgen05.ld.16x256b: $output" | grep tcgen05.ld; false; }
 }
 
 # tcgen05_copy_case PATTERN tcgen05_case-args: tcgen05_case, whose PTX must
@@ -602,14 +642,17 @@ tma_kind_case() {
 }
 
 # tma_store_case: wgmma_case (f16 accumulator) whose D the PTX stores by TMA
-# through swizzled shared memory: bulk tensor stores, no st.global. D's
-# array starts as zeros and the view covers only VM x VN of it, so a box
-# that wrote past the view's edges would show there.
+# through swizzled shared memory: stmatrix.x4 (the accumulator layout holds
+# its fragments; no st.shared), bulk tensor stores, no st.global. D's array
+# starts as zeros and the view covers only VM x VN of it, so a box that
+# wrote past the view's edges would show there.
 tma_store_case() {
   wgmma_case "$@"
   run bash -c "tileiras --gpu-name sm_90a --emit=ptx -o - '$TMP/k.mlir'"
   [[ "$output" == *"cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"* &&
      "$output" != *"st.global"* ]] || { echo "$*: D not stored by TMA alone"; false; }
+  [[ "$output" == *"stmatrix.sync.aligned.m8n8.x4.shared.b16"* && "$output" != *"st.shared"* ]] ||
+    { echo "$*: D not staged by stmatrix alone"; false; }
 }
 
 @test "wgmma path (sm_90a): an f16 D stored by TMA; ragged edges clipped; 32-, 64- and 128-byte swizzles; column chunks" {

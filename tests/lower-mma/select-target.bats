@@ -99,7 +99,8 @@ gather_variant() {
 }
 
 @test "tile-sched: a matmul whose accumulator no warpgroup tiles stays sm_90 and says why" {
-  "$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" --m 32 --n 64 --k 32 --a f16 --acc f32 > "$TMP/k.mlir"
+  # 16 rows: not even 8 per warp (32 rows take wgmma with padding rows).
+  "$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" --m 16 --n 64 --k 32 --a f16 --acc f32 > "$TMP/k.mlir"
   run bash -c "tile-lower --gpu-name sm_90 '$TMP/k.mlir' | tile-sched -v -o '$TMP/k.sched.mlir'"
   [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: its accumulator does not tile by warpgroups with all 4 warps along M"* ]] ||
     { echo "$output"; false; }
@@ -120,8 +121,14 @@ gather_variant() {
     run ptxas -arch sm_90a -o "$TMP/k.cubin" "$TMP/k.ptx"
     [ "$status" -eq 0 ] || { echo "$a: $output"; false; }
   done
-  # A tf32 accumulator of 32 rows stays sm_90 (mma.sync m16n8k8) and says why.
+  # A tf32 accumulator of 32 rows (8 per warp) takes m64n32k8 with padding
+  # rows; one of 16 rows stays sm_90 (mma.sync m16n8k8) and says why.
   "$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" --m 32 --n 32 --k 32 --a tf32 --acc f32 > "$TMP/k.mlir"
+  run tileiras --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  [[ "$output" == *"remark: sm_90 -> sm_90a: wgmma for this mmaf (A: a contiguous load, B: a contiguous load; 32 rows at M = 64, the rest padding)"* ]] ||
+    { echo "$output"; false; }
+  grep -q '^\.target sm_90a$' "$TMP/k.ptx" && grep -q 'wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32' "$TMP/k.ptx"
+  "$TILEPIPE_SOURCE_DIR/tests/lower-mma/kernel.py" --m 16 --n 32 --k 32 --a tf32 --acc f32 > "$TMP/k.mlir"
   run tileiras --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
   [[ "$output" == *"remark: sm_90: mma.sync for this mmaf, not wgmma: its accumulator does not tile by warpgroups"* ]] ||
     { echo "$output"; false; }

@@ -91,3 +91,25 @@ print(g.speedup_over_baseline(t, 'other', 'sm_90', 'sm_80'))"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   echo "$output" | grep -q $'^samples-VectorAddition-vec_add_kernel_1d.f32\tsm_89\t' || { echo "$output"; false; }
 }
+
+@test "compile-time: both tileiras flows timed per kernel, with ptxas, and their bytes compared" {
+  run /usr/bin/python3 "$BENCH/compile-time.py" --cases 'vec_add_kernel_1d\.f32' --gpu-name sm_80,sm_90
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "${lines[0]}" = $'case\tsm\tinprocess_s\tstaged_s\tspeedup\tptxas_s\tinprocess/ptxas\tstaged/ptxas\tsame' ] ||
+    { echo "$output"; false; }
+  echo "$output" | grep -qE $'^samples-VectorAddition-vec_add_kernel_1d.f32\tsm_90\t[0-9.]+\t[0-9.]+\t[0-9.]+\t[0-9.]+\t[0-9.]+\t[0-9.]+\tyes$' ||
+    { echo "$output"; false; }
+  echo "$output" | grep -qE '^all 2 compiles: in-process [0-9.]+ s, staged [0-9.]+ s, speedup [0-9.]+, ptxas [0-9.]+ s' ||
+    { echo "$output"; false; }
+  echo "$output" | grep -qx 'identical output: 2 of 2'
+}
+
+@test "compile-time: a kernel that fails in both flows alike is listed, not a disagreement" {
+  shared="$BATS_TEST_TMPDIR/shared"
+  mkdir -p "$shared/corpus/cutile/bytecode"
+  echo '{"cases": {"broken": {}}}' > "$shared/corpus/cutile/manifest.json"
+  printf '\x7fTileIR\0\x0d' > "$shared/corpus/cutile/bytecode/broken.sm_80.13.4.tileirbc"
+  run /usr/bin/python3 "$BENCH/compile-time.py" --shared "$shared" --gpu-name sm_80 --emit=ptx
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  echo "$output" | grep -q '^not compiled (same in both flows): broken sm_80: exit 5 both: ' || { echo "$output"; false; }
+}

@@ -11,6 +11,7 @@
 #include "tilepipe/Dialect/TileAS/IR/TileASLinearLayouts.h"
 #include "tilepipe/Dialect/TileAS/IR/LayoutConversion.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+#include "tilepipe/Dialect/TileAS/IR/TmaStoreStaging.h"
 
 #include "RegisterEmitter.h"
 #include "SwizzledStaging.h"
@@ -575,4 +576,92 @@ TEST(SwizzledStaging, TmaRingSlotBytesMatchTheLowering) {
     }
   // MatMul's 128x256 tile: 4 KiB of A and 8 KiB of B per 16-deep chunk.
   EXPECT_EQ(getSwizzledChunkBytes(128, 256, 16, 2), 12288u);
+}
+
+/// stmatrix.sync.aligned.m8n8.x<count> as the plan drives it (the PTX ISA,
+/// "Warp-level matrix store instruction: stmatrix"): lane (g, t) hands over
+/// register pair count * q + j as matrix j of instruction q, whose row g
+/// lane 8j + g names; elements (g, 2t) and (g, 2t + 1) go to columns 2t and
+/// 2t + 1 of that row. Every register of every thread must land where the
+/// layout says it holds, in the chunk the instruction is issued for.
+using RowColPair = std::pair<int64_t, int64_t>;
+
+void checkStmatrix(BlockedAttr layout, ArrayRef<int64_t> shape, int64_t chunkCols,
+                   int64_t count) {
+  std::string why;
+  std::optional<StmatrixStores> stores = StmatrixStores::get(layout, shape, chunkCols, why);
+  ASSERT_TRUE(stores) << why;
+  EXPECT_EQ(stores->count, count);
+  std::optional<LinearLayout> linear = toLinearLayout(layout, shape);
+  ASSERT_TRUE(linear);
+  ASSERT_EQ(2 * stores->count * stores->groups, linear->getInDimSize(kRegisterDim));
+  unsigned rank = shape.size();
+  // The (row, column) a lane names before the instruction's offset, as the
+  // lowering computes it (XOR of the bases of the lane's and warp's bits).
+  auto named = [&](int32_t lane, int32_t warp) {
+    StmatrixStores::RowCol at{0, 0};
+    for (auto [bases, id] : {std::pair{ArrayRef(stores->laneBases), lane},
+                             std::pair{ArrayRef(stores->warpBases), warp}})
+      for (auto [bit, basis] : llvm::enumerate(bases))
+        if (id >> bit & 1)
+          at = {at[0] ^ basis[0], at[1] ^ basis[1]};
+    return at;
+  };
+  for (int32_t warp = 0; warp < linear->getInDimSize(kWarpDim); ++warp)
+    for (int64_t q = 0; q < stores->groups; ++q) {
+      StmatrixStores::RowCol offset = stores->groupOffset(q);
+      for (int32_t lane = 0; lane < 32; ++lane)
+        for (int64_t j = 0; j < stores->count; ++j)
+          for (int32_t half = 0; half < 2; ++half) {
+            int32_t reg = int32_t(2 * (stores->count * q + j) + half);
+            SmallVector<int32_t> holds = linear->apply({reg, lane, warp});
+            StmatrixStores::RowCol row = named(int32_t(8 * j + lane / 4), warp);
+            int64_t r = row[0] + offset[0], c = row[1] + offset[1] + 2 * (lane % 4) + half;
+            ASSERT_EQ(RowColPair(r, c), RowColPair(holds[rank - 2], holds[rank - 1]))
+                << "register " << reg << " lane " << lane << " warp " << warp;
+            ASSERT_EQ(c / chunkCols, offset[1] / chunkCols) << "instruction " << q;
+            for (unsigned d = 0; d + 2 < rank; ++d)
+              ASSERT_EQ(holds[d], 0);
+          }
+    }
+}
+
+// The accumulator layouts hold stmatrix's fragments: wgmma's (warps along
+// M) at the shapes TMA stores (x4; one or two warpgroups; column chunks of
+// 128), the mma.sync one (warps along N too), a leading unit dimension;
+// fewer register pairs give x2 and x1.
+TEST_F(TileASLinearLayouts, StmatrixStoresTheAccumulatorFragments) {
+  for (auto [m, n, warps, chunk] :
+       {std::array<int64_t, 4>{64, 16, 4, 16}, {64, 32, 4, 32}, {128, 128, 4, 128},
+        {128, 256, 8, 128}, {256, 128, 8, 64}, {64, 512, 4, 128}}) {
+    SCOPED_TRACE(::testing::Message() << m << "x" << n << ", " << warps << " warps");
+    checkStmatrix(getWgmmaAccumulatorLayout(&context, {m, n}, warps), {m, n}, chunk, 4);
+    checkStmatrix(getMmaAccumulatorLayout(&context, {m, n}, warps), {m, n}, chunk, 4);
+  }
+  checkStmatrix(getWgmmaAccumulatorLayout(&context, {1, 64, 64}, 4), {1, 64, 64}, 64, 4);
+  checkStmatrix(getWgmmaAccumulatorLayout(&context, {64, 8}, 4), {64, 8}, 8, 2);
+  checkStmatrix(BlockedAttr::get(&context, {1, 2}, {8, 4}, {1, 1}, {1, 0}), {8, 8}, 8, 1);
+}
+
+// Other layouts keep st.shared, and say why.
+TEST_F(TileASLinearLayouts, StmatrixNeedsItsFragments) {
+  auto why = [&](BlockedAttr layout, ArrayRef<int64_t> shape, int64_t chunkCols) {
+    std::string reason;
+    EXPECT_FALSE(StmatrixStores::get(layout, shape, chunkCols, reason));
+    return reason;
+  };
+  // 8 adjacent columns per thread: lanes step 8 columns.
+  EXPECT_EQ(why(getDefaultBlockedLayout(&context, {64, 64}, 8, 4), {64, 64}, 64),
+            "four lanes do not share a row of 8 columns (stmatrix's fragment)");
+  EXPECT_EQ(why(getDefaultBlockedLayout(&context, {64, 64}, 1, 4), {64, 64}, 64),
+            "its threads hold no pairs of adjacent columns");
+  // The paired-column mma.sync accumulator: four adjacent columns a lane.
+  EXPECT_EQ(why(getMmaAccumulatorLayout(&context, {64, 64}, 4, true), {64, 64}, 64),
+            "four lanes do not share a row of 8 columns (stmatrix's fragment)");
+  EXPECT_EQ(why(getWgmmaAccumulatorLayout(&context, {192, 64}, 4), {192, 64}, 64),
+            "its layout is no linear layout (a dimension is no power of two)");
+  // Lanes 0-1 step 2 and 4 columns, but lanes 2-4 step 8 columns and rows
+  // only after them: the matrices of a warp span 32 columns, two chunks of 16.
+  EXPECT_EQ(why(BlockedAttr::get(&context, {1, 2}, {1, 32}, {4, 1}, {1, 0}), {64, 64}, 16),
+            "a warp's matrices straddle the chunks of 16 columns");
 }

@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   app.add_option("KERNEL", options.input, "Kernel module: LLVM IR text or bitcode (nvptx64), TileIR bytecode or cuda_tile MLIR")
       ->required();
   app.add_option("--kernel", options.kernel, "Kernel symbol to launch")->required();
-  app.add_option("--grid", options.grid, "Grid size X[,Y[,Z]] in CTAs")->required();
+  app.add_option("--grid", options.grid, "Grid size X[,Y[,Z]] in CTAs (in clusters for a kernel with nvvm.blocksareclusters)")->required();
   app.add_option("--param", options.params,
                  "Kernel parameter, one per parameter in order: "
                  "i1|i8|i16|i32|i64:INT, f16|bf16|f32|f64:FLOAT, ptr:FILE.npy[+BYTES]");

@@ -8,10 +8,8 @@
 // verbatim; a ptxas failure or a missing ptxas exits with 5.
 //
 //===----------------------------------------------------------------------===//
+#include "tilepipe/Driver/PackStage.h"
 #include "tilepipe/Support/ToolDriver.h"
-#include "tilepipe/Target/Packaging.h"
-#include "tilepipe/Target/Ptxas.h"
-#include "tilepipe/Target/Remarks.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -31,81 +29,11 @@ struct PackToolOptions {
   bool printKernels = false;
   std::string remarksFile;  // YAML remarks; empty: none
 };
-
-/// Whether the user asked ptxas for -v themselves.
-static bool userAskedVerbosePtxas(const PtxasOptions &ptxas) {
-  return llvm::is_contained(ptxas.extraArgs, "-v") ||
-         llvm::is_contained(ptxas.extraArgs, "--verbose");
-}
-
-/// ptxas's messages minus the `-v` statistics we asked for on our own.
-static void printPtxasLog(llvm::StringRef log, bool keepStatistics) {
-  if (keepStatistics) {
-    llvm::errs() << log;
-    return;
-  }
-  llvm::StringRef rest = log;
-  while (!rest.empty()) {
-    llvm::StringRef line;
-    std::tie(line, rest) = rest.split('\n');
-    if (line.starts_with("ptxas info") || line.starts_with("    "))
-      continue;
-    llvm::errs() << line << "\n";
-  }
-}
-
-/// The container `-o` asks for when --emit is not given.
-static std::string containerFor(llvm::StringRef outputPath) {
-  if (outputPath.ends_with(".o") || outputPath.ends_with(".obj"))
-    return "obj";
-  if (outputPath.ends_with(".fatbin"))
-    return "fatbin";
-  return "cubin";
-}
-
-static HostArch defaultHostArch() {
-#if defined(__aarch64__)
-  return HostArch::AArch64;
-#else
-  return HostArch::X86_64;
-#endif
-}
-
-/// Packs the cubin into the requested container.
-static llvm::Expected<std::string> pack(const PackToolOptions &options,
-                                        llvm::StringRef ptx, std::string cubin) {
-  if (options.emit == "cubin")
-    return cubin;
-  std::string image = std::move(cubin);
-  if (options.emit == "fatbin" || options.embedPTX) {
-    FatbinaryOptions fatbin;
-    fatbin.gpu = options.target.target;
-    fatbin.embedPTX = options.embedPTX;
-    fatbin.deviceDebug = options.target.deviceDebug;
-    llvm::Expected<std::string> packed =
-        createFatbinary(image, ptx, fatbin, llvm::errs(),
-                        options.verbose ? &llvm::errs() : nullptr);
-    if (!packed)
-      return packed.takeError();
-    if (options.emit == "fatbin")
-      return packed;
-    image = std::move(*packed);
-  }
-  HostObjectContents contents;
-  contents.image = image;
-  contents.kernelNote = formatKernelNote(describeKernels(ptx, image));
-  // Like the original, --lineinfo keeps the PTX source next to the image.
-  if (options.target.lineInfo || options.target.deviceDebug)
-    contents.ptx = ptx;
-  HostArch arch = options.hostArch.empty() ? defaultHostArch()
-                  : options.hostArch == "aarch64" ? HostArch::AArch64
-                                                  : HostArch::X86_64;
-  return writeHostObject(contents, arch);
-}
 } // namespace
 
-static PtxasOptions ptxasOptions(const PackToolOptions &options) {
-  PtxasOptions ptxas;
+static PackStageOptions packStageOptions(const PackToolOptions &options) {
+  PackStageOptions pack;
+  PtxasOptions &ptxas = pack.ptxas;
   ptxas.gpu = options.target.target;
   ptxas.optLevel = unsigned(options.target.optLevel);
   ptxas.lineInfo = options.target.lineInfo;
@@ -117,7 +45,17 @@ static PtxasOptions ptxasOptions(const PackToolOptions &options) {
     for (llvm::StringRef word : words)
       ptxas.extraArgs.push_back(word.str());
   }
-  return ptxas;
+  pack.container = options.emit.empty() ? containerForPath(options.io.output.path)
+                   : options.emit == "obj"    ? Container::HostObject
+                   : options.emit == "fatbin" ? Container::Fatbin
+                                              : Container::Cubin;
+  pack.embedPTX = options.embedPTX;
+  if (!options.hostArch.empty())
+    pack.hostArch =
+        options.hostArch == "aarch64" ? HostArch::AArch64 : HostArch::X86_64;
+  pack.remarks = !options.remarksFile.empty();
+  pack.commandLines = options.verbose ? &llvm::errs() : nullptr;
+  return pack;
 }
 
 int main(int argc, char **argv) {
@@ -163,8 +101,6 @@ int main(int argc, char **argv) {
     return *exit;
   if (auto exit = driver.validateTarget(options.target))
     return *exit;
-  if (options.emit.empty())
-    options.emit = containerFor(options.io.output.path);
   options.io.output.binary = !options.printKernels;
   if (!options.printKernels)
     if (llvm::Error error = checkOutputAllowed(options.io.output))
@@ -173,38 +109,24 @@ int main(int argc, char **argv) {
   auto input = readInputFile(options.io.input);
   if (!input)
     return reportError(driver.toolName(), input.takeError(), kExitIO);
-  PtxasOptions ptxas = ptxasOptions(options);
-  bool wantsStatistics = !options.remarksFile.empty();
-  bool keepStatistics = userAskedVerbosePtxas(ptxas);
-  if (wantsStatistics && !keepStatistics)
-    ptxas.extraArgs.push_back("-v");
-  std::string ptxasLog;
-  llvm::raw_string_ostream ptxasLogStream(ptxasLog);
-  llvm::Expected<std::string> cubin =
-      assembleWithPtxas((*input)->getBuffer(), ptxas, ptxasLogStream,
-                        options.verbose ? &llvm::errs() : nullptr);
-  printPtxasLog(ptxasLog, keepStatistics || !wantsStatistics);
-  if (!cubin)
-    return reportError(driver.toolName(), cubin.takeError(), kExitCompile);
-  if (wantsStatistics) {
-    llvm::StringRef ptx = (*input)->getBuffer();
-    llvm::Expected<std::string> remarks = formatRemarksYaml(
-        ptx, describeKernels(ptx, *cubin), parsePtxasVerbose(ptxasLog),
-        options.target.target.name());
-    if (!remarks)
-      return reportError(driver.toolName(), remarks.takeError(), kExitCompile);
+  PackStageOptions pack = packStageOptions(options);
+  llvm::StringRef ptx = (*input)->getBuffer();
+  llvm::Expected<AssembledPTX> assembled = assemblePTX(ptx, pack, llvm::errs());
+  if (!assembled)
+    return reportError(driver.toolName(), assembled.takeError(), kExitCompile);
+  if (pack.remarks) {
     OutputOptions remarksOutput;
     remarksOutput.path = options.remarksFile;
     remarksOutput.force = true;
-    if (llvm::Error error = writeOutput(remarksOutput, *remarks))
+    if (llvm::Error error = writeOutput(remarksOutput, assembled->remarks))
       return reportError(driver.toolName(), std::move(error), kExitIO);
   }
   if (options.printKernels) {
-    llvm::outs() << formatKernelNote(describeKernels((*input)->getBuffer(), *cubin));
+    llvm::outs() << formatKernelNote(describeKernels(ptx, assembled->cubin));
     return kExitSuccess;
   }
   llvm::Expected<std::string> packed =
-      pack(options, (*input)->getBuffer(), std::move(*cubin));
+      packCubin(std::move(assembled->cubin), ptx, pack, llvm::errs());
   if (!packed)
     return reportError(driver.toolName(), packed.takeError(), kExitCompile);
   if (llvm::Error error = writeOutput(options.io.output, *packed))

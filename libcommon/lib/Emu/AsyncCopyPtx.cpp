@@ -167,14 +167,17 @@ bool AsyncPtxCall::statement(StringRef opcode, ArrayRef<StringRef> operands,
     StringRef dims = opcode.take_until([](char c) { return c == '.'; });
     opcode = opcode.drop_front(dims.size());
     if (!dims.consume_back("d") || dims.getAsInteger(10, rank) || rank < 1 || rank > 5 ||
-        opcode.contains("multicast") || opcode.contains("im2col") || opcode.contains("cache_hint"))
+        opcode.contains("im2col") || opcode.contains("cache_hint"))
       return false;
+    // A load's .multicast::cluster adds the CTA mask as a fourth operand.
+    bool multicast = opcode.consume_back(".multicast::cluster");
     bool load = opcode.starts_with(".shared::cluster.global") &&
                 opcode.ends_with(".mbarrier::complete_tx::bytes");
-    bool store = opcode.starts_with(".global.shared::cta") && opcode.ends_with(".bulk_group");
+    bool store = !multicast && opcode.starts_with(".global.shared::cta") &&
+                 opcode.ends_with(".bulk_group");
     StringRef mapText;
     SmallVector<StringRef, 5> coordTexts;
-    if ((!load && !store) || operands.size() != (load ? 3u : 2u) ||
+    if ((!load && !store) || operands.size() != (load ? 3u + multicast : 2u) ||
         !splitTensorOperand(operands[load ? 1 : 0], mapText, coordTexts) ||
         coordTexts.size() != rank)
       return false;
@@ -188,10 +191,13 @@ bool AsyncPtxCall::statement(StringRef opcode, ArrayRef<StringRef> operands,
     args.push_back(pointer(mapText, 0, builder));
     for (StringRef coord : coordTexts)
       args.push_back(value(coord, i32));
-    if (is_contained(args, nullptr))
+    Value *mask = ConstantInt::get(i16, 0);
+    if (multicast) // a 16-bit register or an immediate
+      mask = immediateOr(value(operands[3], i16), operands[3], i16);
+    if (is_contained(args, nullptr) || !mask)
       return false;
     if (load)
-      args.append({ConstantInt::get(i16, 0), ConstantInt::get(i64, 0), ConstantInt::getFalse(i1),
+      args.append({mask, ConstantInt::get(i64, 0), ConstantInt::get(i1, multicast),
                    ConstantInt::getFalse(i1), ConstantInt::get(i32, 0)});
     else
       args.append({ConstantInt::get(i64, 0), ConstantInt::getFalse(i1)});

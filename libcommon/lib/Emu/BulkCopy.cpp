@@ -3,9 +3,10 @@
 // PTX ISA "cp.async.bulk": copies `size` bytes, a multiple of 16, between
 // 16-byte aligned addresses; a copy into shared memory signals its mbarrier
 // with complete-tx of `size` bytes (.mbarrier::complete_tx::bytes), a copy
-// to global memory belongs to the bulk async-group. The optional
-// .multicast::cluster mask may only name CTA 0 (clusters have one CTA
-// here), the L2 cache hint changes nothing.
+// to global memory belongs to the bulk async-group. With the optional
+// .multicast::cluster mask the data and the complete-tx go to the same
+// CTA-relative offsets of the destination and the mbarrier in each CTA the
+// mask names; the L2 cache hint changes nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "BulkCopy.h"
@@ -47,19 +48,24 @@ void bulkCopyHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *) 
   unsigned srcIndex = toShared ? 2 : 1, sizeIndex = toShared ? 3 : 2;
   auto src = h.arg<uintptr_t>(args, srcIndex);
   uint32_t size = h.arg<uint32_t>(args, sizeIndex);
-  if (direction == BulkDirection::GlobalToCluster && (h.arg<uint8_t>(args, 6) & 1)) {
-    uint16_t mask = h.arg<uint16_t>(args, 4);
-    if (mask != 1)
-      rt.fail("cp.async.bulk .multicast::cluster with CTA mask " + hex(mask) +
-              " (the emulator runs clusters of one CTA)");
-  }
   checkBulkOperands(rt, dst, src, size);
   unsigned srcSpace = direction == BulkDirection::SharedToCluster || !toShared ? 3 : 1;
-  unsigned dstSpace = toShared ? 3 : 1;
   rt.checkAccess(src, size, 16, srcSpace << kAccessAddrSpaceShift);
+  const auto *from = reinterpret_cast<const uint8_t *>(src);
+  if (direction == BulkDirection::GlobalToCluster && (h.arg<uint8_t>(args, 6) & 1)) {
+    auto mbar = h.arg<uintptr_t>(args, 1);
+    for (uint32_t rank : rt.multicastRanks(h.arg<uint16_t>(args, 4), "cp.async.bulk")) {
+      uintptr_t to = rt.mapShared(dst, rank, "cp.async.bulk");
+      rt.checkAccess(to, size, 16, kAccessWrite | 7u << kAccessAddrSpaceShift);
+      std::memmove(reinterpret_cast<uint8_t *>(to), from, size);
+      completeMBarrierTx(rt.mapShared(mbar, rank, "cp.async.bulk"), size);
+    }
+    return;
+  }
+  // The shared::cluster destinations may be another CTA's of the cluster.
+  unsigned dstSpace = direction == BulkDirection::GlobalToCta ? 3 : toShared ? 7 : 1;
   rt.checkAccess(dst, size, 16, kAccessWrite | dstSpace << kAccessAddrSpaceShift);
   auto *to = reinterpret_cast<uint8_t *>(dst);
-  const auto *from = reinterpret_cast<const uint8_t *>(src);
   if (direction == BulkDirection::SharedToGlobalMasked) {
     // .cp_mask: byte i of every 16-byte chunk is written when bit i is set.
     uint16_t byteMask = h.arg<uint16_t>(args, 5);

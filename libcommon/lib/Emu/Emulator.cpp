@@ -279,7 +279,18 @@ Error Emulator::launch(StringRef kernel, Dim3 grid, Dim3 block, ArrayRef<KernelA
   std::vector<MemoryRegion> regions = impl_->buffers;
   regions.insert(regions.end(), impl_->moduleRegions.begin(), impl_->moduleRegions.end());
   uint32_t shared = impl_->module.dynamicSharedOffset + impl_->options.dynamicSharedBytes;
-  Runtime runtime(info->name, entry, buffer.data(), grid, block, shared, std::move(regions),
+  // With .blocksareclusters each block of the launch is a whole cluster.
+  Dim3 ctas = grid;
+  if (info->blocksAreClusters) {
+    uint64_t x = uint64_t(grid.x) * info->cluster.x, y = uint64_t(grid.y) * info->cluster.y,
+             z = uint64_t(grid.z) * info->cluster.z;
+    if (x > UINT32_MAX || y > UINT32_MAX || z > UINT32_MAX)
+      return createStringError(inconvertibleErrorCode(),
+                               "kernel '" + kernel + "': grid of clusters too large");
+    ctas = {uint32_t(x), uint32_t(y), uint32_t(z)};
+  }
+  Runtime runtime(info->name, entry, buffer.data(), ctas, block, info->cluster, shared,
+                  std::move(regions),
                   impl_->options.printfStream ? *impl_->options.printfStream : outs());
   return runtime.run();
 }

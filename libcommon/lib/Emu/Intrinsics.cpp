@@ -38,16 +38,11 @@ enum BarrierFlags : uint32_t {
   kBarHasCount = 2,
   kBarWait = 4,
   kBarHasPred = 8,
-  kBarCluster = 16,
 };
 
 void barrierHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
   unsigned i = 0;
   uint32_t id = (h.aux & kBarHasId) ? h.arg<uint32_t>(args, i++) : 0;
-  if (id >= kClusterBarrier)
-    Runtime::active().fail("barrier id " + std::to_string(id) + " out of range (0-15)");
-  if (h.aux & kBarCluster)
-    id = kClusterBarrier;
   uint32_t count = (h.aux & kBarHasCount) ? h.arg<uint32_t>(args, i++) : 0;
   bool pred = (h.aux & kBarHasPred) ? (h.arg<uint8_t>(args, i++) & 1) : false;
   uint32_t result = Runtime::active().barrier(id, count, h.aux & kBarWait,
@@ -109,18 +104,31 @@ void isSpaceHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
   h.result(ret, uint8_t(Runtime::active().isInAddressSpace(address, h.op)));
 }
 
-/// mapa: the address of the same shared variable in CTA `rank` of the
-/// cluster; clusters have one CTA here.
-void mapaHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
-  uint32_t rank = h.arg<uint32_t>(args, 1);
-  if (rank != 0)
-    Runtime::active().fail("mapa to cluster rank " + std::to_string(rank) +
-                           " (the emulator runs clusters of one CTA)");
-  h.result(ret, h.arg<uintptr_t>(args, 0));
+/// barrier.cluster.arrive[.relaxed][.aligned] (op 0) and
+/// barrier.cluster.wait[.aligned] (op 1). The orderings (.relaxed, the
+/// default release/acquire) hold on the sequential host.
+void clusterBarrierHandler(const IntrinsicHandler &h, const uint8_t *, uint8_t *) {
+  Runtime &rt = Runtime::active();
+  if (h.op == 0)
+    rt.clusterArrive();
+  else
+    rt.clusterWait();
 }
 
-void ctaRankHandler(const IntrinsicHandler &h, const uint8_t *, uint8_t *ret) {
-  h.result(ret, uint32_t(0));
+/// mapa: the address of the same shared variable in CTA `rank` of the
+/// cluster (PTX ISA "mapa": the variable at the same offset of that CTA's
+/// shared memory).
+void mapaHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
+  Runtime &rt = Runtime::active();
+  uint32_t rank = h.arg<uint32_t>(args, 1);
+  uint64_t offset = rt.locateClusterShared(h.arg<uintptr_t>(args, 0), "mapa").second;
+  h.result(ret, rt.clusterSharedAddress(rank, offset, "mapa"));
+}
+
+/// getctarank: the rank of the CTA whose shared memory holds the address.
+void ctaRankHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
+  Runtime &rt = Runtime::active();
+  h.result(ret, rt.locateClusterShared(h.arg<uintptr_t>(args, 0), "getctarank").first);
 }
 
 void trapHandler(const IntrinsicHandler &h, const uint8_t *, uint8_t *) {
@@ -500,10 +508,14 @@ std::optional<IntrinsicHandler> lookupBarrier(StringRef n) {
                    .Default(std::nullopt);
   if (plain)
     return make(barrierHandler, uint32_t(BarrierReduction::None), *plain);
-  // A cluster is one CTA: waiting for the cluster is a CTA-wide barrier
-  // (every thread that waits has arrived before), arriving alone is free.
-  if (n == "barrier.cluster.wait" || n == "barrier.cluster.wait.aligned")
-    return make(barrierHandler, uint32_t(BarrierReduction::None), kBarWait | kBarCluster);
+  if (n.consume_front("barrier.cluster.")) {
+    n.consume_back(".aligned");
+    if (n == "arrive" || n == "arrive.relaxed" || n == "arrive.release")
+      return make(clusterBarrierHandler, 0);
+    if (n == "wait" || n == "wait.acquire")
+      return make(clusterBarrierHandler, 1);
+    return std::nullopt;
+  }
   // barrier0.{popc,and,or}(pred) and barrier.cta.red.<op>[.aligned].{all,count}
   llvm::SmallVector<StringRef, 6> parts;
   n.split(parts, '.');
@@ -732,6 +744,7 @@ std::optional<IntrinsicHandler> lookupMisc(StringRef n) {
     auto space = llvm::StringSwitch<std::optional<uint32_t>>(n)
                      .Case("global", 1)
                      .Case("shared", 3)
+                     .Case("shared.cluster", 7)
                      .Case("const", 4)
                      .Case("local", 5)
                      .Default(std::nullopt);
@@ -823,21 +836,22 @@ std::optional<uint32_t> tilepipe::emu::lookupSpecialRegister(StringRef name) {
                  .Case("clock", SpecialReg::Clock)
                  .Case("clock64", SpecialReg::Clock64)
                  .Case("globaltimer", SpecialReg::GlobalTimer)
-                 // Every CTA is its own cluster of one.
-                 .Case("clusterid.x", SpecialReg::CtaidX)
-                 .Case("clusterid.y", SpecialReg::CtaidY)
-                 .Case("clusterid.z", SpecialReg::CtaidZ)
-                 .Case("nclusterid.x", SpecialReg::NctaidX)
-                 .Case("nclusterid.y", SpecialReg::NctaidY)
-                 .Case("nclusterid.z", SpecialReg::NctaidZ)
-                 .Cases({"cluster.ctaid.x", "cluster.ctaid.y", "cluster.ctaid.z",
-                         "cluster.ctarank", "tid.w", "ctaid.w", "clusterid.w",
-                         "cluster.ctaid.w"},
-                        SpecialReg::Zero)
+                 .Case("clusterid.x", SpecialReg::ClusterIdX)
+                 .Case("clusterid.y", SpecialReg::ClusterIdY)
+                 .Case("clusterid.z", SpecialReg::ClusterIdZ)
+                 .Case("nclusterid.x", SpecialReg::NClusterIdX)
+                 .Case("nclusterid.y", SpecialReg::NClusterIdY)
+                 .Case("nclusterid.z", SpecialReg::NClusterIdZ)
+                 .Case("cluster.ctaid.x", SpecialReg::ClusterCtaidX)
+                 .Case("cluster.ctaid.y", SpecialReg::ClusterCtaidY)
+                 .Case("cluster.ctaid.z", SpecialReg::ClusterCtaidZ)
+                 .Case("cluster.nctaid.x", SpecialReg::ClusterNctaidX)
+                 .Case("cluster.nctaid.y", SpecialReg::ClusterNctaidY)
+                 .Case("cluster.nctaid.z", SpecialReg::ClusterNctaidZ)
+                 .Case("cluster.ctarank", SpecialReg::ClusterCtaRank)
+                 .Case("cluster.nctarank", SpecialReg::ClusterNctaRank)
+                 .Cases({"tid.w", "ctaid.w", "clusterid.w", "cluster.ctaid.w"}, SpecialReg::Zero)
                  .Cases({"ntid.w", "nctaid.w", "nclusterid.w", "cluster.nctaid.w"},
-                        SpecialReg::One)
-                 .Cases({"cluster.nctaid.x", "cluster.nctaid.y", "cluster.nctaid.z",
-                         "cluster.nctarank"},
                         SpecialReg::One)
                  .Default(std::nullopt);
   if (!reg)
@@ -903,7 +917,6 @@ bool tilepipe::emu::isNoOpIntrinsic(StringRef name) {
       (n.contains(".prefetch.") || n.contains(".group")))
     return true;
   return n.starts_with("membar.") || n.starts_with("fence.") ||
-         n.starts_with("barrier.cluster.arrive") ||
          n.starts_with("prefetch.") ||
          n.starts_with("read.ptx.sreg.pm") || n.starts_with("setmaxnreg.") ||
          // wgmma.mma_async completes at issue (WgmmaAsm.cpp): nothing to

@@ -75,6 +75,7 @@ enum MBarrierFlags : uint32_t {
   kMBarDrop = 2,     // arrive.drop: also leave the expected count
   kMBarExpectTx = 4, // arrive.expect_tx: expect-tx before the arrive-on
   kMBarCount = 8,    // the sm_90 arrive forms take an arrival count
+  kMBarCluster = 16, // .space.cluster: the mbarrier may be a peer CTA's
 };
 
 void initOrInval(Runtime &rt, const IntrinsicHandler &h, const uint8_t *args, uintptr_t address) {
@@ -136,7 +137,8 @@ void mbarrierHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *re
     return h.result(ret, uint32_t(h.arg<uint64_t>(args, 0) & 0xfffff));
   auto address = h.arg<uintptr_t>(args, 0);
   bool readOnly = op == MBarrierOp::TestWait || op == MBarrierOp::TryWait;
-  rt.checkAccess(address, 8, 8, (readOnly ? 0u : uint32_t(kAccessWrite)) | 3u << kAccessAddrSpaceShift);
+  unsigned space = (h.aux & kMBarCluster) ? 7 : 3;
+  rt.checkAccess(address, 8, 8, (readOnly ? 0u : uint32_t(kAccessWrite)) | space << kAccessAddrSpaceShift);
   if (readOnly)
     return h.result(ret, uint8_t(waitDone(rt, h, args, address)));
   if (op == MBarrierOp::Init || op == MBarrierOp::Inval)
@@ -155,7 +157,7 @@ void mbarrierHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *re
 
 void tilepipe::emu::completeMBarrierTx(uintptr_t address, uint32_t bytes) {
   Runtime &rt = Runtime::active();
-  rt.checkAccess(address, 8, 8, kAccessWrite | 3u << kAccessAddrSpaceShift);
+  rt.checkAccess(address, 8, 8, kAccessWrite | 7u << kAccessAddrSpaceShift);
   MBarrierState state = MBarrierState::load(address);
   if (state.expected == 0)
     rt.fail("complete_tx of " + std::to_string(bytes) + " bytes on an uninitialized mbarrier");
@@ -167,7 +169,7 @@ void tilepipe::emu::completeMBarrierTx(uintptr_t address, uint32_t bytes) {
 
 void tilepipe::emu::arriveOnMBarrier(uintptr_t address) {
   Runtime &rt = Runtime::active();
-  rt.checkAccess(address, 8, 8, kAccessWrite | 3u << kAccessAddrSpaceShift);
+  rt.checkAccess(address, 8, 8, kAccessWrite | 7u << kAccessAddrSpaceShift);
   MBarrierState state = MBarrierState::load(address);
   if (state.expected == 0)
     rt.fail("tcgen05.commit to an uninitialized mbarrier");
@@ -179,17 +181,21 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupMBarrierIntrinsic(StringRef
   if (!n.consume_front("mbarrier."))
     return std::nullopt;
   // Classic (sm_80) forms end in ".shared" or nothing; the sm_90 forms name
-  // the scope and the space. A cluster is one CTA here, so the shared::cluster
-  // address of an mbarrier is its shared::cta address.
+  // the scope and the space; a shared::cluster mbarrier may be in another
+  // CTA of the cluster (arrive and expect-tx on a peer's mbarrier).
   bool scoped = false;
+  uint32_t flags = 0;
   for (StringRef suffix : {".scope.cta.space.cta", ".scope.cta.space.cluster",
                            ".scope.cluster.space.cta", ".scope.cluster.space.cluster"})
-    scoped |= n.consume_back(suffix);
+    if (n.consume_back(suffix)) {
+      scoped = true;
+      if (suffix.ends_with("space.cluster"))
+        flags |= kMBarCluster;
+    }
   if (!scoped)
     n.consume_back(".shared");
   n.consume_back(".relaxed"); // orderings are trivially met by the sequential host
   n.consume_back(".tl");      // the time limit only bounds a suspension
-  uint32_t flags = 0;
   if (n.consume_back(".parity"))
     flags |= kMBarParity;
   if (n.consume_back(".expect.tx") && n.starts_with("arrive"))

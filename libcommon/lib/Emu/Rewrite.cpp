@@ -49,7 +49,7 @@ static std::optional<Dim3> parseDims(StringRef text) {
 namespace {
 struct Annotations {
   std::map<Function *, bool> kernel;
-  std::map<Function *, Dim3> reqntid, maxntid;
+  std::map<Function *, Dim3> reqntid, maxntid, clusterDim;
 };
 } // namespace
 
@@ -85,6 +85,8 @@ static Annotations readAnnotations(Module &module) {
         setDim(result.reqntid, k.back());
       if (k.starts_with("maxntid") && k.size() == 8)
         setDim(result.maxntid, k.back());
+      if (k.starts_with("cluster_dim_") && k.size() == 13)
+        setDim(result.clusterDim, k.back());
     }
   }
   return result;
@@ -101,6 +103,16 @@ static std::optional<Dim3> declaredBlock(Function &fn, const Annotations &notes)
       return it->second;
   }
   return std::nullopt;
+}
+
+/// The cluster shape (`.reqnctapercluster`: nvvm.cluster_dim or the
+/// cluster_dim_{x,y,z} annotations); one CTA when the kernel declares none.
+static Dim3 declaredCluster(Function &fn, const Annotations &notes) {
+  if (fn.hasFnAttribute("nvvm.cluster_dim"))
+    if (auto dims = parseDims(fn.getFnAttribute("nvvm.cluster_dim").getValueAsString()))
+      return *dims;
+  auto it = notes.clusterDim.find(&fn);
+  return it != notes.clusterDim.end() ? it->second : Dim3();
 }
 
 //===----------------------------------------------------------------------===//
@@ -655,6 +667,8 @@ Expected<RewriteResult> tilepipe::emu::rewriteForHost(Module &module,
     KernelInfo info;
     info.name = fn->getName().str();
     info.declaredBlock = declaredBlock(*fn, notes);
+    info.cluster = declaredCluster(*fn, notes);
+    info.blocksAreClusters = fn->hasFnAttribute("nvvm.blocksareclusters");
     result.kernels.push_back(info);
   }
 

@@ -49,6 +49,10 @@ struct KernelInfo {
   std::string name;
   std::string launcher;
   std::optional<Dim3> declaredBlock;
+  /// CTAs per cluster (.reqnctapercluster).
+  Dim3 cluster;
+  /// .blocksareclusters: the launch's grid counts clusters, not CTAs.
+  bool blocksAreClusters = false;
   std::vector<KernelParam> params;
   uint32_t argBufferBytes = 0;
   /// Set when the kernel cannot be launched (e.g. a by-value struct parameter).

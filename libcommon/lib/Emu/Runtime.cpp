@@ -36,10 +36,10 @@ static std::string dim3(const uint32_t v[3]) {
 }
 
 Runtime::Runtime(std::string kernel, LaunchEntry entry, const uint8_t *args,
-                 Dim3 grid, Dim3 block, uint32_t sharedBytes,
+                 Dim3 grid, Dim3 block, Dim3 cluster, uint32_t sharedBytes,
                  std::vector<MemoryRegion> regions, llvm::raw_ostream &printfStream)
     : kernel_(std::move(kernel)), entry_(entry), args_(args), grid_(grid),
-      block_(block), sharedBytes_(sharedBytes), regions_(std::move(regions)),
+      block_(block), cluster_(cluster), sharedBytes_(sharedBytes), regions_(std::move(regions)),
       printfStream_(printfStream) {
   std::sort(regions_.begin(), regions_.end(),
             [](const MemoryRegion &a, const MemoryRegion &b) { return a.begin < b.begin; });
@@ -55,7 +55,9 @@ Runtime::~Runtime() {
 }
 
 std::string Runtime::where() const {
-  std::string text = "kernel '" + kernel_ + "', CTA " + dim3(ctaId_);
+  std::string text = "kernel '" + kernel_ + "'";
+  if (!ctas_.empty())
+    text += ", CTA " + dim3(cta().id);
   if (current_)
     text += ", thread " + dim3(current_->tid);
   return text;
@@ -75,6 +77,19 @@ llvm::Error Runtime::run() {
     return llvm::Error::success();
   if (grid_.y > 65535 || grid_.z > 65535)
     return llvm::make_error<EmuError>("grid y and z must be at most 65535");
+  if (cluster_.count() == 0 || cluster_.count() > kMaxClusterCtas)
+    return llvm::make_error<EmuError>("kernel '" + kernel_ + "': cluster of " +
+                                      std::to_string(cluster_.count()) +
+                                      " CTAs (must be 1 to " + std::to_string(kMaxClusterCtas) + ")");
+  if (grid_.x % cluster_.x || grid_.y % cluster_.y || grid_.z % cluster_.z)
+    return llvm::make_error<EmuError>(
+        "kernel '" + kernel_ + "': grid of (" + std::to_string(grid_.x) + "," +
+        std::to_string(grid_.y) + "," + std::to_string(grid_.z) +
+        ") CTAs is not a whole number of clusters of (" + std::to_string(cluster_.x) + "," +
+        std::to_string(cluster_.y) + "," + std::to_string(cluster_.z) + ") CTAs");
+  blockThreads_ = uint32_t(threads);
+  uint32_t clusterCtas = uint32_t(cluster_.count());
+  threads *= clusterCtas;
 
   // One stack per thread, each with an inaccessible guard page below it.
   size_t page = 4096;
@@ -99,20 +114,24 @@ llvm::Error Runtime::run() {
   // in the GPU's shared window: wgmma matrix descriptors keep bits 4..17 of
   // it, and the swizzle modes XOR bits of it (Swizzle.h).
   constexpr size_t kSharedWindowAlign = size_t(1) << 18;
+  sharedBlocks_.assign(2 * clusterCtas, nullptr);
   for (char *&block : sharedBlocks_) {
     block = static_cast<char *>(
         std::aligned_alloc(kSharedWindowAlign, llvm::alignTo(sharedAlloc, kSharedWindowAlign)));
     std::memset(block, 0, sharedAlloc);
   }
-  pending_.assign((threads + 31) / 32, {});
-  warpgroups_.assign((threads + 127) / 128, {});
+  ctas_ = std::vector<Cta>(clusterCtas);
+  for (Cta &c : ctas_) {
+    c.pending.resize((blockThreads_ + 31) / 32);
+    c.warpgroups.resize((blockThreads_ + 127) / 128);
+  }
 
   previous_ = activeRuntime;
   activeRuntime = this;
-  for (uint32_t z = 0; z < grid_.z && !failed_; ++z)
-    for (uint32_t y = 0; y < grid_.y && !failed_; ++y)
-      for (uint32_t x = 0; x < grid_.x && !failed_; ++x)
-        runCta(x, y, z);
+  for (uint32_t z = 0; z < grid_.z / cluster_.z && !failed_; ++z)
+    for (uint32_t y = 0; y < grid_.y / cluster_.y && !failed_; ++y)
+      for (uint32_t x = 0; x < grid_.x / cluster_.x && !failed_; ++x)
+        runCluster(x, y, z);
   activeRuntime = previous_;
   tp_emu_shared_base = nullptr;
   if (failed_)
@@ -120,40 +139,55 @@ llvm::Error Runtime::run() {
   return llvm::Error::success();
 }
 
-void Runtime::runCta(uint32_t x, uint32_t y, uint32_t z) {
-  ctaId_[0] = x, ctaId_[1] = y, ctaId_[2] = z;
+void Runtime::runCluster(uint32_t x, uint32_t y, uint32_t z) {
   idleYields_ = 0;
   currentShared_ ^= 1;
-  tp_emu_shared_base = sharedBlocks_[currentShared_];
-  barriers_ = {};
-  for (auto &list : pending_)
-    list.clear();
-  for (auto &group : warpgroups_)
-    group = {};
-  tensorMemory_.reset();
   ready_.clear();
   liveThreads_ = threads_.size();
+  clusterBarrier_ = {};
+  uint32_t clusterId[3] = {x, y, z}, clusterDim[3] = {cluster_.x, cluster_.y, cluster_.z};
+  for (uint32_t rank = 0; rank < ctas_.size(); ++rank) {
+    Cta &c = ctas_[rank];
+    // %cluster_ctarank is x-major: rank = x + y * nx + z * nx * ny.
+    uint32_t inCluster[3] = {rank % cluster_.x, rank / cluster_.x % cluster_.y,
+                             rank / (cluster_.x * cluster_.y)};
+    for (unsigned d = 0; d < 3; ++d)
+      c.id[d] = clusterId[d] * clusterDim[d] + inCluster[d];
+    c.shared = sharedBlocks_[currentShared_ * ctas_.size() + rank];
+    c.liveThreads = blockThreads_;
+    c.barriers = {};
+    for (auto &list : c.pending)
+      list.clear();
+    for (auto &group : c.warpgroups)
+      group = {};
+    c.tensorMemory.reset();
 
-  uint32_t linear = 0;
-  for (uint32_t tz = 0; tz < block_.z; ++tz)
-    for (uint32_t ty = 0; ty < block_.y; ++ty)
-      for (uint32_t tx = 0; tx < block_.x; ++tx, ++linear) {
-        EmuThread &t = threads_[linear];
-        t.tid[0] = tx, t.tid[1] = ty, t.tid[2] = tz;
-        t.linear = linear;
-        t.lane = linear % 32;
-        t.warp = linear / 32;
-        t.state = EmuThread::Ready;
-        t.asyncCopies.clear(); // a failed CTA may leave some behind
-        t.asyncGroups = 0;
-        t.sp = initFiberStack(t.stackLo, t.stackHi, &Runtime::fiberMain);
-        ready_.push_back(&t);
-      }
+    uint32_t linear = 0;
+    for (uint32_t tz = 0; tz < block_.z; ++tz)
+      for (uint32_t ty = 0; ty < block_.y; ++ty)
+        for (uint32_t tx = 0; tx < block_.x; ++tx, ++linear) {
+          EmuThread &t = thread(rank, linear);
+          t.tid[0] = tx, t.tid[1] = ty, t.tid[2] = tz;
+          t.linear = linear;
+          t.lane = linear % 32;
+          t.warp = linear / 32;
+          t.cta = rank;
+          t.clusterArrived = false;
+          t.state = EmuThread::Ready;
+          t.asyncCopies.clear(); // a failed CTA may leave some behind
+          t.asyncGroups = 0;
+          t.sp = initFiberStack(t.stackLo, t.stackHi, &Runtime::fiberMain);
+          ready_.push_back(&t);
+        }
+  }
 
   while (!ready_.empty() && !failed_) {
     EmuThread *t = ready_.front();
     ready_.pop_front();
     current_ = t;
+    // Kernels address their shared variables from this base: each thread
+    // sees its own CTA's block.
+    tp_emu_shared_base = ctas_[t->cta].shared;
     switchFiber(&schedulerSp_, t->sp);
     current_ = nullptr;
     if (!failed_ && t->state == EmuThread::Ready)
@@ -163,12 +197,17 @@ void Runtime::runCta(uint32_t x, uint32_t y, uint32_t z) {
     failed_ = true;
     failure_ = describeDeadlock();
   }
+  for (uint32_t rank = 0; rank < ctas_.size() && !failed_; ++rank)
+    checkCtaExit(rank);
+}
+
+void Runtime::checkCtaExit(uint32_t rank) {
   // "All of the tensor memory that was allocated ... must be deallocated
   // before the kernel exits" (tcgen05.alloc); the next CTA on the SM would
   // block in its allocation otherwise.
-  if (unsigned columns = tensorMemory_.allocatedColumns(); !failed_ && columns) {
+  if (unsigned columns = ctas_[rank].tensorMemory.allocatedColumns()) {
     failed_ = true;
-    failure_ = "kernel '" + kernel_ + "', CTA " + dim3(ctaId_) + ": the CTA exited with " +
+    failure_ = "kernel '" + kernel_ + "', CTA " + dim3(ctas_[rank].id) + ": the CTA exited with " +
                std::to_string(columns) + " tensor memory column(s) still allocated (tcgen05.dealloc missing)";
   }
 }
@@ -202,6 +241,7 @@ void Runtime::onThreadExit() {
   idleYields_ = 0;
   current_->state = EmuThread::Exited;
   --liveThreads_;
+  --cta().liveThreads;
   checkBarriersAfterExit();
 }
 
@@ -235,28 +275,37 @@ void Runtime::fail(const std::string &what) {
 }
 
 std::string Runtime::describeDeadlock() const {
-  std::string text = "kernel '" + kernel_ + "', CTA " + dim3(ctaId_) +
+  std::string text = "kernel '" + kernel_ + "', CTA " + dim3(ctas_[0].id) +
+                     (ctas_.size() > 1 ? " (cluster of " + std::to_string(ctas_.size()) + " CTAs)"
+                                       : std::string()) +
                      ": deadlock: " + std::to_string(liveThreads_) +
                      " thread(s) blocked forever";
-  for (uint32_t id = 0; id < barriers_.size(); ++id) {
-    const Barrier &bar = barriers_[id];
-    if (bar.waiters.empty())
-      continue;
-    uint32_t expected = bar.expected ? bar.expected : liveThreads_;
-    text += std::string(id == kClusterBarrier ? "; cluster barrier" : "; barrier " + std::to_string(id)) + ": " + std::to_string(bar.arrived) +
-            " of " + std::to_string(expected) + " threads arrived (first waiter: thread " +
-            dim3(bar.waiters.front()->tid) + ")";
+  if (!clusterBarrier_.waiters.empty())
+    text += "; cluster barrier: " + std::to_string(clusterBarrier_.arrived) + " of " +
+            std::to_string(liveThreads_) + " threads arrived (first waiter: thread " +
+            dim3(clusterBarrier_.waiters.front()->tid) + ")";
+  for (const Cta &c : ctas_) {
+    std::string in = ctas_.size() > 1 ? " of CTA " + dim3(c.id) : std::string();
+    for (uint32_t id = 0; id < c.barriers.size(); ++id) {
+      const Barrier &bar = c.barriers[id];
+      if (bar.waiters.empty())
+        continue;
+      uint32_t expected = bar.expected ? bar.expected : c.liveThreads;
+      text += "; barrier " + std::to_string(id) + in + ": " + std::to_string(bar.arrived) +
+              " of " + std::to_string(expected) + " threads arrived (first waiter: thread " +
+              dim3(bar.waiters.front()->tid) + ")";
+    }
+    for (uint32_t warp = 0; warp < c.pending.size(); ++warp)
+      for (const PendingCollective &p : c.pending[warp])
+        text += "; warp " + std::to_string(warp) + in + ": lanes " + hex(p.arrived) + " wait in " +
+                (p.matrixOp ? p.matrixOp->name() : collectiveName(p.kind)) +
+                " for member mask " + hex(p.mask);
+    for (uint32_t group = 0; group < c.warpgroups.size(); ++group)
+      if (c.warpgroups[group].arrived)
+        text += "; warpgroup " + std::to_string(group) + in + ": " +
+                std::to_string(c.warpgroups[group].arrived) + " of 128 threads wait in " +
+                c.warpgroups[group].op->name();
   }
-  for (uint32_t warp = 0; warp < pending_.size(); ++warp)
-    for (const PendingCollective &p : pending_[warp])
-      text += "; warp " + std::to_string(warp) + ": lanes " + hex(p.arrived) + " wait in " +
-              (p.matrixOp ? p.matrixOp->name() : collectiveName(p.kind)) +
-              " for member mask " + hex(p.mask);
-  for (uint32_t group = 0; group < warpgroups_.size(); ++group)
-    if (warpgroups_[group].arrived)
-      text += "; warpgroup " + std::to_string(group) + ": " +
-              std::to_string(warpgroups_[group].arrived) + " of 128 threads wait in " +
-              warpgroups_[group].op->name();
   return text;
 }
 
@@ -276,9 +325,18 @@ const MemoryRegion *Runtime::findRegion(uintptr_t address, uint64_t size) const 
   return nullptr;
 }
 
+bool Runtime::inClusterShared(uintptr_t address, uint64_t size) const {
+  for (const Cta &c : ctas_) {
+    auto shared = reinterpret_cast<uintptr_t>(c.shared);
+    if (address >= shared && address + size <= shared + sharedBytes_ && address + size >= address)
+      return true;
+  }
+  return false;
+}
+
 bool Runtime::isValidRange(uintptr_t address, uint64_t size) const {
-  uintptr_t shared = reinterpret_cast<uintptr_t>(tp_emu_shared_base);
-  if (address >= shared && address + size <= shared + sharedBytes_ && address + size >= address)
+  // Generic and shared::cluster addresses reach every CTA of the cluster.
+  if (inClusterShared(address, size))
     return true;
   if (current_) {
     auto lo = reinterpret_cast<uintptr_t>(current_->stackLo);
@@ -294,24 +352,33 @@ bool Runtime::isInAddressSpace(uintptr_t address, unsigned addrSpace) const {
   bool inShared = address >= shared && address < shared + std::max<uint32_t>(sharedBytes_, 1);
   bool inLocal = current_ && address >= uintptr_t(current_->stackLo) &&
                  address < uintptr_t(current_->stackHi);
+  bool inCluster = inClusterShared(address, 1);
   const MemoryRegion *region = findRegion(address, 1);
   switch (addrSpace) {
   case 3:
     return inShared;
+  case 7:
+    return inCluster;
   case 5:
     return inLocal;
   case 4:
     return region && region->kind == RegionKind::Constant;
   default: // global: everything that is neither shared nor local
-    return !inShared && !inLocal;
+    return !inCluster && !inLocal;
   }
 }
 
 std::string Runtime::describeAddress(uintptr_t address, uint64_t size) const {
-  for (unsigned i = 0; i < 2; ++i) {
+  for (unsigned i = 0; i < sharedBlocks_.size(); ++i) {
     auto base = reinterpret_cast<uintptr_t>(sharedBlocks_[i]);
-    if (i != currentShared_ && address >= base && address < base + sharedBytes_)
-      return "shared memory of another CTA";
+    if (address < base || address >= base + sharedBytes_)
+      continue;
+    if (i / ctas_.size() != currentShared_)
+      return ctas_.size() > 1 ? "shared memory of another CTA, outside the running cluster"
+                              : "shared memory of another CTA";
+    if (sharedBlocks_[i] != tp_emu_shared_base)
+      return "shared memory of CTA " + dim3(ctas_[i % ctas_.size()].id) +
+             " of the cluster (a shared::cta access needs the executing CTA's)";
   }
   uintptr_t shared = reinterpret_cast<uintptr_t>(tp_emu_shared_base);
   if (address >= shared && address < shared + sharedBytes_ + 1)
@@ -370,7 +437,8 @@ void Runtime::checkAccess(uintptr_t address, uint64_t size, uint32_t align,
     fail(std::string("misaligned ") + spaceName(addrSpace) + verb + " of " +
          std::to_string(size) + " bytes at address " + hex(address) +
          " (needs " + std::to_string(required) + "-byte alignment)");
-  if (!isValidRange(address, size) || (addrSpace == 3 && !isInAddressSpace(address, 3)))
+  if (!isValidRange(address, size) || (addrSpace == 3 && !isInAddressSpace(address, 3)) ||
+      (addrSpace == 7 && !inClusterShared(address, size)))
     fail(std::string("invalid ") + spaceName(addrSpace) + verb + " of " +
          std::to_string(size) + " bytes at address " + hex(address) + ": " +
          describeAddress(address, size));
@@ -426,9 +494,23 @@ uint64_t Runtime::specialRegister(SpecialReg reg) {
   case SpecialReg::NtidX: return block_.x;
   case SpecialReg::NtidY: return block_.y;
   case SpecialReg::NtidZ: return block_.z;
-  case SpecialReg::CtaidX: return ctaId_[0];
-  case SpecialReg::CtaidY: return ctaId_[1];
-  case SpecialReg::CtaidZ: return ctaId_[2];
+  case SpecialReg::CtaidX: return cta().id[0];
+  case SpecialReg::CtaidY: return cta().id[1];
+  case SpecialReg::CtaidZ: return cta().id[2];
+  case SpecialReg::ClusterIdX: return cta().id[0] / cluster_.x;
+  case SpecialReg::ClusterIdY: return cta().id[1] / cluster_.y;
+  case SpecialReg::ClusterIdZ: return cta().id[2] / cluster_.z;
+  case SpecialReg::NClusterIdX: return grid_.x / cluster_.x;
+  case SpecialReg::NClusterIdY: return grid_.y / cluster_.y;
+  case SpecialReg::NClusterIdZ: return grid_.z / cluster_.z;
+  case SpecialReg::ClusterCtaidX: return cta().id[0] % cluster_.x;
+  case SpecialReg::ClusterCtaidY: return cta().id[1] % cluster_.y;
+  case SpecialReg::ClusterCtaidZ: return cta().id[2] % cluster_.z;
+  case SpecialReg::ClusterNctaidX: return cluster_.x;
+  case SpecialReg::ClusterNctaidY: return cluster_.y;
+  case SpecialReg::ClusterNctaidZ: return cluster_.z;
+  case SpecialReg::ClusterCtaRank: return t.cta;
+  case SpecialReg::ClusterNctaRank: return cluster_.count();
   case SpecialReg::NctaidX: return grid_.x;
   case SpecialReg::NctaidY: return grid_.y;
   case SpecialReg::NctaidZ: return grid_.z;
@@ -463,15 +545,16 @@ uint64_t Runtime::specialRegister(SpecialReg reg) {
 
 uint32_t Runtime::barrier(uint32_t id, uint32_t count, bool wait,
                           BarrierReduction reduction, bool pred) {
-  if (id >= barriers_.size())
+  Cta &c = cta();
+  if (id >= c.barriers.size())
     fail("barrier id " + std::to_string(id) + " out of range (0-15)");
-  if (count % 32 != 0 && count != threads_.size())
+  if (count % 32 != 0 && count != blockThreads_)
     fail("barrier " + std::to_string(id) + " thread count " + std::to_string(count) +
          " is not a multiple of the warp size");
-  if (count > threads_.size())
+  if (count > blockThreads_)
     fail("barrier " + std::to_string(id) + " expects " + std::to_string(count) +
-         " threads but the CTA has " + std::to_string(threads_.size()));
-  Barrier &bar = barriers_[id];
+         " threads but the CTA has " + std::to_string(blockThreads_));
+  Barrier &bar = c.barriers[id];
   if (bar.arrived == 0) {
     bar.expected = count;
     bar.reduction = reduction;
@@ -488,7 +571,7 @@ uint32_t Runtime::barrier(uint32_t id, uint32_t count, bool wait,
   case BarrierReduction::Or: bar.accumulator |= pred; break;
   case BarrierReduction::None: break;
   }
-  uint32_t expected = bar.expected ? bar.expected : liveThreads_;
+  uint32_t expected = bar.expected ? bar.expected : c.liveThreads;
   if (bar.arrived >= expected) {
     uint32_t result = bar.accumulator;
     completeBarrier(id);
@@ -502,7 +585,7 @@ uint32_t Runtime::barrier(uint32_t id, uint32_t count, bool wait,
 }
 
 void Runtime::completeBarrier(uint32_t id) {
-  Barrier &bar = barriers_[id];
+  Barrier &bar = cta().barriers[id];
   for (EmuThread *t : bar.waiters) {
     t->result = bar.accumulator;
     wake(*t);
@@ -511,12 +594,53 @@ void Runtime::completeBarrier(uint32_t id) {
 }
 
 void Runtime::checkBarriersAfterExit() {
-  // Exited threads no longer hold up barriers that wait for the whole CTA.
-  for (uint32_t id = 0; id < barriers_.size(); ++id) {
-    Barrier &bar = barriers_[id];
-    if (bar.arrived && bar.expected == 0 && bar.arrived >= liveThreads_)
+  // Exited threads no longer hold up barriers that wait for the whole CTA,
+  // nor the cluster barrier (which waits for the non-exited threads).
+  Cta &c = cta();
+  for (uint32_t id = 0; id < c.barriers.size(); ++id) {
+    Barrier &bar = c.barriers[id];
+    if (bar.arrived && bar.expected == 0 && bar.arrived >= c.liveThreads)
       completeBarrier(id);
   }
+  EmuThread &me = *current_;
+  if (me.clusterArrived && me.clusterPhase == clusterBarrier_.phase) {
+    // An arrival of a thread that no longer exists is not one of the
+    // non-exited threads the barrier waits for.
+    me.clusterArrived = false;
+    --clusterBarrier_.arrived;
+  }
+  if (clusterBarrier_.arrived && clusterBarrier_.arrived >= liveThreads_)
+    completeClusterPhase();
+}
+
+void Runtime::clusterArrive() {
+  EmuThread &me = *current_;
+  if (me.clusterArrived)
+    fail("barrier.cluster.arrive twice without barrier.cluster.wait between");
+  me.clusterArrived = true;
+  me.clusterPhase = clusterBarrier_.phase;
+  idleYields_ = 0;
+  if (++clusterBarrier_.arrived >= liveThreads_)
+    completeClusterPhase();
+}
+
+void Runtime::clusterWait() {
+  EmuThread &me = *current_;
+  if (!me.clusterArrived)
+    fail("barrier.cluster.wait without a barrier.cluster.arrive before it");
+  me.clusterArrived = false;
+  if (me.clusterPhase < clusterBarrier_.phase)
+    return;
+  clusterBarrier_.waiters.push_back(&me);
+  block();
+}
+
+void Runtime::completeClusterPhase() {
+  ++clusterBarrier_.phase;
+  clusterBarrier_.arrived = 0;
+  for (EmuThread *t : clusterBarrier_.waiters)
+    wake(*t);
+  clusterBarrier_.waiters.clear();
 }
 
 //===----------------------------------------------------------------------===//
@@ -689,7 +813,7 @@ LaneExchange Runtime::warpCollective(CollectiveKind kind, uint32_t mask,
   if (!(mask & bit))
     fail(nameOf(kind, matrixOp) + " with member mask " + hex(mask) +
          " that does not include the executing lane " + std::to_string(me.lane));
-  auto &list = pending_[me.warp];
+  auto &list = cta().pending[me.warp];
   auto it = std::find_if(list.begin(), list.end(), [&](const PendingCollective &p) {
     return p.mask == mask && !(p.arrived & bit);
   });
@@ -713,7 +837,7 @@ LaneExchange Runtime::warpCollective(CollectiveKind kind, uint32_t mask,
     for (int lane = 0; lane < 32; ++lane) {
       if (!(mask >> lane & 1) || uint32_t(lane) == me.lane)
         continue;
-      EmuThread &other = threads_[warpBase + lane];
+      EmuThread &other = thread(me.cta, warpBase + lane);
       other.exchange = it->lanes[lane];
       wake(other);
     }
@@ -728,10 +852,10 @@ LaneExchange Runtime::warpCollective(CollectiveKind kind, uint32_t mask,
 void Runtime::warpgroupCollective(const WarpgroupOp &op, void *mine) {
   EmuThread &me = *current_;
   uint32_t group = me.linear / 128, index = me.linear % 128;
-  if (uint64_t(group + 1) * 128 > threads_.size())
+  if (uint64_t(group + 1) * 128 > blockThreads_)
     fail(std::string(op.name()) + " needs whole warpgroups of 128 threads; the block has " +
-         std::to_string(threads_.size()) + " threads");
-  PendingWarpgroup &pending = warpgroups_[group];
+         std::to_string(blockThreads_) + " threads");
+  PendingWarpgroup &pending = cta().warpgroups[group];
   if (pending.arrived && pending.op != &op)
     fail(std::string("thread executes ") + op.name() + " while " +
          std::to_string(pending.arrived) + " thread(s) of its warpgroup execute " +
@@ -744,18 +868,49 @@ void Runtime::warpgroupCollective(const WarpgroupOp &op, void *mine) {
   op.compute(pending.threads);
   for (uint32_t i = 0; i < 128; ++i)
     if (i != index)
-      wake(threads_[group * 128 + i]);
+      wake(thread(me.cta, group * 128 + i));
   pending = {};
 }
 
-char *Runtime::sharedWindow() const { return sharedBlocks_[currentShared_]; }
+char *Runtime::sharedWindow() const { return cta().shared; }
+
+TensorMemory &Runtime::tensorMemory() { return cta().tensorMemory; }
+
+uintptr_t Runtime::clusterSharedAddress(uint32_t rank, uint64_t offset, const char *what) {
+  if (rank >= ctas_.size())
+    fail(std::string(what) + " names CTA rank " + std::to_string(rank) + " but the cluster has " +
+         std::to_string(ctas_.size()) + " CTA(s)");
+  return reinterpret_cast<uintptr_t>(ctas_[rank].shared) + offset;
+}
+
+llvm::SmallVector<uint32_t, 16> Runtime::multicastRanks(uint16_t mask, const char *what) {
+  if (mask == 0 || mask >> ctas_.size())
+    fail(std::string(what) + " .multicast::cluster to CTA mask " + hex(mask) +
+         ", but the cluster has " + std::to_string(ctas_.size()) + " CTA(s)");
+  llvm::SmallVector<uint32_t, 16> ranks;
+  for (uint32_t rank = 0; rank < ctas_.size(); ++rank)
+    if (mask >> rank & 1)
+      ranks.push_back(rank);
+  return ranks;
+}
+
+std::pair<uint32_t, uint64_t> Runtime::locateClusterShared(uintptr_t address, const char *what) {
+  for (uint32_t rank = 0; rank < ctas_.size(); ++rank) {
+    auto base = reinterpret_cast<uintptr_t>(ctas_[rank].shared);
+    if (address >= base && address < base + std::max<uint32_t>(sharedBytes_, 1))
+      return {rank, address - base};
+  }
+  fail(std::string(what) + " of address " + hex(address) +
+       ", which is not in the shared memory of a CTA of the cluster: " +
+       describeAddress(address, 1));
+}
 
 uint32_t Runtime::activeMask() {
   // Lanes that have not exited; the emulator does not track divergence.
   uint32_t mask = 0;
   uint32_t base = current_->warp * 32;
-  for (uint32_t lane = 0; lane < 32 && base + lane < threads_.size(); ++lane)
-    if (threads_[base + lane].state != EmuThread::Exited)
+  for (uint32_t lane = 0; lane < 32 && base + lane < blockThreads_; ++lane)
+    if (thread(current_->cta, base + lane).state != EmuThread::Exited)
       mask |= uint32_t(1) << lane;
   return mask;
 }

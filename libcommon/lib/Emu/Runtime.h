@@ -1,14 +1,17 @@
 //===- Runtime.h - The emulator's scheduler, memory checks and collectives ===//
 //
-// One Runtime object exists per launch. It owns the fibers of the CTA being
-// run, the CTA's shared memory, the barriers and the pending warp
+// One Runtime object exists per launch. It owns the fibers of the cluster
+// being run, the shared memory of its CTAs, the barriers and the pending warp
 // collectives, and it is what the JIT-compiled kernel calls back into (through
 // the extern "C" entry points in RuntimeEntryPoints.h, via Runtime::active()).
 //
-// CTAs run one after the other on the calling host thread; inside a CTA the
-// threads are cooperative fibers that only switch at barriers, warp
-// collectives and exit, which is enough for warp-synchronous code because
-// every collective waits for all lanes of its member mask.
+// Clusters run one after the other on the calling host thread; the threads of
+// all CTAs of a cluster are cooperative fibers of one scheduler that only
+// switch at barriers, warp collectives, waits and exit, which is enough for
+// warp-synchronous code because every collective waits for all lanes of its
+// member mask, and lets the CTAs of a cluster wait for each other (PTX ISA
+// "Cluster of Cooperative Thread Arrays": its CTAs run concurrently and reach
+// each other's shared memory through shared::cluster addresses).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_LIB_EMU_RUNTIME_H
@@ -51,7 +54,12 @@ enum class SpecialReg : uint32_t {
   NctaidX, NctaidY, NctaidZ, LaneId, WarpId, NWarpId, WarpSize,
   LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
   SmId, NSmId, GridId, Clock, Clock64, GlobalTimer,
-  /// Clusters are emulated as one CTA each.
+  /// %clusterid, %nclusterid, %cluster_ctaid, %cluster_nctaid,
+  /// %cluster_ctarank, %cluster_nctarank.
+  ClusterIdX, ClusterIdY, ClusterIdZ, NClusterIdX, NClusterIdY, NClusterIdZ,
+  ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ, ClusterNctaidX, ClusterNctaidY,
+  ClusterNctaidZ, ClusterCtaRank, ClusterNctaRank,
+  /// The .w components of the 4-vector registers.
   Zero, One,
 };
 
@@ -113,6 +121,12 @@ struct PendingAsyncCopy {
 struct EmuThread {
   uint32_t tid[3] = {0, 0, 0};
   uint32_t linear = 0, lane = 0, warp = 0;
+  /// The thread's CTA: its %cluster_ctarank.
+  uint32_t cta = 0;
+  /// barrier.cluster.arrive was executed and its wait is still to come; the
+  /// arrival counts toward the cluster barrier's phase `clusterPhase`.
+  bool clusterArrived = false;
+  uint64_t clusterPhase = 0;
   void *sp = nullptr;
   char *stackLo = nullptr, *stackHi = nullptr;
   enum State : uint8_t { Ready, Blocked, Exited } state = Ready;
@@ -132,12 +146,13 @@ using LaunchEntry = void (*)(const uint8_t *args);
 
 class Runtime {
 public:
+  /// `grid` counts CTAs; it is a whole number of clusters of `cluster` CTAs.
   Runtime(std::string kernel, LaunchEntry entry, const uint8_t *args,
-          Dim3 grid, Dim3 block, uint32_t sharedBytes,
+          Dim3 grid, Dim3 block, Dim3 cluster, uint32_t sharedBytes,
           std::vector<MemoryRegion> regions, llvm::raw_ostream &printfStream);
   ~Runtime();
 
-  /// Runs every CTA; the first failure stops the launch.
+  /// Runs every cluster; the first failure stops the launch.
   llvm::Error run();
 
   /// The runtime whose launch is in progress on this host thread.
@@ -149,9 +164,13 @@ public:
   bool isValidRange(uintptr_t address, uint64_t size) const;
   uint64_t specialRegister(SpecialReg reg);
   /// bar.sync / bar.arrive / bar.red: `count` 0 means every live thread.
-  /// Id kClusterBarrier is barrier.cluster.wait.
   uint32_t barrier(uint32_t id, uint32_t count, bool wait,
                    BarrierReduction reduction, bool pred);
+  /// barrier.cluster.arrive and barrier.cluster.wait (PTX ISA
+  /// "barrier.cluster"): the wait returns once every non-exited thread of
+  /// the cluster has arrived in the phase of the caller's arrival.
+  void clusterArrive();
+  void clusterWait();
   /// A warp collective over `mask`; returns this lane's exchange result.
   LaneExchange warpCollective(CollectiveKind kind, uint32_t mask,
                               const LaneExchange &mine,
@@ -161,11 +180,33 @@ public:
   /// 128i..128i+127 of the CTA) have called this with the same `op`; the last
   /// one to arrive runs op.compute with every thread's `mine`.
   void warpgroupCollective(const WarpgroupOp &op, void *mine);
-  /// The CTA's shared memory (the window that shared addresses index).
+  /// The calling thread's CTA's shared memory (the window that shared
+  /// addresses index).
   char *sharedWindow() const;
-  /// The running CTA's tensor memory (tcgen05, Tcgen05.h).
-  TensorMemory &tensorMemory() { return tensorMemory_; }
+  /// The calling thread's CTA's tensor memory (tcgen05, Tcgen05.h).
+  TensorMemory &tensorMemory();
   uint32_t sharedBytes() const { return sharedBytes_; }
+  /// The CTAs of a cluster (%cluster_nctarank) and the calling thread's rank.
+  uint32_t clusterSize() const { return uint32_t(ctas_.size()); }
+  uint32_t ctaRank() const { return current_->cta; }
+  /// The shared memory and tensor memory of CTA `rank` of the running
+  /// cluster (a CTA pair's tcgen05.mma).
+  char *sharedWindowOf(uint32_t rank) const { return ctas_[rank].shared; }
+  TensorMemory &tensorMemoryOf(uint32_t rank) { return ctas_[rank].tensorMemory; }
+  /// The shared::cluster address of byte `offset` of CTA `rank`'s shared
+  /// memory (mapa, multicast); `what` names the instruction in the failure
+  /// for a rank outside the cluster.
+  uintptr_t clusterSharedAddress(uint32_t rank, uint64_t offset, const char *what);
+  /// The CTA of the running cluster whose shared memory holds `address`, and
+  /// the offset of `address` in it; fails naming `what` for other addresses.
+  std::pair<uint32_t, uint64_t> locateClusterShared(uintptr_t address, const char *what);
+  /// mapa: `address` moved to the same offset of CTA `rank`'s shared memory.
+  uintptr_t mapShared(uintptr_t address, uint32_t rank, const char *what) {
+    return clusterSharedAddress(rank, locateClusterShared(address, what).second, what);
+  }
+  /// The ranks a .multicast::cluster CTA mask names; fails naming `what`
+  /// when it names none or a rank outside the cluster.
+  llvm::SmallVector<uint32_t, 16> multicastRanks(uint16_t mask, const char *what);
   /// Ends the calling thread now (PTX exit).
   [[noreturn]] void exitCurrentThread();
   /// Lets the other threads of the CTA run (nanosleep, mbarrier.try_wait,
@@ -178,7 +219,8 @@ public:
   void deviceFree(void *pointer);
   /// Something other threads may wait for happened (an mbarrier arrival).
   void noteProgress() { idleYields_ = 0; }
-  /// The address-space test of isspacep.*: 1 global, 3 shared, 4 const, 5 local.
+  /// The address-space test of isspacep.*: 1 global, 3 shared::cta, 4 const,
+  /// 5 local, 7 shared::cluster.
   bool isInAddressSpace(uintptr_t address, unsigned addrSpace) const;
   llvm::raw_ostream &printfStream() { return printfStream_; }
   /// "kernel 'k', CTA (x,y,z), thread (x,y,z)"
@@ -187,7 +229,8 @@ public:
   EmuThread *current() { return current_; }
 
 private:
-  void runCta(uint32_t x, uint32_t y, uint32_t z);
+  void runCluster(uint32_t x, uint32_t y, uint32_t z);
+  void checkCtaExit(uint32_t rank);
   void startThread(EmuThread &thread);
   static void fiberMain();
   void switchToScheduler();
@@ -196,6 +239,7 @@ private:
   void onThreadExit();
   void completeBarrier(uint32_t id);
   void checkBarriersAfterExit();
+  void completeClusterPhase();
   std::string describeDeadlock() const;
   std::string describeAddress(uintptr_t address, uint64_t size) const;
   const MemoryRegion *findRegion(uintptr_t address, uint64_t size) const;
@@ -214,19 +258,51 @@ private:
     std::array<LaneExchange, 32> lanes;
   };
 
+  struct PendingWarpgroup {
+    const WarpgroupOp *op = nullptr;
+    uint32_t arrived = 0;
+    std::array<void *, 128> threads = {};
+  };
+  /// One CTA of the running cluster.
+  struct Cta {
+    uint32_t id[3] = {0, 0, 0}; // %ctaid
+    char *shared = nullptr;
+    uint32_t liveThreads = 0;
+    /// Named barriers 0-15.
+    std::array<Barrier, 16> barriers;
+    std::vector<std::list<PendingCollective>> pending; // per warp
+    std::vector<PendingWarpgroup> warpgroups;
+    TensorMemory tensorMemory;
+  };
+  struct ClusterBarrier {
+    uint32_t arrived = 0;
+    uint64_t phase = 0; // phases completed so far
+    std::vector<EmuThread *> waiters;
+  };
+
+  Cta &cta() { return ctas_[current_->cta]; }
+  const Cta &cta() const { return ctas_[current_ ? current_->cta : 0]; }
+  EmuThread &thread(uint32_t rank, uint32_t linear) {
+    return threads_[size_t(rank) * blockThreads_ + linear];
+  }
+  bool inClusterShared(uintptr_t address, uint64_t size) const;
+
   std::string kernel_;
   LaunchEntry entry_;
   const uint8_t *args_;
-  Dim3 grid_, block_;
-  uint32_t ctaId_[3] = {0, 0, 0};
+  Dim3 grid_, block_, cluster_;
+  uint32_t blockThreads_ = 0;
   uint32_t sharedBytes_;
   std::vector<MemoryRegion> regions_;
   llvm::raw_ostream &printfStream_;
 
-  // Two shared-memory blocks used by alternate CTAs, so that a pointer kept
-  // from the previous CTA is recognized as another CTA's shared memory.
-  std::array<char *, 2> sharedBlocks_ = {nullptr, nullptr};
+  // Two sets of shared-memory blocks (one block per CTA of a cluster) used by
+  // alternate clusters, so that a pointer kept from the previous cluster is
+  // recognized as another CTA's shared memory.
+  std::vector<char *> sharedBlocks_;
   unsigned currentShared_ = 0;
+  std::vector<Cta> ctas_; // the running cluster's, in rank order
+  ClusterBarrier clusterBarrier_;
 
   char *stackPool_ = nullptr;
   size_t stackPoolBytes_ = 0;
@@ -234,17 +310,8 @@ private:
   std::deque<EmuThread *> ready_;
   EmuThread *current_ = nullptr;
   void *schedulerSp_ = nullptr;
+  /// Live threads of the whole cluster.
   uint32_t liveThreads_ = 0;
-  /// Named barriers 0-15, then the cluster barrier (a cluster is one CTA).
-  std::array<Barrier, 17> barriers_;
-  std::vector<std::list<PendingCollective>> pending_;
-  struct PendingWarpgroup {
-    const WarpgroupOp *op = nullptr;
-    uint32_t arrived = 0;
-    std::array<void *, 128> threads = {};
-  };
-  std::vector<PendingWarpgroup> warpgroups_;
-  TensorMemory tensorMemory_;
   bool failed_ = false;
   std::string failure_;
   uint64_t clock_ = 0;
@@ -253,8 +320,8 @@ private:
   std::vector<void *> heapBlocks_;
 };
 
-/// The barrier id barrier.cluster.wait uses.
-constexpr uint32_t kClusterBarrier = 16;
+/// The most CTAs of a cluster (16 with the non-portable size opt-in).
+constexpr uint32_t kMaxClusterCtas = 16;
 
 /// The stack each emulated thread gets. Kernels JIT-compiled without
 /// optimization keep every tile register in their frame: a 256x256 f32

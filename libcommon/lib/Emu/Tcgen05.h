@@ -142,9 +142,11 @@ struct Tcgen05MmaOp {
   uint32_t scaleA = 0, scaleB = 0;
 };
 
-/// Runs `op` on `tmem` with shared operands from `shared`; fails with a
-/// message on bad descriptors or unallocated tensor memory.
-llvm::Error computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemory &tmem, SharedWindow shared);
+/// Runs `op` on `tmem` with shared operands from `shared` (B from `bShared`
+/// when given: a CTA pair's B half in the peer CTA); fails with a message on
+/// bad descriptors or unallocated tensor memory.
+llvm::Error computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemory &tmem, SharedWindow shared,
+                              std::optional<SharedWindow> bShared = std::nullopt);
 
 /// The e8m0 scale factor of row `row` of A (or column `row` of B) of a
 /// block-scaled tcgen05.mma with scale_vec::1X ("Block Scaling", "Layout of
@@ -176,9 +178,15 @@ void mma(const Tcgen05MmaOp &op);
 void copy(TmemCopyShape shape, uint32_t address, uint64_t sdesc);
 void shiftDown(uint32_t address);
 /// .mbarrier::arrive::one on the mbarrier at the host address `mbarrier`;
-/// `ctaMask` is .multicast::cluster's mask of the CTAs to signal (bit 0,
-/// this CTA, alone without one).
-void commit(uintptr_t mbarrier, uint16_t ctaMask = 1);
+/// `ctaMask` is .multicast::cluster's mask of the CTAs to signal, each at
+/// the mbarrier's offset in its shared memory.
+void commit(uintptr_t mbarrier, std::optional<uint16_t> ctaMask = std::nullopt);
+/// The cluster rank of the calling CTA's peer for .cta_group::2 (rank ^ 1);
+/// fails naming `what` when the cluster has no such CTA (Tcgen05Pair.cpp).
+uint32_t peerRank(const char *what);
+/// tcgen05.mma.cta_group::2, issued by one thread of the pair
+/// (Tcgen05Pair.cpp).
+void pairMma(const Tcgen05MmaOp &op);
 } // namespace tcgen05
 
 /// tcgen05.* intrinsics ("tcgen05.ld.32x32b.x4", without "llvm.nvvm.").

@@ -118,7 +118,8 @@ void tcgen05AsmHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
   }
   case AsmOp::Commit:
     return tcgen05::commit(pointerOperand(rt, o.address, o.sharedPointer, h, args),
-                           o.multicast ? uint16_t(o.columns.read(h, args)) : uint16_t(1));
+                           o.multicast ? std::optional<uint16_t>(o.columns.read(h, args))
+                                       : std::nullopt);
   case AsmOp::Copy: return tcgen05::copy(o.copyShape, u32(o.address), uint64_t(o.b.read(h, args)));
   case AsmOp::Shift: return tcgen05::shiftDown(u32(o.address));
   }
@@ -226,7 +227,8 @@ private:
       }
     StringRef group = q.takePrefixed("cta_group::");
     if (!group.empty() && group != "1")
-      return bad("cta_group::" + group + " (the emulator runs clusters of one CTA)");
+      return bad("cta_group::" + group +
+                 " in inline PTX (the emulator runs a CTA pair's tcgen05 from the intrinsics)");
     llvm::Error e = llvm::Error::success();
     if (q.take("alloc")) {
       o.op = AsmOp::Alloc;
@@ -324,8 +326,8 @@ private:
   llvm::Error parseCommit(Qualifiers &q, llvm::ArrayRef<StringRef> ops) {
     if (!q.take("mbarrier::arrive::one"))
       return bad("the completion mechanism (.mbarrier::arrive::one)");
-    // A cluster is one CTA: its shared::cluster address is the CTA's, and a
-    // multicast can only reach this CTA (tcgen05::commit checks the mask).
+    // The shared::cluster mbarrier may be a peer CTA's; tcgen05::commit
+    // checks a multicast mask against the cluster.
     operands.sharedPointer = q.take("shared::cluster") || q.take("shared::cta");
     q.take("b64");
     bool multicast = operands.multicast = q.take("multicast::cluster");

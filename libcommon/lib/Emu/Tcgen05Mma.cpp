@@ -286,7 +286,8 @@ llvm::Error applyBlockScales(const Tcgen05MmaOp &op, const Tcgen05InstrDesc &des
 } // namespace
 
 llvm::Error tilepipe::emu::computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemory &tmem,
-                                             SharedWindow shared) {
+                                             SharedWindow shared,
+                                             std::optional<SharedWindow> bShared) {
   llvm::Expected<Tcgen05InstrDesc> decoded = Tcgen05InstrDesc::decode(op.idesc, op.kind);
   if (!decoded)
     return decoded.takeError();
@@ -304,7 +305,7 @@ llvm::Error tilepipe::emu::computeTcgen05Mma(const Tcgen05MmaOp &op, TensorMemor
                                                          desc.narrowA, m, k, shared, aValues, "A"))
     return e;
   if (llvm::Error e = loadDescriptorOperand(op.bDesc, desc.transposeB, desc.b, desc.narrowB, n, k,
-                                            shared, bValues, "B"))
+                                            bShared.value_or(shared), bValues, "B"))
     return e;
 
   if (desc.blockScaled)

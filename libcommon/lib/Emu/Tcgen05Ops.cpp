@@ -1,7 +1,8 @@
 //===- Tcgen05Ops.cpp - The llvm.nvvm.tcgen05.* intrinsics -----------------===//
 //
 // LLVM 22's tcgen05 intrinsics (IntrinsicsNVVM.td, which MLIR's nvvm.tcgen05.*
-// ops translate to), cta_group::1 only:
+// ops translate to); cta_group::2 (.cg2, cta_group 2) for alloc, dealloc,
+// relinquish, mma and commit only (Tcgen05Pair.cpp):
 //   alloc[.shared].cg1(dst, ncols), dealloc.cg1(taddr, ncols),
 //   relinq.alloc.permit.cg1: warp-collective, performed once per warp;
 //   ld.<shape>.x<N>(taddr[, i64 halfSplitoff], i1 pack) -> iN / <N x i32>,
@@ -47,12 +48,13 @@ struct Tcgen05Params {
   bool disableOutputLane = false; // mma.disable_output_lane.cg1
   bool multicast = false;         // commit.mc: a CTA mask follows
   bool blockScaled = false;       // mma.*.mxf8f6f4.block_scale: scale_a, scale_b follow
+  bool pair = false;              // .cg2: the CTA pair acts together
   TmemCopyShape copyShape = TmemCopyShape::S128x256b;
 
   uint32_t pack() const {
     return uint32_t(shape) | num << 8 | sharedPointer << 16 | halfSplit << 17 | aInTmem << 18 |
            scaleD << 19 | uint32_t(copyShape) << 20 | disableOutputLane << 23 |
-           multicast << 24 | blockScaled << 25;
+           multicast << 24 | blockScaled << 25 | pair << 26;
   }
   static Tcgen05Params unpack(uint32_t bits) {
     Tcgen05Params p;
@@ -66,6 +68,7 @@ struct Tcgen05Params {
     p.disableOutputLane = bits >> 23 & 1;
     p.multicast = bits >> 24 & 1;
     p.blockScaled = bits >> 25 & 1;
+    p.pair = bits >> 26 & 1;
     return p;
   }
 };
@@ -77,6 +80,8 @@ uint32_t tmemArg(const IntrinsicHandler &h, const uint8_t *args, unsigned i) {
 
 void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret) {
   Tcgen05Params p = Tcgen05Params::unpack(h.aux);
+  if (p.pair)
+    tcgen05::peerRank(h.name.c_str());
   switch (Tcgen05Op(h.op)) {
   case Tcgen05Op::Alloc:
     return tcgen05::alloc(h.arg<uintptr_t>(args, 0), h.arg<uint32_t>(args, 1), p.sharedPointer);
@@ -126,16 +131,17 @@ void tcgen05Handler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *ret
     }
     uint32_t kind = h.arg<uint32_t>(args, i);
     uint32_t ctaGroup = p.disableOutputLane ? 1 : h.arg<uint32_t>(args, i + 1);
-    if (kind > 3 || ctaGroup != 1)
+    if (kind > 3 || ctaGroup < 1 || ctaGroup > 2)
       Runtime::active().fail("tcgen05.mma with kind " + std::to_string(kind) + " and cta_group " +
                              std::to_string(ctaGroup) +
-                             " (the emulator runs cta_group::1 of kinds 0-3)");
+                             " (the emulator runs cta_group::1 and 2 of kinds 0-3)");
     op.kind = Tcgen05Kind(kind);
-    return tcgen05::mma(op);
+    return ctaGroup == 2 ? tcgen05::pairMma(op) : tcgen05::mma(op);
   }
   case Tcgen05Op::Commit:
     return tcgen05::commit(h.arg<uintptr_t>(args, 0),
-                           p.multicast ? h.arg<uint16_t>(args, 1) : uint16_t(1));
+                           p.multicast ? std::optional<uint16_t>(h.arg<uint16_t>(args, 1))
+                                       : std::nullopt);
   case Tcgen05Op::Copy:
     return tcgen05::copy(p.copyShape, tmemArg(h, args, 0), h.arg<uint64_t>(args, 1));
   case Tcgen05Op::Shift: return tcgen05::shiftDown(tmemArg(h, args, 0));
@@ -273,13 +279,16 @@ void tcgen05::shiftDown(uint32_t address) {
     rt.fail(llvm::toString(std::move(e)));
 }
 
-void tcgen05::commit(uintptr_t mbarrier, uint16_t ctaMask) {
-  if (ctaMask & ~1u)
-    Runtime::active().fail("tcgen05.commit multicast to CTA mask 0x" + llvm::utohexstr(ctaMask) +
-                           " (the emulator runs clusters of one CTA: only bit 0 exists)");
-  // The committed operations (mma, cp, shift) completed at issue.
-  if (ctaMask & 1)
-    arriveOnMBarrier(mbarrier);
+void tcgen05::commit(uintptr_t mbarrier, std::optional<uint16_t> ctaMask) {
+  // The committed operations (mma, cp, shift) completed at issue. With
+  // .multicast::cluster each CTA of the mask sees an arrive-on at the
+  // mbarrier's offset in its shared memory; without, the mbarrier (a
+  // shared::cluster address) may be any CTA's.
+  Runtime &rt = Runtime::active();
+  if (!ctaMask)
+    return arriveOnMBarrier(mbarrier);
+  for (uint32_t rank : rt.multicastRanks(*ctaMask, "tcgen05.commit"))
+    arriveOnMBarrier(rt.mapShared(mbarrier, rank, "tcgen05.commit"));
 }
 
 std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef n) {
@@ -309,8 +318,11 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
     p.disableOutputLane = n.consume_front(".disable_output_lane.cg1");
     return n.empty() ? std::optional(make(Tcgen05Op::Mma, p)) : std::nullopt;
   }
-  if (!n.consume_back(".cg1"))
+  p.pair = n.consume_back(".cg2");
+  if (!p.pair && !n.consume_back(".cg1"))
     return std::nullopt;
+  if (p.pair && (n.starts_with("cp.") || n == "shift.down"))
+    return std::nullopt; // a pair's cp and shift are not emulated
   if (n.consume_front("cp.")) { // the decompressing source formats are not emulated
     std::optional<TmemCopyShape> shape = parseTmemCopyShape(n);
     if (!shape)
@@ -319,9 +331,9 @@ std::optional<IntrinsicHandler> tilepipe::emu::lookupTcgen05Intrinsic(StringRef 
     return make(Tcgen05Op::Copy, p);
   }
   if (n == "relinq.alloc.permit")
-    return make(Tcgen05Op::Relinquish);
+    return make(Tcgen05Op::Relinquish, p);
   if (n == "dealloc")
-    return make(Tcgen05Op::Dealloc);
+    return make(Tcgen05Op::Dealloc, p);
   if (n == "shift.down")
     return make(Tcgen05Op::Shift);
   p.sharedPointer = n.consume_back(".shared");

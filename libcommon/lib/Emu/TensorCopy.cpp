@@ -57,31 +57,10 @@ void fillElement(uint8_t *to, const TensorMap &map) {
   std::memcpy(to, &nan, map.elementBytes);
 }
 
-void tensorCopyHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *) {
-  Runtime &rt = Runtime::active();
-  auto direction = TensorDirection(h.op);
-  unsigned rank = h.aux;
-  bool load = direction != TensorDirection::SharedToGlobal;
-  // g2s: (dst, mbar, map, coords...); s2g: (src, map, coords...).
-  auto shared = h.arg<uintptr_t>(args, 0);
-  unsigned mapIndex = load ? 2 : 1;
-  TensorMap map = loadTensorMap(rt, h.arg<uintptr_t>(args, mapIndex), rank);
-  int64_t coord[kTensorMapMaxRank] = {};
-  for (unsigned d = 0; d < rank; ++d)
-    coord[d] = h.arg<int32_t>(args, mapIndex + 1 + d);
-  // The box's rows start at 16-byte boundaries of the tensor's rows: an H100
-  // raises an illegal-instruction error for any other coordinate of
-  // dimension 0 (seen for f32 boxes, in and out of bounds).
-  if (coord[0] * int64_t(map.elementBytes) % 16)
-    rt.fail("cp.async.bulk.tensor: coordinate " + std::to_string(coord[0]) +
-            " of dimension 0 starts the box " + std::to_string(coord[0] * map.elementBytes) +
-            " bytes into a row, not at a multiple of 16 bytes");
-  if (direction == TensorDirection::GlobalToCluster && (h.arg<uint8_t>(args, rank + 5) & 1)) {
-    uint16_t mask = h.arg<uint16_t>(args, rank + 3);
-    if (mask != 1)
-      rt.fail("cp.async.bulk.tensor .multicast::cluster with CTA mask " + hex(mask) +
-              " (the emulator runs clusters of one CTA)");
-  }
+/// Moves the box at `coord` between the tensor and the shared memory at
+/// `shared` (in address space `space`); returns the box's bytes.
+uint64_t transferBox(Runtime &rt, const TensorMap &map, const int64_t *coord, unsigned rank,
+                     uintptr_t shared, bool load, unsigned space) {
   // The shared side is 128-byte aligned, swizzled boxes to the repeat of
   // their pattern so that it starts at the box (CUDA Programming Guide, TMA
   // swizzle).
@@ -93,7 +72,7 @@ void tensorCopyHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
   // A swizzle permutes the 16-byte chunks of each 128-byte row.
   uint64_t touched = map.swizzle == SwizzleMode::None ? boxBytes : (boxBytes + 127) / 128 * 128;
   rt.checkAccess(shared, touched, 16,
-                 (load ? uint32_t(kAccessWrite) : 0u) | 3u << kAccessAddrSpaceShift);
+                 (load ? uint32_t(kAccessWrite) : 0u) | space << kAccessAddrSpaceShift);
 
   // Walk the box row by row in shared-memory order. Dimension 0 has no
   // traversal stride (TensorMap.cpp), so each row's in-bounds elements are
@@ -130,8 +109,46 @@ void tensorCopyHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *
     for (unsigned d = 1; d < rank && ++index[d] == map.transferred(d); ++d)
       index[d] = 0;
   }
-  if (load)
-    completeMBarrierTx(h.arg<uintptr_t>(args, 1), uint32_t(boxBytes));
+  return boxBytes;
+}
+
+void tensorCopyHandler(const IntrinsicHandler &h, const uint8_t *args, uint8_t *) {
+  Runtime &rt = Runtime::active();
+  auto direction = TensorDirection(h.op);
+  unsigned rank = h.aux;
+  bool load = direction != TensorDirection::SharedToGlobal;
+  // g2s: (dst, mbar, map, coords...); s2g: (src, map, coords...).
+  auto shared = h.arg<uintptr_t>(args, 0);
+  unsigned mapIndex = load ? 2 : 1;
+  TensorMap map = loadTensorMap(rt, h.arg<uintptr_t>(args, mapIndex), rank);
+  int64_t coord[kTensorMapMaxRank] = {};
+  for (unsigned d = 0; d < rank; ++d)
+    coord[d] = h.arg<int32_t>(args, mapIndex + 1 + d);
+  // The box's rows start at 16-byte boundaries of the tensor's rows: an H100
+  // raises an illegal-instruction error for any other coordinate of
+  // dimension 0 (seen for f32 boxes, in and out of bounds).
+  if (coord[0] * int64_t(map.elementBytes) % 16)
+    rt.fail("cp.async.bulk.tensor: coordinate " + std::to_string(coord[0]) +
+            " of dimension 0 starts the box " + std::to_string(coord[0] * map.elementBytes) +
+            " bytes into a row, not at a multiple of 16 bytes");
+  if (!load) {
+    transferBox(rt, map, coord, rank, shared, false, 3);
+    return;
+  }
+  auto mbar = h.arg<uintptr_t>(args, 1);
+  if (direction == TensorDirection::GlobalToCluster && (h.arg<uint8_t>(args, rank + 5) & 1)) {
+    // .multicast::cluster: the box and its complete-tx land at the same
+    // CTA-relative offsets in every CTA of the mask.
+    for (uint32_t cta : rt.multicastRanks(h.arg<uint16_t>(args, rank + 3), "cp.async.bulk.tensor")) {
+      uint64_t bytes = transferBox(rt, map, coord, rank,
+                                   rt.mapShared(shared, cta, "cp.async.bulk.tensor"), true, 7);
+      completeMBarrierTx(rt.mapShared(mbar, cta, "cp.async.bulk.tensor"), uint32_t(bytes));
+    }
+    return;
+  }
+  unsigned space = direction == TensorDirection::GlobalToCluster ? 7 : 3;
+  uint64_t bytes = transferBox(rt, map, coord, rank, shared, true, space);
+  completeMBarrierTx(mbar, uint32_t(bytes));
 }
 
 } // namespace

@@ -4,12 +4,18 @@
 #include "tilepipe/Support/CudaToolkit.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+
+#include <mutex>
+#include <vector>
 
 using namespace tilepipe;
 
@@ -19,6 +25,42 @@ static bool isLibdeviceDeclaration(const llvm::Function &function) {
 
 bool tilepipe::needsLibdevice(const llvm::Module &module) {
   return llvm::any_of(module.functions(), isLibdeviceDeclaration);
+}
+
+static llvm::Error cannotLoad(llvm::StringRef path, const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "cannot load libdevice: " + path + ": " + why);
+}
+
+llvm::Expected<llvm::MemoryBufferRef>
+tilepipe::loadLibdeviceBitcode(llvm::StringRef path) {
+  struct Loaded {
+    uint64_t size;
+    llvm::sys::TimePoint<> modified;
+    llvm::MemoryBuffer *bytes;
+  };
+  static std::mutex mutex;
+  static llvm::StringMap<Loaded> loaded;
+  // Every version ever read stays: a lazily loaded module of another
+  // compile may still be materializing functions from it.
+  static std::vector<std::unique_ptr<llvm::MemoryBuffer>> keep;
+
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status))
+    return cannotLoad(path, ec.message());
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = loaded.find(path);
+  if (it != loaded.end() && it->second.size == status.getSize() &&
+      it->second.modified == status.getLastModificationTime())
+    return it->second.bytes->getMemBufferRef();
+  auto bytes = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return cannotLoad(path, bytes.getError().message());
+  keep.push_back(std::move(*bytes));
+  loaded[path] = {status.getSize(), status.getLastModificationTime(),
+                  keep.back().get()};
+  return keep.back()->getMemBufferRef();
 }
 
 llvm::Error tilepipe::linkLibdevice(llvm::Module &module, llvm::StringRef path) {
@@ -33,9 +75,13 @@ llvm::Error tilepipe::linkLibdevice(llvm::Module &module, llvm::StringRef path) 
   }
 
   // Lazy loading: only the bodies the linker pulls in are materialized.
+  llvm::Expected<llvm::MemoryBufferRef> bytes = loadLibdeviceBitcode(libdevicePath);
+  if (!bytes)
+    return bytes.takeError();
   llvm::SMDiagnostic diagnostic;
-  std::unique_ptr<llvm::Module> libdevice =
-      llvm::getLazyIRFileModule(libdevicePath, diagnostic, module.getContext());
+  std::unique_ptr<llvm::Module> libdevice = llvm::getLazyIRModule(
+      llvm::MemoryBuffer::getMemBuffer(*bytes, /*RequiresNullTerminator=*/false),
+      diagnostic, module.getContext());
   if (!libdevice) {
     std::string message;
     llvm::raw_string_ostream os(message);

@@ -57,11 +57,13 @@ tilepipe::assembleWithPtxas(llvm::StringRef ptx, const PtxasOptions &options,
     ptxas = *found;
   }
 
-  TempFile input, output;
-  for (auto [file, suffix] : {std::pair{&input, "ptx"}, {&output, "cubin"}})
-    if (llvm::Error error = file->create(suffix))
-      return std::move(error);
-  if (llvm::Error error = writeFile(input.path, ptx))
+  // ptxas -g records its command line in the cubin: fixed names in a fresh
+  // directory keep the cubin the same from one compile to the next.
+  TempDir dir;
+  if (llvm::Error error = dir.create())
+    return std::move(error);
+  std::string input = dir.file("tilepipe.ptx"), output = dir.file("tilepipe.cubin");
+  if (llvm::Error error = writeFile(input, ptx))
     return std::move(error);
 
   std::string arch = selectPtxasArch(ptx, options.gpu);
@@ -74,11 +76,11 @@ tilepipe::assembleWithPtxas(llvm::StringRef ptx, const PtxasOptions &options,
     args.push_back("-g");
   for (const std::string &extra : options.extraArgs)
     args.push_back(extra);
-  args.append({input.path.str(), "-o", output.path.str()});
+  args.append({input, "-o", output});
   if (llvm::Error error = runTool("ptxas", args, log, commandLine))
     return std::move(error);
 
-  llvm::Expected<std::string> cubin = readFile(output.path);
+  llvm::Expected<std::string> cubin = readFile(output);
   if (!cubin)
     return cubin.takeError();
   if (!llvm::StringRef(*cubin).starts_with("\x7f" "ELF"))

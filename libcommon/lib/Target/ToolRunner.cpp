@@ -3,6 +3,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 using namespace tilepipe::detail;
@@ -17,6 +18,23 @@ llvm::Error TempFile::create(llvm::StringRef suffix) {
     return makeError("cannot create a temporary file: " + ec.message());
   remover.setFile(path);
   return llvm::Error::success();
+}
+
+TempDir::~TempDir() {
+  if (!path.empty())
+    llvm::sys::fs::remove_directories(path);
+}
+
+llvm::Error TempDir::create() {
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("tilepipe", path))
+    return makeError("cannot create a temporary directory: " + ec.message());
+  return llvm::Error::success();
+}
+
+std::string TempDir::file(llvm::StringRef name) const {
+  llvm::SmallString<128> file(path);
+  llvm::sys::path::append(file, name);
+  return file.str().str();
 }
 
 llvm::Error tilepipe::detail::writeFile(llvm::StringRef path,

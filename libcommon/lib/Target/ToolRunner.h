@@ -27,6 +27,22 @@ struct TempFile {
   llvm::Error create(llvm::StringRef suffix);
 };
 
+/// A temporary directory that is removed, with what is in it, when it goes
+/// out of scope. Files in it can have fixed names, for tools that record
+/// their command line in their output (ptxas -g).
+struct TempDir {
+  llvm::SmallString<128> path;
+
+  TempDir() = default;
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  ~TempDir();
+
+  llvm::Error create();
+  /// `name` inside the directory.
+  std::string file(llvm::StringRef name) const;
+};
+
 llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents);
 llvm::Expected<std::string> readFile(llvm::StringRef path);
 

@@ -426,7 +426,104 @@ define ptx_kernel void @commit_to_peer() "nvvm.reqntid"="1" {
   ret void
 }
 
+; The mma kernel's kind::f16 case on a CTA pair (cta_group::2, clusters of
+; two): d (256 x 64) = a (256 x 64 bytes of K) * b (64 x 64 bytes)^T with
+; M = 256, N = 64 (%idesc). CTA rank r stages rows 128r.. of a and rows
+; 32r.. of b (its half of N); warp 0 of each allocates 64 columns for the
+; pair; after a cluster barrier thread 0 of rank 0 issues both mmas and
+; commits them to @bar of both CTAs; each CTA loads its 128 rows of D.
+define ptx_kernel void @mma_pair(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %d, i32 %idesc) "nvvm.reqntid"="128" "nvvm.cluster_dim"="2,1,1" "nvvm.blocksareclusters" {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %rank = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+  %warp = lshr i32 %tid, 5
+  %is.warp0 = icmp eq i32 %warp, 0
+  br i1 %is.warp0, label %alloc, label %stage
+
+alloc:
+  call void @llvm.nvvm.tcgen05.alloc.shared.cg2(ptr addrspace(3) @taddr, i32 64)
+  call void @llvm.nvvm.tcgen05.relinq.alloc.permit.cg2()
+  br label %stage
+
+stage:
+  %a.off = mul i32 %rank, 8192 ; 128 rows of 64 bytes
+  %a.half = getelementptr inbounds i8, ptr addrspace(1) %a, i32 %a.off
+  %b.off = mul i32 %rank, 2048 ; 32 rows of 64 bytes
+  %b.half = getelementptr inbounds i8, ptr addrspace(1) %b, i32 %b.off
+  call void @stage(ptr addrspace(3) @tile_a, ptr addrspace(1) %a.half, i32 128, i32 %tid)
+  call void @stage(ptr addrspace(3) @tile_b, ptr addrspace(1) %b.half, i32 32, i32 %tid)
+  call void @llvm.nvvm.fence.proxy.async.shared_cta()
+  %is0 = icmp eq i32 %tid, 0
+  br i1 %is0, label %init, label %sync
+
+init:
+  call void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3) @bar, i32 1)
+  br label %sync
+
+sync:
+  call void @llvm.nvvm.tcgen05.fence.before.thread.sync()
+  call void @llvm.nvvm.barrier.cluster.arrive()
+  call void @llvm.nvvm.barrier.cluster.wait()
+  call void @llvm.nvvm.tcgen05.fence.after.thread.sync()
+  %base = load i32, ptr addrspace(3) @taddr, align 4
+  %base.ptr = inttoptr i32 %base to ptr addrspace(6)
+  %leader = icmp eq i32 %rank, 0
+  %issuer = and i1 %leader, %is0
+  br i1 %issuer, label %compute, label %wait
+
+compute:
+  %a0 = call i64 @descriptor(ptr addrspace(3) @tile_a, i32 0)
+  %b0 = call i64 @descriptor(ptr addrspace(3) @tile_b, i32 0)
+  call void @llvm.nvvm.tcgen05.mma.shared(ptr addrspace(6) %base.ptr, i64 %a0, i64 %b0, i32 %idesc, i1 false, i32 0, i32 2, i32 0)
+  %a1 = call i64 @descriptor(ptr addrspace(3) @tile_a, i32 1)
+  %b1 = call i64 @descriptor(ptr addrspace(3) @tile_b, i32 1)
+  call void @llvm.nvvm.tcgen05.mma.shared(ptr addrspace(6) %base.ptr, i64 %a1, i64 %b1, i32 %idesc, i1 true, i32 0, i32 2, i32 0)
+  call void @llvm.nvvm.tcgen05.commit.mc.shared.cg2(ptr addrspace(3) @bar, i16 3)
+  br label %wait
+
+wait:
+  %done = call i1 @llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta(ptr addrspace(3) @bar, i32 0)
+  br i1 %done, label %load, label %wait
+
+load:
+  call void @llvm.nvvm.tcgen05.fence.after.thread.sync()
+  %lane.field = shl i32 %warp, 21 ; 32 * warp lanes, in bits 31..16
+  %mine = add i32 %base, %lane.field
+  %mine.ptr = inttoptr i32 %mine to ptr addrspace(6)
+  %row = call <64 x i32> @llvm.nvvm.tcgen05.ld.32x32b.x64(ptr addrspace(6) %mine.ptr, i1 false)
+  call void @llvm.nvvm.tcgen05.wait.ld()
+  %first.row = mul i32 %rank, 128
+  %row.index = add i32 %first.row, %tid
+  %row.off = mul i32 %row.index, 256
+  %to = getelementptr inbounds i8, ptr addrspace(1) %d, i32 %row.off
+  store <64 x i32> %row, ptr addrspace(1) %to, align 16
+  call void @llvm.nvvm.tcgen05.fence.before.thread.sync()
+  call void @llvm.nvvm.barrier.cluster.arrive()
+  call void @llvm.nvvm.barrier.cluster.wait()
+  br i1 %is.warp0, label %free, label %exit
+
+free:
+  call void @llvm.nvvm.tcgen05.dealloc.cg2(ptr addrspace(6) %base.ptr, i32 64)
+  br label %exit
+
+exit:
+  ret void
+}
+
+; A pair's mma in a cluster of one CTA.
+define ptx_kernel void @pair_alone() "nvvm.reqntid"="32" {
+  call void @llvm.nvvm.tcgen05.alloc.shared.cg2(ptr addrspace(3) @taddr, i32 32)
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+declare void @llvm.nvvm.barrier.cluster.arrive()
+declare void @llvm.nvvm.barrier.cluster.wait()
+declare void @llvm.nvvm.tcgen05.alloc.shared.cg2(ptr addrspace(3), i32)
+declare void @llvm.nvvm.tcgen05.dealloc.cg2(ptr addrspace(6), i32)
+declare void @llvm.nvvm.tcgen05.relinq.alloc.permit.cg2()
+declare void @llvm.nvvm.tcgen05.commit.mc.shared.cg2(ptr addrspace(3), i16)
 declare void @llvm.nvvm.barrier0()
 declare void @llvm.nvvm.fence.proxy.async.shared_cta()
 declare void @llvm.nvvm.mbarrier.init.shared(ptr addrspace(3), i32)

@@ -113,8 +113,12 @@ public:
   /// "f32", ...), or an error when no such kernel exists.
   llvm::Expected<std::vector<std::string>> parameterTypes(llvm::StringRef kernel) const;
 
-  /// Runs `kernel` over `grid` CTAs of `block` threads. A wrong access, trap,
-  /// failed assert or deadlock stops the launch with an EmuError.
+  /// Runs `kernel` over `grid` CTAs of `block` threads, the CTAs of a cluster
+  /// (the kernel's nvvm.cluster_dim) together. For a kernel with
+  /// nvvm.blocksareclusters `grid` counts clusters, as a CUDA launch does;
+  /// otherwise it counts CTAs and must be a whole number of clusters. A wrong
+  /// access, trap, failed assert or deadlock stops the launch with an
+  /// EmuError.
   llvm::Error launch(llvm::StringRef kernel, Dim3 grid, Dim3 block,
                      llvm::ArrayRef<KernelArg> args);
 

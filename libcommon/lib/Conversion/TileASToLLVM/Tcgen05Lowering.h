@@ -23,6 +23,38 @@ constexpr int64_t kTmemLanesPerWarp = 32, kTmemColumns = 512;
 /// Bits 46-48 of a tcgen05 shared-memory descriptor: the fixed 0b001.
 constexpr uint64_t kTcgen05DescriptorVersion = uint64_t(1) << 46;
 
+/// The cta_group::1 multiplies of an accumulator of M rows in the tcgen05
+/// layout (getTcgen05AccumulatorLayout): one M = 128 tcgen05.mma per
+/// 128-row block, D row i in lane i, each warp moving its 32 lanes with
+/// tcgen05.ld/st.32x32b; or, for a 32-row tile of 4 warps, one M = 64
+/// multiply. Its D row r lives in lane 32 * (r / 16) + r % 16 (PTX ISA,
+/// tcgen05 "Data path layout", M = 64: each warp's lanes 0-15), so A is
+/// staged with the tile's rows 8w..8w+7 as rows 16w..16w+7 of the 64, and
+/// rows 16w+8..16w+15 are padding that nothing writes: their D rows, lanes
+/// 8-15 of warp w, are never read (rows are independent in A * B, so
+/// whatever the padding holds reaches no other row). tcgen05.ld/st.16x256b
+/// give thread l of warp w lane l / 4 + 8 ((r / 2) % 2) and column
+/// 8 (r / 4) + 2 (l % 4) + r % 2 for register r: registers 4q and 4q + 1
+/// are the tile's row 8w + l / 4, the wgmma D fragment's first half, and
+/// 4q + 2, 4q + 3 padding.
+struct Tcgen05RowBlocks {
+  int64_t mmaRows = kTcgen05Rows, blocks = 0;
+
+  static Tcgen05RowBlocks of(int64_t m) {
+    if (m % kTcgen05Rows == 0)
+      return {kTcgen05Rows, m / kTcgen05Rows};
+    return {kPaddedMmaRows, 1};
+  }
+  /// Whether this is the M = 64 form with padding rows.
+  bool padded() const { return mmaRows == kPaddedMmaRows; }
+  /// Rows of A the staging holds per batch.
+  int64_t stagedRows() const { return blocks * mmaRows; }
+  /// The staged row (i32, within its batch) of tile row `t`.
+  Value stagedRow(const IndexMath &m, Value t) const;
+
+  static constexpr int64_t kPaddedMmaRows = 64;
+};
+
 /// The canonical K-major layout without swizzling that tcgen05.mma reads
 /// through shared-memory descriptors (PTX ISA, tcgen05 "Shared Memory
 /// Layout"; wgmma's is the same): core matrices of 8 rows of 16 bytes, the

@@ -120,9 +120,9 @@ struct Tcgen05Kind {
   /// 10-12), A K-major (bit 15 = 0), B MN-major (bit 16 = 1) unless
   /// `bKMajor` (as SwizzledStaging stages it), N >> 3 (bits 17-22), M >> 4
   /// (bits 24-28); dense, no negation or saturation.
-  static uint32_t instructionDescriptor(Type a, Type b, int64_t n, bool bKMajor) {
+  static uint32_t instructionDescriptor(Type a, Type b, int64_t m, int64_t n, bool bKMajor) {
     return 1u << 4 | typeCode(a) << 7 | typeCode(b) << 10 | uint32_t(!bKMajor) << 16 |
-           uint32_t(n >> 3) << 17 | uint32_t(kRows >> 4) << 24;
+           uint32_t(n >> 3) << 17 | uint32_t(m >> 4) << 24;
   }
 };
 
@@ -188,6 +188,13 @@ Value getTcgen05MBarrier(RegisterEmitter &e, Operation *anchor, int64_t index) {
                              ArrayRef<LLVM::GEPArg>{int32_t(index)});
 }
 
+Value Tcgen05RowBlocks::stagedRow(const IndexMath &m, Value t) const {
+  if (!padded())
+    return t;
+  constexpr int64_t kCoreRows = 8;
+  return m.add(m.mul(m.div(t, kCoreRows), 2 * kCoreRows), m.rem(t, kCoreRows));
+}
+
 namespace {
 
 
@@ -205,18 +212,69 @@ LogicalResult waitForPhase(ConversionPatternRewriter &rewriter, RegisterEmitter 
   return emitAsInlinePtx(rewriter, wait.getOperation());
 }
 
+/// A register that a tcgen05.ld/st.16x256b piece moves for a padding row
+/// (Tcgen05RowBlocks): stored as zero, dropped when loaded.
+constexpr int64_t kPaddingRegister = -1;
+
+/// Registers one tcgen05.ld/st.16x256b repetition moves per thread (8
+/// columns), and the most repetitions one access takes.
+constexpr int64_t kRegsPer16x256b = 4, kMax16x256bRepetitions = 8;
+
+/// forEachTmemPiece for the M = 64 form (Tcgen05RowBlocks): warp w moves its
+/// lanes 0-15 with tcgen05.ld/st.16x256b; its column register c is
+/// register 4 (c / 2) + c % 2 of the pieces, the padding rows' registers
+/// kPaddingRegister.
+void forEachPaddedTmemPiece(RegisterEmitter &e, const Laid &laid, const MmaShape &s, Value tmem,
+                            Value tid,
+                            llvm::function_ref<void(Value, ArrayRef<int64_t>,
+                                                    NVVM::Tcgen05LdStShape)> fn) {
+  IndexMath m{e};
+  BlockedAttr layout = laid.layout;
+  Value warp = m.div(tid, kLanesPerWarp);
+  Value warpBase = m.add(tmem, LLVM::ShlOp::create(e.builder, e.loc,
+                                                   m.mul(m.rem(warp, 4), kLanesPerWarp),
+                                                   e.i32(16)));
+  int64_t repetitions = s.n / 8;
+  for (int64_t batch = 0; batch < s.batch; ++batch)
+    for (int64_t q = 0; q < repetitions;) {
+      int64_t count = std::min<int64_t>(kMax16x256bRepetitions,
+                                        llvm::bit_floor(uint64_t(repetitions - q)));
+      SmallVector<int64_t> regs;
+      for (int64_t j = q; j < q + count; ++j)
+        for (int64_t r = 0; r < kRegsPer16x256b; ++r) {
+          if (r >= 2) {
+            regs.push_back(kPaddingRegister);
+            continue;
+          }
+          SmallVector<int64_t> perDim{0, 2 * j + r};
+          if (s.batched)
+            perDim.insert(perDim.begin(), batch);
+          regs.push_back(linearizeRegister(layout, laid.shape, perDim));
+        }
+      fn(getTensorPointer(e, m.add(warpBase, batch * s.n + 8 * q)), regs,
+         NVVM::Tcgen05LdStShape::SHAPE_16X256B);
+      q += count;
+    }
+}
+
 /// The pieces in which a thread moves its registers of a tile in the
 /// tcgen05 accumulator layout (`laid`: the accumulator, or an A operand laid
 /// out like one) between registers and tensor memory with
 /// tcgen05.ld/st.32x32b, `perWord` elements packed into each 32-bit column:
-/// `fn(address, regs)` per piece, `regs` the registers of consecutive
+/// `fn(address, regs, shape)` per piece, `regs` the registers of consecutive
 /// columns (at most kAccessColumns columns, a power of two) at
 /// tensor-memory address `address`. Each (batch, 128-row block) of the tile
 /// is a region of its last extent / `perWord` columns, the regions one after
-/// another from `tmem`.
+/// another from `tmem`. A 32-row tile (the M = 64 form) goes through
+/// forEachPaddedTmemPiece instead.
 void forEachTmemPiece(RegisterEmitter &e, const Laid &laid, const MmaShape &s, Value tmem,
                       Value tid, int64_t perWord,
-                      llvm::function_ref<void(Value, ArrayRef<int64_t>)> fn) {
+                      llvm::function_ref<void(Value, ArrayRef<int64_t>,
+                                              NVVM::Tcgen05LdStShape)> fn) {
+  if (Tcgen05RowBlocks::of(s.m).padded()) {
+    assert(perWord == 1 && "an A in tensor memory has no padded form");
+    return forEachPaddedTmemPiece(e, laid, s, tmem, tid, fn);
+  }
   IndexMath m{e};
   BlockedAttr layout = laid.layout;
   unsigned rank = laid.shape.size();
@@ -244,7 +302,8 @@ void forEachTmemPiece(RegisterEmitter &e, const Laid &laid, const MmaShape &s, V
           regs.push_back(linearizeRegister(layout, laid.shape, perDim));
         }
         int64_t region = (batch * rowBlocks + block) * regionWords;
-        fn(getTensorPointer(e, m.add(warpBase, region + word)), regs);
+        fn(getTensorPointer(e, m.add(warpBase, region + word)), regs,
+           NVVM::Tcgen05LdStShape::SHAPE_32X32B);
         word += width;
       }
 }
@@ -263,10 +322,18 @@ void storeToTensorMemory(RegisterEmitter &e, const Laid &laid, const MmaShape &s
                          Value tid, ArrayRef<Value> values, int64_t perWord) {
   OpBuilder &builder = e.builder;
   Type i32 = builder.getI32Type();
-  forEachTmemPiece(e, laid, s, tmem, tid, perWord, [&](Value address, ArrayRef<int64_t> regs) {
+  Value zero;
+  forEachTmemPiece(e, laid, s, tmem, tid, perWord, [&](Value address, ArrayRef<int64_t> regs,
+                                                       NVVM::Tcgen05LdStShape shape) {
     SmallVector<Value> words;
     for (size_t j = 0; j < regs.size(); j += perWord) {
       Value word;
+      if (regs[j] == kPaddingRegister) {
+        if (!zero)
+          zero = e.i32(0);
+        words.push_back(zero);
+        continue;
+      }
       if (perWord == 1) {
         word = values[regs[j]];
       } else {
@@ -280,8 +347,7 @@ void storeToTensorMemory(RegisterEmitter &e, const Laid &laid, const MmaShape &s
     Value value = words.size() == 1
                       ? words.front()
                       : e.buildVector(cast<VectorType>(accessType(e, words.size())), words);
-    NVVM::Tcgen05StOp::create(builder, e.loc, /*unpack=*/false,
-                              NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, value,
+    NVVM::Tcgen05StOp::create(builder, e.loc, /*unpack=*/false, shape, address, value,
                               /*offset=*/Value());
   });
 }
@@ -295,7 +361,9 @@ void storeToTensorMemory(RegisterEmitter &e, const Laid &laid, const MmaShape &s
 /// tensor memory": row i in lane i, K packed along the columns), instead of
 /// through the swizzled shared-memory staging; 0 otherwise.
 int64_t getTensorMemoryAPacking(const StagedOperand &a, unsigned elementBytes) {
-  if (a.global || !isTcgen05AccumulatorLayout(a.laid.layout, a.laid.shape))
+  unsigned rank = a.laid.shape.size();
+  if (a.global || !isTcgen05AccumulatorLayout(a.laid.layout, a.laid.shape) ||
+      Tcgen05RowBlocks::of(a.laid.shape[rank - 2]).padded())
     return 0;
   int64_t run = a.laid.layout.getSizePerThread().back();
   int64_t perWord = 4 / elementBytes;
@@ -309,8 +377,11 @@ bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
   std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(a, b);
   FailureOr<MmaShape> shape = getMmaShape(cast<RankedTensorType>(lhs).getShape(),
                                           cast<RankedTensorType>(acc).getShape());
-  return kind && succeeded(shape) &&
-         SwizzledStaging::chooseChunk(*shape, kind->elementBytes, /*stageA=*/true,
+  if (!kind || failed(shape))
+    return false;
+  // A with its padding rows (Tcgen05RowBlocks).
+  shape->m = Tcgen05RowBlocks::of(shape->m).stagedRows();
+  return SwizzledStaging::chooseChunk(*shape, kind->elementBytes, /*stageA=*/true,
                                       kStagingLimit) > 0;
 }
 
@@ -329,12 +400,14 @@ void loadAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s,
   OpBuilder &builder = e.builder;
   Value tid = NVVM::ThreadIdXOp::create(builder, e.loc, builder.getI32Type());
   forEachTmemPiece(e, accLaid, s, tmem, tid, /*perWord=*/1,
-                   [&](Value address, ArrayRef<int64_t> regs) {
+                   [&](Value address, ArrayRef<int64_t> regs, NVVM::Tcgen05LdStShape shape) {
                      Value loaded = NVVM::Tcgen05LdOp::create(
-                         builder, e.loc, accessType(e, regs.size()), /*pack=*/false,
-                         NVVM::Tcgen05LdStShape::SHAPE_32X32B, address, /*offset=*/Value());
+                         builder, e.loc, accessType(e, regs.size()), /*pack=*/false, shape,
+                         address, /*offset=*/Value());
                      NVVM::Tcgen05WaitOp::create(builder, e.loc, NVVM::Tcgen05WaitKind::LOAD);
                      for (auto [j, reg] : llvm::enumerate(regs)) {
+                       if (reg == kPaddingRegister)
+                         continue;
                        Value word = regs.size() == 1 ? loaded : e.extract(loaded, j);
                        sums[reg] =
                            LLVM::BitcastOp::create(builder, e.loc, builder.getF32Type(), word);
@@ -393,8 +466,13 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   if (failed(shape))
     return failure();
   const MmaShape &s = *shape;
-  // One accumulator region of N columns per (batch, 128-row block).
-  int64_t rowBlocks = s.m / kRows;
+  // One accumulator region of N columns per (batch, row block): 128 rows
+  // each, or the one M = 64 block of a 32-row tile.
+  Tcgen05RowBlocks blocks = Tcgen05RowBlocks::of(s.m);
+  int64_t rowBlocks = blocks.blocks;
+  // The staging's shape: A with its padding rows.
+  MmaShape staged = s;
+  staged.m = blocks.stagedRows();
   int64_t columns = s.batch * rowBlocks * s.n;
   if (columns > kTmemColumns)
     return op->emitError("allocated tmem out of resource: ")
@@ -440,11 +518,11 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   // B is staged K-major where its copies run along K (a transposed view's
   // B: rhs_k_runs), else N-major.
   bool bKMajor = b.kRuns;
-  int64_t chunkLength = SwizzledStaging::chooseChunk(s, elementBytes, /*stageA=*/!aInTmem,
+  int64_t chunkLength = SwizzledStaging::chooseChunk(staged, elementBytes, /*stageA=*/!aInTmem,
                                                      kStagingLimit, bKMajor);
   if (chunkLength == 0)
     return op->emitOpError("has no tcgen05 staging that fits shared memory");
-  SwizzledStaging staging(s, chunkLength, elementBytes, /*stageA=*/!aInTmem, bKMajor);
+  SwizzledStaging staging(staged, chunkLength, elementBytes, /*stageA=*/!aInTmem, bKMajor);
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes, kSwizzleAlignment);
   if (failed(scratch))
@@ -502,7 +580,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
     if (failed(stageSwizzledChunk(e, rewriter, staging, buffer, *scratch,
                                   aInTmem ? nullptr : &a, &b, element, s, k0, len, [&](size_t i) {
                                     Value batch = s.batched ? a.regs.coords[0][i] : e.i32(0);
-                                    return m.add(m.mul(batch, s.m), a.regs.coords[mDim][i]);
+                                    return m.add(m.mul(batch, staged.m),
+                                                 blocks.stagedRow(m, a.regs.coords[mDim][i]));
                                   },
                                   roundToTf32)))
       return failure();
@@ -528,15 +607,15 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
                             e,
                             addBytes(e, aAddress,
                                      m.add(aArray.kStepOffset(m, kBytes),
-                                           (issue.batch * s.m + issue.block * kRows) *
+                                           (issue.batch * staged.m +
+                                            issue.block * blocks.mmaRows) *
                                                aArray.width)),
                             aLayoutBits);
           Value descB = emitMatrixDescriptor(
               e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
           Value d = getTensorPointer(e, m.add(tmem, region * s.n + issue.n0));
-          Value idesc = e.i32(
-              int32_t(Tcgen05Kind::instructionDescriptor(aElement, bElement, issue.width,
-                                                         bKMajor)));
+          Value idesc = e.i32(int32_t(Tcgen05Kind::instructionDescriptor(
+              aElement, bElement, blocks.mmaRows, issue.width, bKMajor)));
           NVVM::Tcgen05MMAOp::create(rewriter, loc, kind->kind,
                                      NVVM::CTAGroupKind::CTA_1,
                                      NVVM::Tcgen05MMACollectorOp::DISCARD,

@@ -6,12 +6,17 @@
 //   bar.sync                        the scratch's earlier readers (the K
 //                                   loop's wgmmas of other warpgroups) are done
 //   per chunk:
-//     st.shared                     each thread's registers of the chunk, in
+//     stmatrix.x4                   where the register layout holds stmatrix's
+//                                   fragments (StmatrixStores: the wgmma
+//                                   accumulator): four 8x8 matrices, each
+//                                   lane naming one matrix row, at their
+//                                   place in the canonical swizzled layout
+//                                   (SwizzledArray: the 16-byte pieces of the
+//                                   8 rows of a matrix land in 8 different
+//                                   bank groups)
+//     or st.shared                  each thread's registers of the chunk, in
 //                                   runs of up to 16 bytes, at their place in
-//                                   the canonical swizzled layout (SwizzledArray:
-//                                   the 16-byte pieces of the 8 rows a warp's
-//                                   accumulator registers cover land in 8
-//                                   different bank groups)
+//                                   the same layout
 //     fence.proxy.async.shared::cta the generic-proxy writes, seen by TMA
 //     bar.sync
 //     thread 0: cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group
@@ -40,6 +45,60 @@ namespace {
 
 /// The 16 bytes a thread stores at most at once.
 constexpr int64_t kMaxRunBytes = 16;
+constexpr int64_t kWarpSize = 32;
+
+/// The (row, column) a thread's lane names for stmatrix, before an
+/// instruction's offset (StmatrixStores): the XOR of the bases of the set
+/// bits of its lane id (those that address: 8 lanes per matrix) and warp id.
+struct MatrixRowOfLane {
+  Value row, col;
+
+  static MatrixRowOfLane emit(const IndexMath &m, Value tid, const StmatrixStores &stores) {
+    Value lane = m.rem(tid, kWarpSize), warp = m.div(tid, kWarpSize);
+    MatrixRowOfLane at{m.e.i32(0), m.e.i32(0)};
+    auto addBits = [&](Value id, ArrayRef<StmatrixStores::RowCol> bases) {
+      for (auto [bit, basis] : llvm::enumerate(bases)) {
+        // (id >> bit & 1) * basis: a shift where the basis is a power of two.
+        Value set = m.bits(id, bit, 1);
+        if (basis[0])
+          at.row = m.bitXor(at.row, m.mul(set, basis[0]));
+        if (basis[1])
+          at.col = m.bitXor(at.col, m.mul(set, basis[1]));
+      }
+    };
+    addBits(lane, stores.laneBases);
+    addBits(warp, stores.warpBases);
+    return at;
+  }
+};
+
+/// The instructions of `stores` whose matrices lie in chunk `chunk` (of
+/// `chunkCols` columns): each lane names the shared address
+/// `addressOf(row, col)` of its matrix row, the instruction's offset added
+/// to the thread's part (their bits are disjoint), and hands over register
+/// pair count * q + j as matrix j.
+void storeMatrices(RegisterEmitter &e, const StmatrixStores &stores, const MatrixRowOfLane &at,
+                   Value registers, int64_t chunk, int64_t chunkCols,
+                   llvm::function_ref<Value(Value, Value)> addressOf) {
+  IndexMath m{e};
+  MLIRContext *context = e.builder.getContext();
+  auto vector = cast<VectorType>(registers.getType());
+  Value words = LLVM::BitcastOp::create(
+      e.builder, e.loc, VectorType::get({vector.getNumElements() / 2}, e.builder.getI32Type()),
+      registers);
+  for (int64_t q = 0; q < stores.groups; ++q) {
+    StmatrixStores::RowCol offset = stores.groupOffset(q);
+    if (offset[1] / chunkCols != chunk)
+      continue;
+    SmallVector<Value> sources;
+    for (int64_t j = 0; j < stores.count; ++j)
+      sources.push_back(e.extract(words, stores.count * q + j));
+    Value address = addressOf(m.add(at.row, offset[0]), m.add(at.col, offset[1]));
+    NVVM::StMatrixOp::create(e.builder, e.loc, address, sources, NVVM::MMALayout::row,
+                             NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
+                             NVVM::LdStMatrixEltType::B16);
+  }
+}
 
 struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -85,8 +144,6 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
     Value registers = adaptor.getValue();
     int64_t count = getElemsPerThread(laid->layout, laid->shape);
     int64_t run = getRegisterRun(*laid, rank - 1, kMaxRunBytes / 2);
-    SmallVector<Value> rowOf = e.coordinates(laid->layout, laid->shape, rank - 2);
-    SmallVector<Value> colOf = e.coordinates(laid->layout, laid->shape, rank - 1);
     auto chunkOf = [&](int64_t reg) {
       int64_t regInDim = delinearizeRegister(laid->layout, laid->shape, reg)[rank - 1];
       return getRegisterCoordinate(laid->layout, rank - 1, regInDim) / chunks->chunkCols();
@@ -96,19 +153,41 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
     Value isThread0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
     MLIRContext *context = rewriter.getContext();
 
+    // The pass's remark says why not (StoreTilesByTma.cpp).
+    std::string notMatrices;
+    std::optional<StmatrixStores> matrices =
+        StmatrixStores::get(laid->layout, laid->shape, chunks->chunkCols(), notMatrices);
+    // The address part of the lane (and warp) of each thread (stmatrix).
+    std::optional<MatrixRowOfLane> matrixRow;
+    SmallVector<Value> rowOf, colOf;
+    if (matrices) {
+      matrixRow = MatrixRowOfLane::emit(m, tid, *matrices);
+    } else {
+      rowOf = e.coordinates(laid->layout, laid->shape, rank - 2);
+      colOf = e.coordinates(laid->layout, laid->shape, rank - 1);
+    }
+    auto slotAddress = [&](Value row, Value col, int64_t col0) {
+      Value slot = staged.slot(m, row, col0 ? m.add(col, -col0) : col);
+      return LLVM::GEPOp::create(rewriter, loc, (*scratch).getType(), element, *scratch,
+                                 ArrayRef<LLVM::GEPArg>{slot});
+    };
+
     emitCTABarrier(rewriter, loc); // earlier readers of the scratch are done
     for (int64_t chunk = 0; chunk < chunks->chunks(); ++chunk) {
       int64_t col0 = chunk * chunks->chunkCols();
-      for (int64_t first = 0; first < count; first += run) {
-        if (chunks->chunks() > 1 && chunkOf(first) != chunk)
-          continue;
-        SmallVector<Value> values;
-        for (int64_t i = 0; i < run; ++i)
-          values.push_back(e.extract(registers, first + i));
-        Value slot = staged.slot(m, rowOf[first], col0 ? m.add(colOf[first], -col0) : colOf[first]);
-        Value address = LLVM::GEPOp::create(rewriter, loc, (*scratch).getType(), element,
-                                            *scratch, ArrayRef<LLVM::GEPArg>{slot});
-        LLVM::StoreOp::create(rewriter, loc, e.buildVector(runType, values), address, run * 2);
+      if (matrices) {
+        storeMatrices(e, *matrices, *matrixRow, registers, chunk, chunks->chunkCols(),
+                      [&](Value row, Value col) { return slotAddress(row, col, col0); });
+      } else {
+        for (int64_t first = 0; first < count; first += run) {
+          if (chunks->chunks() > 1 && chunkOf(first) != chunk)
+            continue;
+          SmallVector<Value> values;
+          for (int64_t i = 0; i < run; ++i)
+            values.push_back(e.extract(registers, first + i));
+          LLVM::StoreOp::create(rewriter, loc, e.buildVector(runType, values),
+                                slotAddress(rowOf[first], colOf[first], col0), run * 2);
+        }
       }
       NVVM::FenceProxyOp::create(
           rewriter, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),

@@ -17,7 +17,11 @@ namespace tilepipe::tile_as {
 /// Issues the wgmmas of one K chunk staged as `staging` describes onto the
 /// f32 sums of an accumulator in the wgmma layout (`layout`, `accShape`):
 /// per warpgroup one wgmma per (k step, batch, row pair, at most 256
-/// columns) between a wgmma.fence and a commit_group (no wait).
+/// columns) between a wgmma.fence and a commit_group (no wait). Where a
+/// thread has an odd number of row registers (a 32-row tile of one
+/// warpgroup), the last pair's second half is padding: the issuer keeps
+/// its D registers from one chunk to the next, so that nothing but a wgmma
+/// writes a register of a D fragment in flight.
 class WgmmaChunkIssuer {
 public:
   /// `aRegs`: A comes from registers (the accumulator's layout) rather
@@ -27,7 +31,8 @@ public:
                    Type bElement, bool bKMajor, const StagedOperand *aRegs = nullptr);
 
   /// The chunk of K from `k0` (`len` of it) whose A and B start at the i64
-  /// shared addresses `aAddress` and `bAddress`; the sums after it.
+  /// shared addresses `aAddress` and `bAddress`; the sums after it (the
+  /// accumulator's registers, without the padding rows').
   mlir::FailureOr<SmallVector<Value>> issue(Value aAddress, Value bAddress, int64_t k0,
                                             int64_t len, ArrayRef<Value> sums);
 
@@ -49,6 +54,11 @@ private:
   bool bKMajor;
   const StagedOperand *aRegs;
   int64_t warpgroups = 0, rowPairs = 0;
+  /// Row and column registers per thread; the accumulator's registers.
+  int64_t rowRegs = 0, colRegs = 0, realRegs = 0;
+  /// The padding rows' D registers (row register rowRegs where that is
+  /// odd), as the last chunk left them.
+  SmallVector<Value> padding;
   Value warpgroup;
   uint64_t aLayoutBits = 0, bLayoutBits = 0;
   SmallVector<Issue> issues;

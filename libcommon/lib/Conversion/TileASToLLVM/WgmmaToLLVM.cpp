@@ -15,7 +15,13 @@
 // 8 * W * (2p + h) + 8 * v + i. The wgmma reads A through a descriptor, so
 // A is staged with its rows in that order: one 64-row block per
 // (batch, warpgroup, row pair p). The accumulator registers then are the D
-// fragments as they are; no layout changes.
+// fragments as they are; no layout changes. Where a thread has an odd
+// number of row registers (a 32-row tile of one warpgroup: one each), the
+// last pair's second half (h = 1) is padding: its A rows in the staging are
+// never written and its D registers, carried through the wgmmas like the
+// others, are dropped. Rows of A and D are independent, so whatever the
+// padding rows hold reaches no accumulator register; the tensor cores do
+// twice the work of those rows, which is what an M of 64 costs.
 //
 // A (as [M][K], K-major) and B (as [K][N], N-major: wgmma's transposed B,
 // imm-trans-b 1) are staged a K chunk at a time in the canonical swizzled
@@ -143,6 +149,21 @@ int64_t chooseChunk(const MmaShape &s, Type element, bool bGlobal, bool stageA =
                                       /*bLands=*/bGlobal && !type.readsBNMajor());
 }
 
+/// `s` with A's rows as the staging holds them (getWgmmaStagedRows): M
+/// padded to whole wgmma row blocks of the accumulator's `layout`.
+MmaShape getStagedShape(const MmaShape &s, BlockedAttr layout) {
+  MmaShape staged = s;
+  unsigned rank = layout.getWarpsPerCTA().size();
+  staged.m = getWgmmaStagedRows(s.m, layout.getWarpsPerCTA()[rank - 2]);
+  return staged;
+}
+
+/// The wgmma accumulator layout of an accumulator of type `acc` (which
+/// hasWgmmaAccumulator checked).
+BlockedAttr getAccumulatorLayout(Type acc) {
+  return cast<BlockedAttr>(cast<RankedTensorType>(acc).getEncoding());
+}
+
 /// The largest TMA box extent (boxDim of the tensor map).
 constexpr int64_t kMaxBoxRows = 256;
 
@@ -237,8 +258,9 @@ SmallVector<TmaOperand, 2> getWgmmaTmaOperands(const SwizzledStaging &staging, c
                                                const TmaView &bView, bool bTransposed) {
   SmallVector<TmaOperand, 2> operands;
   if (aView) {
-    // A's rows go in runs of 8 to their wgmma order.
-    int64_t rowPairs = s.m / (2 * kCoreRows * warps);
+    // A's rows go in runs of 8 to their wgmma order (a 32-row tile of one
+    // warpgroup: one row pair, half of it padding).
+    int64_t rowPairs = llvm::divideCeil(s.m, 2 * kCoreRows * warps);
     SmallVector<int64_t> aRows;
     for (int64_t t = 0; t < s.m; t += kCoreRows)
       aRows.push_back(staticStagedRowOfA(t, warps, rowPairs));
@@ -267,13 +289,23 @@ WgmmaChunkIssuer::WgmmaChunkIssuer(ConversionPatternRewriter &rewriter, Register
   IndexMath m{e};
   int64_t warps = layout.getWarpsPerCTA()[accShape.size() - 2];
   warpgroups = warps / kWarpsPerWarpgroup;
-  rowPairs = s.m / (2 * kCoreRows * warps);
   Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
   warpgroup = m.div(tid, kWarpsPerWarpgroup * 32);
   aLayoutBits = getDescriptorLayoutBits(staging.a, /*kMajor=*/true, DescriptorFormat::Wgmma);
   bLayoutBits = getDescriptorLayoutBits(staging.b, bKMajor, DescriptorFormat::Wgmma);
+  // Each thread's row registers, in pairs (one wgmma row block each); an
+  // odd last one has a padding partner (getWgmmaAccumulatorLayout) whose D
+  // registers follow the accumulator's (regOf). They start undefined: a
+  // constant would be moved into them between wgmma.fence and the first
+  // wgmma, which ptxas answers with another warpgroup.arrive.
   SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accShape);
   int64_t batchRegs = s.batched ? regsPerDim[0] : 1;
+  rowRegs = regsPerDim[accShape.size() - 2];
+  colRegs = regsPerDim.back();
+  rowPairs = llvm::divideCeil(rowRegs, 2);
+  realRegs = batchRegs * rowRegs * colRegs;
+  if (rowRegs % 2)
+    padding.assign(batchRegs * colRegs, LLVM::UndefOp::create(rewriter, e.loc, e.builder.getF32Type()));
   for (int64_t batch = 0; batch < batchRegs; ++batch)
     for (int64_t pair = 0; pair < rowPairs; ++pair)
       for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
@@ -281,6 +313,8 @@ WgmmaChunkIssuer::WgmmaChunkIssuer(ConversionPatternRewriter &rewriter, Register
 }
 
 int64_t WgmmaChunkIssuer::regOf(int64_t batch, int64_t row, int64_t col) const {
+  if (row == rowRegs)
+    return realRegs + batch * colRegs + col;
   SmallVector<int64_t> perDim{row, col};
   if (s.batched)
     perDim.insert(perDim.begin(), batch);
@@ -292,7 +326,10 @@ FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issue(Value aAddress, Value bAdd
   int64_t stepK = WgmmaOperandType::of(aElement).stepK();
   bool emitted = true;
   NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
+  assert(sums.size() == size_t(realRegs) && "the accumulator's registers");
+  // The padding rows' D registers ride along (see the constructor).
   SmallVector<Value> result(sums);
+  llvm::append_range(result, padding);
   if (aRegs) {
     // A register is picked by a number, not a loop index: unrolled.
     for (int64_t k = 0; k < len / stepK; ++k)
@@ -305,6 +342,8 @@ FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issue(Value aAddress, Value bAdd
   if (!emitted)
     return failure();
   NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, e.loc);
+  padding.assign(result.begin() + realRegs, result.end());
+  result.resize(realRegs);
   return result;
 }
 
@@ -396,7 +435,8 @@ bool canLowerToWgmma(MmaFOp op) {
     return false;
   FailureOr<MmaShape> shape = getMmaShape(op);
   return succeeded(shape) &&
-         chooseChunk(*shape, getElementTypeOrSelf(op.getLhs().getType()), /*bGlobal=*/false) > 0;
+         chooseChunk(getStagedShape(*shape, getAccumulatorLayout(op.getAcc().getType())),
+                     getElementTypeOrSelf(op.getLhs().getType()), /*bGlobal=*/false) > 0;
 }
 
 bool canLowerToWgmma(MmaFGlobalOp op) {
@@ -406,7 +446,8 @@ bool canLowerToWgmma(MmaFGlobalOp op) {
   FailureOr<MmaShape> shape =
       getMmaShape(cast<RankedTensorType>(op.getLhs().getType()).getShape(), acc.getShape());
   return succeeded(shape) &&
-         chooseChunk(*shape, getPointeeOrElementType(op.getLhs()),
+         chooseChunk(getStagedShape(*shape, getAccumulatorLayout(acc)),
+                     getPointeeOrElementType(op.getLhs()),
                      isa<PtrType>(getElementTypeOrSelf(op.getRhs().getType()))) > 0;
 }
 
@@ -447,7 +488,12 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   for (unsigned w : layout.getWarpsPerCTA())
     threads *= w;
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
-  int64_t rowPairs = s.m / (2 * kCoreRows * warps);
+  // Each thread's row registers, in pairs (one wgmma row block each); an
+  // odd last one has a padding partner (getWgmmaAccumulatorLayout).
+  SmallVector<int64_t> regsPerDim = getRegsPerDim(layout, accLaid->shape);
+  int64_t rowRegs = regsPerDim[mDim], rowPairs = llvm::divideCeil(rowRegs, 2);
+  // The staging's shape: A with its padding rows.
+  MmaShape staged = getStagedShape(s, layout);
 
   RegisterEmitter e(rewriter, loc);
   IndexMath m{e};
@@ -469,7 +515,9 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   if (!stored)
     return op->emitOpError("operand element type has no LLVM form");
   // (Registers hold the k16 A fragment of 16-bit types only.)
-  bool aInRegisters = !a.global && a.laid.layout == layout && aType.bytes == 2;
+  // (Not with padding rows, which A's registers do not have.)
+  bool aInRegisters =
+      !a.global && a.laid.layout == layout && aType.bytes == 2 && rowRegs % 2 == 0;
   // B is K-major for tf32 and fp8 (staged so) and where it is read from a
   // transposed view (FMHA's K^T: TMA lands it [N][chunk]); both are read
   // without imm-trans-b.
@@ -483,7 +531,8 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
   // by the threads (as from cp.async). (An A stored from registers keeps B
   // on cp.async.)
   bool useTma = bView && (aInRegisters || aView || a.global) && !s.batched &&
-                chooseChunk(s, element, b.global, !aInRegisters, kTmaBarrierBytes, bTransposed) > 0;
+                chooseChunk(staged, element, b.global, !aInRegisters, kTmaBarrierBytes,
+                            bTransposed) > 0;
   bool aByTma = useTma && !aInRegisters && aView;
   if (bTransposed && !useTma)
     return op->emitOpError("has a K-major (transposed view) B, which only TMA reads, but A is "
@@ -491,8 +540,8 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                            "leaves no room for the mbarriers");
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
   SwizzledStaging staging(
-      s, chooseChunk(s, element, b.global, !aInRegisters, extraBytes, bTransposed), aType.bytes,
-      !aInRegisters, bKMajor, /*bLands=*/b.global && !aType.readsBNMajor());
+      staged, chooseChunk(staged, element, b.global, !aInRegisters, extraBytes, bTransposed),
+      aType.bytes, !aInRegisters, bKMajor, /*bLands=*/b.global && !aType.readsBNMajor());
   FailureOr<Value> scratch =
       getSharedScratch(rewriter, loc, op, staging.bytes + extraBytes, kSwizzleAlignment);
   if (failed(scratch))

@@ -232,7 +232,16 @@ BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,
                                                          ArrayRef<int64_t> shape,
                                                          unsigned numWarps) {
   unsigned rank = shape.size();
-  if ((rank != 2 && rank != 3) || numWarps % 4 != 0 || !tilesWithMma(shape, numWarps, 1))
+  if ((rank != 2 && rank != 3) || numWarps % 4 != 0)
+    return {};
+  // Every warp holds whole 16-row wgmma slices and 8-column blocks; or,
+  // in a 32-row tile of one warpgroup, half of one: the other half
+  // multiplies padding rows, whose D registers the lowering drops
+  // (getWgmmaStagedRows). (The padding doubles the accumulator registers, so
+  // larger tiles of 8 rows per warp are left to mma.sync's warp grids.)
+  int64_t m = shape[rank - 2], n = shape[rank - 1];
+  bool halfSlices = numWarps == 4 && m == 8 * numWarps;
+  if ((m % (16 * numWarps) != 0 && !halfSlices) || n % 8 != 0)
     return {};
   SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1), warps(rank, 1), order;
   sizePerThread[rank - 1] = 2;
@@ -245,10 +254,17 @@ BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,
 }
 
 bool tilepipe::tile_as::isWgmmaAccumulatorLayout(BlockedAttr layout, ArrayRef<int64_t> shape) {
-  if (!isMmaAccumulatorLayout(layout, shape) || hasPairedMmaColumns(layout))
+  if (!layout || layout.getWarpsPerCTA().size() != shape.size())
     return false;
-  unsigned rank = shape.size();
-  return layout.getWarpsPerCTA()[rank - 1] == 1 && layout.getWarpsPerCTA()[rank - 2] % 4 == 0;
+  unsigned numWarps = 1;
+  for (unsigned warps : layout.getWarpsPerCTA())
+    numWarps *= warps;
+  return layout == getWgmmaAccumulatorLayout(layout.getContext(), shape, numWarps);
+}
+
+int64_t tilepipe::tile_as::getWgmmaStagedRows(int64_t m, int64_t warpsM) {
+  // Per warpgroup and row pair one 64-row block (16 rows per warp).
+  return llvm::alignTo(m, 16 * warpsM);
 }
 
 unsigned tilepipe::tile_as::getTargetComputeCapability(Operation *op) {
@@ -338,8 +354,9 @@ bool tilepipe::tile_as::targetsTcgen05(Operation *op) {
 }
 
 /// Rows of D one cta_group::1 tcgen05.mma covers and the tensor-memory
-/// lanes (rows) one warp may read.
-static constexpr int64_t kTcgen05Rows = 128, kTmemLanesPerWarp = 32;
+/// lanes (rows) one warp may read; the rows of the tile that takes an
+/// M = 64 multiply instead.
+static constexpr int64_t kTcgen05Rows = 128, kTmemLanesPerWarp = 32, kHalfTcgen05Rows = 32;
 
 BlockedAttr tilepipe::tile_as::getTcgen05AccumulatorLayout(MLIRContext *context,
                                                            ArrayRef<int64_t> shape,
@@ -348,6 +365,11 @@ BlockedAttr tilepipe::tile_as::getTcgen05AccumulatorLayout(MLIRContext *context,
   if ((rank != 2 && rank != 3) || numWarps % 4 != 0)
     return {};
   int64_t m = shape[rank - 2], n = shape[rank - 1];
+  // A 32-row tile of one warpgroup: one M = 64 multiply with A's rows
+  // spread over its four 16-row slices (Tcgen05RowBlocks), read back with
+  // tcgen05.ld.16x256b, whose registers are the wgmma D fragment's.
+  if (m == kHalfTcgen05Rows && numWarps == 4)
+    return getWgmmaAccumulatorLayout(context, shape, numWarps);
   int64_t warpsN = numWarps / 4;
   if (m % kTcgen05Rows != 0 || n % 16 != 0 || n % (8 * warpsN) != 0)
     return {};
@@ -394,7 +416,7 @@ int64_t tilepipe::tile_as::getTcgen05TmemColumns(ArrayRef<int64_t> acc, int64_t 
                                                  bool scaled) {
   size_t rank = acc.size();
   int64_t batch = rank == 3 ? acc[0] : 1, m = acc[rank - 2], n = acc[rank - 1];
-  int64_t columns = batch * (m / kTcgen05Rows) * n;
+  int64_t columns = batch * llvm::divideCeil(m, kTcgen05Rows) * n;
   return scaled ? columns + getTcgen05ScaleColumns(batch, m, n, k) : columns;
 }
 

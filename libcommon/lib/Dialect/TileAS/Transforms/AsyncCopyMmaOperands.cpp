@@ -72,7 +72,7 @@ struct FusibleOperand {
   /// mma.sync path (lhs_tf32 / rhs_tf32).
   mutable arith::TruncFOp round;
   /// Elements per copy where the load proves less than its layout's runs
-  /// (0: the layout's; mma.sync tf32 only: lhs_run / rhs_run).
+  /// (0: the layout's; tf32 on mma.sync or wgmma only: lhs_run / rhs_run).
   int64_t shortRun = 0;
   /// B's runs go along K (tcgen05 only: rhs_k_runs).
   bool kRuns = false;
@@ -200,10 +200,12 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   }
   int64_t elementBytes = getElementBytes(type.getElementType());
   int64_t run = std::gcd(layout.getSizePerThread()[runDim], kLongestCopyBytes / elementBytes);
-  // A tf32 operand on the mma.sync path may copy fewer elements at a time
-  // than its layout's runs, down to one 4-byte element with its own mask
-  // bit (a non-multiple f32 MatMul's loads prove no runs).
-  if (takesTF32MmaSync(mmaf) && elementBytes == 4 && contiguity % run != 0) {
+  // A tf32 operand on the mma.sync or wgmma path may copy fewer elements
+  // at a time than its layout's runs, down to one 4-byte element with its
+  // own mask bit (a non-multiple f32 MatMul's loads prove no runs): a
+  // shorter run stays within its 16-byte piece of the swizzled staging.
+  if ((takesTF32MmaSync(mmaf) || hasWgmmaForm(mmaf)) && elementBytes == 4 &&
+      contiguity % run != 0) {
     fusible->shortRun = std::gcd(run, contiguity);
     run = fusible->shortRun;
   }
@@ -254,8 +256,12 @@ static std::optional<FusibleOperand> getTransposedViewOperand(
 /// larger one must stay unfused.
 static bool fitsWgmmaLanding(MmaFOp op) {
   auto lhs = cast<RankedTensorType>(op.getLhs().getType());
-  ArrayRef<int64_t> acc = cast<RankedTensorType>(op.getAcc().getType()).getShape();
-  int64_t batch = acc.size() == 3 ? acc[0] : 1, m = acc[acc.size() - 2], n = acc.back();
+  auto accType = cast<RankedTensorType>(op.getAcc().getType());
+  ArrayRef<int64_t> acc = accType.getShape();
+  int64_t batch = acc.size() == 3 ? acc[0] : 1, n = acc.back();
+  // A as staged: with its padding rows (hasWgmmaForm: the wgmma layout).
+  auto layout = cast<BlockedAttr>(accType.getEncoding());
+  int64_t m = getWgmmaStagedRows(acc[acc.size() - 2], layout.getWarpsPerCTA()[acc.size() - 2]);
   unsigned elementBytes = getElementBytes(lhs.getElementType());
   int64_t stepK = kMmaStepBytes / elementBytes;
   uint64_t buffer = 0;
@@ -289,17 +295,17 @@ struct AsyncCopyMmaOperandsPass
     getOperation().walk([&](MmaFOp op) {
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
       auto layout = dyn_cast_or_null<BlockedAttr>(acc.getEncoding());
-      // The mmafs of the mma.sync path (every form), of the wgmma path on
-      // sm_90a (f16/bf16, and tf32/fp8 where B's landing fits), whose
-      // accumulator layout is an mma.sync-shaped one too, and (on sm_100)
-      // of the tcgen05 path: all stage their operands with cp.async from an
-      // mmaf_global.
+      // The mmafs of the mma.sync path (every form, with an mma.sync
+      // accumulator layout), of the wgmma path on sm_90a (f16/bf16, and
+      // tf32/fp8 where B's landing fits) and (on sm_100) of the tcgen05
+      // path: all stage their operands with cp.async from an mmaf_global.
       bool wgmmaPath = hasWgmmaForm(op);
       std::optional<MmaSyncForm> syncForm = getMmaSyncForm(op);
-      bool stagedForm = wgmmaPath ? hasMmaSyncForm(op) || fitsWgmmaLanding(op)
-                                  : layout && syncForm && fitsMmaSyncStaging(op, *syncForm);
-      if (layout && ((stagedForm && isMmaAccumulatorLayout(layout, acc.getShape())) ||
-                     hasTcgen05Form(op)))
+      bool stagedForm =
+          wgmmaPath ? hasMmaSyncForm(op) || fitsWgmmaLanding(op)
+                    : layout && syncForm && fitsMmaSyncStaging(op, *syncForm) &&
+                          isMmaAccumulatorLayout(layout, acc.getShape());
+      if (layout && (stagedForm || hasTcgen05Form(op)))
         candidates.push_back(op);
     });
     for (MmaFOp op : candidates) {

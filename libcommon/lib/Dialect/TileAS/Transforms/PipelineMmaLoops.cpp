@@ -265,9 +265,14 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   // tcgen05 path (sm_100) stages its operands itself.
   if (hasTcgen05Accumulator(c.mma, accType))
     return std::nullopt;
+  // (Not a 32-row tile of one warpgroup, whose A the wgmmas read with
+  // padding rows: the ring's slots hold A's rows unpadded.)
   if (hasWgmmaAccumulator(c.mma, accType)) {
+    int64_t rows = accType.getShape()[0];
+    int64_t warps = cast<BlockedAttr>(accType.getEncoding()).getWarpsPerCTA()[0];
     if (rank != 2 || !accType.getElementType().isF32() || !c.mma.getLhsBase() ||
-        !c.mma.getRhsBase() || c.mma.getRhsViewTransposed())
+        !c.mma.getRhsBase() || c.mma.getRhsViewTransposed() ||
+        getWgmmaStagedRows(rows, warps) != rows)
       return std::nullopt;
     c.tma = true;
   }

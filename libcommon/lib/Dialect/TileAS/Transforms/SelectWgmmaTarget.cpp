@@ -56,7 +56,8 @@ struct SelectWgmmaTargetPass
         return;
       }
       auto acc = cast<RankedTensorType>(op.getAcc().getType());
-      if (!getWgmmaAccumulatorLayout(op.getContext(), acc.getShape(), numWarps)) {
+      BlockedAttr layout = getWgmmaAccumulatorLayout(op.getContext(), acc.getShape(), numWarps);
+      if (!layout) {
         remark << ": mma.sync for this mmaf, not wgmma: its accumulator does not tile "
                   "by warpgroups with all "
                << numWarps << " warps along M";
@@ -74,6 +75,12 @@ struct SelectWgmmaTargetPass
         if (kind == MmaOperandKind::Gather)
           remark << " copied into the swizzled staging by cp.async, row runs";
       }
+      // Fewer rows than the warpgroups' wgmmas cover (a 32-row tile of one
+      // warpgroup): the rest of each 16-row slice is padding.
+      int64_t rows = acc.getShape()[acc.getRank() - 2];
+      int64_t staged = getWgmmaStagedRows(rows, layout.getWarpsPerCTA()[acc.getRank() - 2]);
+      if (staged != rows)
+        remark << "; " << rows << " rows at M = " << staged << ", the rest padding";
       remark << ")";
     });
     if (wgmma && target.getValue() == kHopper)

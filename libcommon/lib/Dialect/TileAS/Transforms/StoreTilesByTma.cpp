@@ -5,7 +5,9 @@
 // memory -> cp.async.bulk.tensor (TmaStoreToLLVM.cpp). One bulk store per
 // 128-byte block replaces a st.global per register run (64 of them per
 // thread in cuTile's 128x256 MatMul epilogue), and TMA drops the elements
-// outside the view, so ragged edges cost nothing. Every candidate (a 16-bit
+// outside the view, so ragged edges cost nothing. The registers go to shared
+// memory by stmatrix where their layout holds its fragments (StmatrixStores),
+// by st.shared otherwise. Every candidate (a 16-bit
 // global store of rank 2 or more) gets a remark saying which way it went.
 //
 //===----------------------------------------------------------------------===//
@@ -55,28 +57,72 @@ static bool mayBeReadAfter(Operation *op) {
   return false;
 }
 
-/// The tile `value` holds, without the leading unit dimensions a
-/// tile_as.reshape added (cuTile's batched views: a 1 x M x N store of the
-/// M x N accumulator, whose reshape would otherwise move every element to
-/// another thread's registers); store_tma takes it that way.
-static Value dropLeadingUnitReshape(Value value) {
-  auto reshape = value.getDefiningOp<ReshapeOp>();
-  if (!reshape)
-    return value;
+/// Whether `reshape` only adds leading unit dimensions (cuTile's batched
+/// views: a 1 x M x N store of the M x N accumulator), a reshape that would
+/// otherwise move every element to another thread's registers.
+static bool addsLeadingUnitDims(ReshapeOp reshape) {
   auto source = cast<RankedTensorType>(reshape.getSrc().getType());
-  auto result = cast<RankedTensorType>(value.getType());
+  auto result = cast<RankedTensorType>(reshape.getType());
   int64_t dropped = result.getRank() - source.getRank();
-  if (source.getRank() < 2 || dropped < 1 ||
-      result.getShape().drop_front(dropped) != source.getShape() ||
-      llvm::any_of(result.getShape().take_front(dropped), [](int64_t d) { return d != 1; }))
-    return value;
-  return reshape.getSrc();
+  return source.getRank() >= 2 && dropped >= 1 &&
+         result.getShape().drop_front(dropped) == source.getShape() &&
+         llvm::all_of(result.getShape().take_front(dropped), [](int64_t d) { return d == 1; });
 }
+
+/// The tile a store writes, without the leading unit dimensions a
+/// tile_as.reshape added; store_tma takes it that way. The reshape may sit
+/// under one elementwise op of one operand, each used only there (FMHA's
+/// truncf of its f32 output to f16): the op then applies to the reshape's
+/// source instead, in its layout, and the f32 tile moves nowhere.
+struct StoredTile {
+  Value value;
+  /// The type store_tma takes.
+  RankedTensorType type;
+  ReshapeOp reshape;
+  Operation *elementwise = nullptr;
+
+  static StoredTile of(Value value) {
+    StoredTile tile{value, cast<RankedTensorType>(value.getType())};
+    Operation *def = value.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::Elementwise>() && def->getNumOperands() == 1 &&
+        def->getNumResults() == 1 && def->hasOneUse()) {
+      auto reshape = def->getOperand(0).getDefiningOp<ReshapeOp>();
+      if (reshape && reshape->hasOneUse() && addsLeadingUnitDims(reshape)) {
+        auto source = cast<RankedTensorType>(reshape.getSrc().getType());
+        tile.type = source.clone(tile.type.getElementType());
+        tile.reshape = reshape;
+        tile.elementwise = def;
+      }
+    } else if (auto reshape = value.getDefiningOp<ReshapeOp>();
+               reshape && addsLeadingUnitDims(reshape)) {
+      tile.type = cast<RankedTensorType>(reshape.getSrc().getType());
+      tile.reshape = reshape;
+    }
+    return tile;
+  }
+
+  /// The value to store, built before `builder`'s insertion point.
+  Value materialize(OpBuilder &builder) {
+    if (!elementwise)
+      return reshape ? reshape.getSrc() : value;
+    Operation *applied = builder.clone(*elementwise);
+    applied->setOperand(0, reshape.getSrc());
+    applied->getResult(0).setType(type);
+    return applied->getResult(0);
+  }
+
+  /// Erases what the store used and nothing uses any more.
+  void eraseDead() {
+    for (Operation *op : {elementwise, reshape.getOperation()})
+      if (op && op->use_empty())
+        op->erase();
+  }
+};
 
 /// The store_tma replacing `store`, or why it stays (`why`).
 static LogicalResult replaceByTma(StoreOp store, std::string &why) {
-  Value stored = dropLeadingUnitReshape(store.getValue());
-  auto value = cast<RankedTensorType>(stored.getType());
+  StoredTile tile = StoredTile::of(store.getValue());
+  RankedTensorType value = tile.type;
   ArrayRef<int64_t> shape = value.getShape();
   int64_t rank = shape.size();
   auto layout = dyn_cast_or_null<BlockedAttr>(value.getEncoding());
@@ -111,15 +157,22 @@ static LogicalResult replaceByTma(StoreOp store, std::string &why) {
     why = "its pointers and mask are no partition view's";
     return failure();
   }
-  auto replacement = StoreTmaOp::create(builder, store.getLoc(), stored, view->base,
-                                        view->flattened(), mayBeReadAfter(store));
+  auto replacement = StoreTmaOp::create(builder, store.getLoc(), tile.materialize(builder),
+                                        view->base, view->flattened(), mayBeReadAfter(store));
   why = std::to_string(chunks->chunks()) + " chunk(s) of " + std::to_string(chunks->chunkCols()) +
         " columns, " + std::to_string(chunks->tile.width) + "-byte swizzle" +
         (replacement.getAwaitWrites() ? ", waiting for the writes (memory is read after it)" : "");
-  Operation *reshape = store.getValue().getDefiningOp();
+  // How the registers reach shared memory (TmaStoreToLLVM.cpp decides the
+  // same way).
+  std::string notMatrices;
+  if (std::optional<StmatrixStores> matrices =
+          StmatrixStores::get(layout, shape, chunks->chunkCols(), notMatrices))
+    why += "; stmatrix.x" + std::to_string(matrices->count) + ", " +
+           std::to_string(matrices->groups) + " per thread";
+  else
+    why += "; st.shared, not stmatrix: " + notMatrices;
   store.erase();
-  if (stored != store.getValue() && reshape->use_empty())
-    reshape->erase();
+  tile.eraseDead();
   return success();
 }
 

@@ -120,13 +120,21 @@ bool targetsWgmma(mlir::Operation *op);
 /// warps of a warpgroup hold the same columns, as the four 16-row slices of
 /// one wgmma D fragment do. Null unless `numWarps` is a multiple of 4 (whole
 /// warpgroups) and the shape tiles this way (M a multiple of 16 * numWarps,
-/// N of 8).
+/// N of 8), or M is 32 with 4 warps: then each warp's 8 rows fill only the
+/// first half of its 16 rows of a wgmma, the other half multiplies padding
+/// rows of A and its D registers are dropped (getWgmmaStagedRows).
 BlockedAttr getWgmmaAccumulatorLayout(mlir::MLIRContext *context,
                                       llvm::ArrayRef<int64_t> shape,
                                       unsigned numWarps);
 
 /// Whether `layout` has the form getWgmmaAccumulatorLayout builds for `shape`.
 bool isWgmmaAccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shape);
+
+/// The rows of A the wgmma staging holds per batch for an M-row tile whose
+/// accumulator has `warpsM` warps along M: one 64-row block per warpgroup
+/// and pair of the warps' 8-row blocks, M rounded up to 16 * warpsM (the
+/// rows past M are padding that no accumulator register reads).
+int64_t getWgmmaStagedRows(int64_t m, int64_t warpsM);
 
 /// Whether `op` (an mmaf or mmaf_global) targets wgmma and its accumulator,
 /// of type `acc`, got the wgmma layout: the mmaf_global's test for the
@@ -160,7 +168,12 @@ bool targetsTcgen05(mlir::Operation *op);
 /// sizePerThread [1, N / (W / 4)], M fastest in the order so that warp w
 /// is the (w % 4)-th along M. M beyond 128 repeats (one tcgen05.mma per 128
 /// rows); a leading batch dimension is held whole by every thread. Null
-/// unless W is a multiple of 4, M of 128 and N of 16 and of 8 * W / 4.
+/// unless W is a multiple of 4, M of 128 and N of 16 and of 8 * W / 4,
+/// except for a 32-row tile of 4 warps (N a multiple of 8): that takes one
+/// M = 64 tcgen05.mma, whose D row r is in lane 32 * (r / 16) + r % 16, A
+/// staged with tile rows 8w..8w+7 in rows 16w..16w+7 and padding after
+/// them, so that warp w's lanes 0-7 hold the tile's rows 8w..8w+7; read with
+/// tcgen05.ld.16x256b, they are getWgmmaAccumulatorLayout's layout.
 BlockedAttr getTcgen05AccumulatorLayout(mlir::MLIRContext *context,
                                         llvm::ArrayRef<int64_t> shape,
                                         unsigned numWarps);
@@ -174,8 +187,8 @@ bool isTcgen05AccumulatorLayout(BlockedAttr layout, llvm::ArrayRef<int64_t> shap
 bool hasTcgen05Accumulator(mlir::Operation *op, mlir::Type acc);
 
 /// The tensor-memory columns a cta_group::1 tcgen05 multiply takes: its
-/// f32 accumulator `acc` ([batch x] M x N, M a multiple of 128) one region
-/// of N columns per (batch, 128-row block), and with `scaled` the e8m0
+/// f32 accumulator `acc` ([batch x] M x N, M a multiple of 128 or 32) one
+/// region of N columns per (batch, 128-row block), and with `scaled` the e8m0
 /// scales of its K too (getTcgen05ScaleColumns). At most 512 fit.
 int64_t getTcgen05TmemColumns(llvm::ArrayRef<int64_t> acc, int64_t k, bool scaled);
 

@@ -107,7 +107,8 @@ def TileAS_MmaFGlobalOp : TileAS_Op<"mmaf_global", [AttrSizedOperandSegments,
     `lhs_run` (`rhs_run`) shortens the runs of a pointer operand to that many
     elements (a divisor of the layout's run, at least 4 bytes), each with its
     own mask bit, where the load proved less than its layout's runs (cuTile's
-    non-multiple f32 MatMul: single elements).
+    non-multiple f32 MatMul: single elements); the mma.sync and wgmma paths
+    copy such runs.
 
     `rhs_view_transposed`: B's view lists its dimensions in memory order
     with B's last two swapped (B's innermost dimension N is the view's

@@ -15,12 +15,25 @@
 // columns divides the chunk's columns. Both the pass and the lowering use
 // this one geometry.
 //
+// Where the register layout holds stmatrix's fragments (StmatrixStores),
+// each warp writes four 8x8 matrices per stmatrix.sync.aligned.m8n8.x4
+// instead of one 4-byte st.shared per register pair: the wgmma (and
+// mma.sync) accumulator layouts do. Lane l names the shared-memory row of
+// row l % 8 of matrix l / 8; the 16 bytes of a matrix row stay whole under
+// the swizzle (they start at a multiple of 8 columns). The tile is stored
+// row-major, and the fragments pair adjacent columns, so .trans (pairs
+// along the rows) is never needed.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_DIALECT_TILEAS_IR_TMASTORESTAGING_H
 #define TILEPIPE_DIALECT_TILEAS_IR_TMASTORESTAGING_H
 
 #include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
+#include "tilepipe/Dialect/TileAS/IR/TileAS.h"
 
+#include "llvm/ADT/SmallVector.h"
+
+#include <array>
 #include <optional>
 #include <string>
 
@@ -67,6 +80,47 @@ struct TmaStoreChunks {
   int64_t chunkCols() const { return chunkBlocks * tile.perBlock(); }
   /// Shared memory of one chunk (the staging, reused chunk after chunk).
   uint64_t bytes() const { return chunkBlocks * tile.blockBytes(); }
+};
+
+/// The stmatrix.sync.aligned.m8n8.x<count>.shared.b16 stores of a
+/// TMA-stored tile's registers, decided from the register layout as a
+/// LinearLayout (toLinearLayout). stmatrix gives lane (g, t) = (l / 4, l %
+/// 4) elements (g, 2t) and (g, 2t + 1) of each matrix in one 32-bit
+/// register, so the layout must map register bit 0 to column 1 and lane
+/// bits 0-1 to columns 2 and 4; every other register, lane and warp bit
+/// moves whole matrices (columns by multiples of 8). Instruction q stores
+/// the `count` words (register pairs) count * q .. count * q + count - 1,
+/// matrix j being word count * q + j. Coordinates are (row, column).
+struct StmatrixStores {
+  using RowCol = std::array<int64_t, 2>;
+  /// Matrices per instruction (4, 2 or 1) and instructions per thread.
+  int64_t count = 0, groups = 0;
+  /// What bit i of lane l's address lane part contributes (XOR) to the row
+  /// lane l names: bits 0-2 (the matrix row: lane bits 2-4 of the
+  /// fragment's layout), then log2(count) bits of the matrix (register bits
+  /// 1.. of the instruction's words); the warp's bits add `warpBases`.
+  llvm::SmallVector<RowCol> laneBases, warpBases;
+  /// What bit i of the instruction index q contributes to every row it
+  /// stores: the register bits above the instruction's words. These never
+  /// share a set bit with the lane and warp parts (checked), so the
+  /// instruction's offset adds to the thread's address part.
+  llvm::SmallVector<RowCol> groupBases;
+
+  /// The (row, column) offset of instruction `q`.
+  RowCol groupOffset(int64_t q) const {
+    RowCol offset{0, 0};
+    for (unsigned bit = 0; bit < groupBases.size(); ++bit)
+      if (q >> bit & 1)
+        for (unsigned d = 0; d < 2; ++d)
+          offset[d] ^= groupBases[bit][d];
+    return offset;
+  }
+
+  /// The stores of a `shape` tile (rank 2, or more with leading unit
+  /// dimensions) in `layout` whose TMA staging takes `chunkCols` columns at
+  /// a time, or why stmatrix cannot store it (`why`).
+  static std::optional<StmatrixStores> get(BlockedAttr layout, llvm::ArrayRef<int64_t> shape,
+                                           int64_t chunkCols, std::string &why);
 };
 
 } // namespace tilepipe::tile_as

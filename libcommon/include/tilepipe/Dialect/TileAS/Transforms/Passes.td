@@ -136,9 +136,10 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     lowering rounds in shared memory. A tf32 mmaf on the mma.sync path
     fuses that truncf too: the mmaf_global copies the f32 tile and marks
     the operand lhs_tf32/rhs_tf32, and the lowering rounds its fragments
-    after ldmatrix; such an operand may copy runs shorter than its layout's
-    (down to single 4-byte elements, lhs_run/rhs_run) where its load proves
-    no more. tcgen05, which would truncate, keeps the truncf. Runs after
+    after ldmatrix. A tf32 operand of either path may copy runs shorter
+    than its layout's (down to single 4-byte elements, lhs_run/rhs_run)
+    where its load proves no more. tcgen05, which would truncate, keeps the
+    truncf. Runs after
     tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
@@ -161,9 +162,14 @@ def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
     its rows fill whole 32-, 64- or 128-byte swizzle blocks
     (TmaStoreStaging.h, also for the column chunks a large tile is stored
     in). `await_writes` is set where a later op of the function (or the
-    next iteration of an enclosing loop) may read memory. Each 16-bit
+    next iteration of an enclosing loop) may read memory. A reshape that
+    only adds leading unit dimensions (cuTile's batched views) is dropped,
+    also from under one elementwise op used only by the store (FMHA's
+    truncf, then applied to the reshape's source in its layout). Each 16-bit
     global store of rank 2 or more on sm_90a gets a remark (tile-sched and
-    tileiras -v) saying which way it went and why. Runs after
+    tileiras -v) saying which way it went and why, and how the registers
+    reach shared memory: stmatrix where their layout holds its fragments
+    (StmatrixStores), st.shared otherwise. Runs after
     tilepipe-assign-layouts.
   }];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
