@@ -46,6 +46,8 @@ static const PipelineRow kSchedPipeline[] = {
     // sm_90a: partition-view stores of 16-bit tiles through shared memory by TMA.
     {1, "tilepipe-store-tiles-by-tma"},
     {1, "tilepipe-pipeline-mma-loops"},
+    // sm_90a: a producer warpgroup issues the TMA rings' loads.
+    {1, "tilepipe-warp-specialize-rings"},
     // A tcgen05 K loop's accumulator stays in tensor memory.
     {1, "tilepipe-keep-accumulators-in-tmem"},
 };

@@ -3,7 +3,8 @@
 // Hand-written nvptx64 kernels for the families of issue #6 that the other
 // suites reach only through computeCollective or not at all: elect.sync,
 // match.sync, redux.sync and vote.sync as intrinsics, named barriers with
-// thread counts and bar.arrive, mbarrier.inval, the no-op setmaxnreg and
+// thread counts and bar.arrive, mbarrier.inval, the no-op setmaxnreg (whose
+// register count the emulator checks against the PTX ISA's rules) and
 // fences, atomics on shared memory, and cp.async with its groups. Expected
 // values are worked out from the PTX ISA by hand.
 //
@@ -457,6 +458,45 @@ TEST_F(SyncKernels, MisalignedAsyncCopyIsCaught) {
   ASSERT_TRUE(bool(err));
   std::string message = llvm::toString(std::move(err));
   EXPECT_NE(message.find("misaligned"), std::string::npos) << message;
+}
+
+/// A module whose kernel runs setmaxnreg.`action` with register count
+/// `count`.
+std::string setMaxNRegKernel(const char *action, int count) {
+  return std::string(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k() "nvvm.reqntid"="128" {
+  call void @llvm.nvvm.setmaxnreg.)") +
+         action + ".sync.aligned.u32(i32 " + std::to_string(count) + R"()
+  ret void
+}
+declare void @llvm.nvvm.setmaxnreg.)" +
+         action + ".sync.aligned.u32(i32 immarg)\n";
+}
+
+TEST(SetMaxNReg, RegisterCountsFollowThePtxRules) {
+  // PTX ISA, setmaxnreg: imm-reg-count is 24 to 256, a multiple of 8.
+  for (int count : {24, 40, 232, 256}) {
+    for (const char *action : {"inc", "dec"}) {
+      auto created =
+          Emulator::createFromIR(setMaxNRegKernel(action, count), "k.ll", EmulatorOptions());
+      ASSERT_TRUE(bool(created)) << action << " " << count << ": "
+                                 << llvm::toString(created.takeError());
+      llvm::Error err = created->launch("k", Dim3{1, 1, 1}, Dim3{128, 1, 1}, {});
+      EXPECT_FALSE(bool(err)) << llvm::toString(std::move(err));
+    }
+  }
+  for (int count : {16, 20, 236, 264}) {
+    auto created = Emulator::createFromIR(setMaxNRegKernel("inc", count), "k.ll",
+                                          EmulatorOptions());
+    ASSERT_FALSE(bool(created)) << count;
+    std::string message = llvm::toString(created.takeError());
+    EXPECT_NE(message.find("setmaxnreg.inc.sync.aligned.u32 " + std::to_string(count) +
+                           ": the register count must be a constant multiple of 8 from 24 "
+                           "to 256"),
+              std::string::npos)
+        << message;
+  }
 }
 
 } // namespace

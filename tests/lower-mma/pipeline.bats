@@ -8,6 +8,17 @@
 # On sm_90a the same pass builds a TMA ring (full/empty mbarriers per stage,
 # wgmma with one group in flight); its numbers are checked there too.
 
+# single_role_sched BYTECODE: tile-sched's passes at sm_90a with
+# tilepipe-warp-specialize-rings off, so that the TMA ring keeps one role
+# (warpspec.bats checks the specialized form that tileiras builds).
+single_role_sched() {
+  tileiras "$1" --gpu-name sm_90a --emit=lowered -o - |
+    tile-opt --tilepipe-select-wgmma-target --tilepipe-split-mma-accumulators \
+      --tilepipe-assign-layouts --tilepipe-async-copy-mma-operands --tilepipe-store-tiles-by-tma \
+      --tilepipe-pipeline-mma-loops '--tilepipe-warp-specialize-rings=warp-specialize=0' \
+      --tilepipe-keep-accumulators-in-tmem
+}
+
 setup() {
   IN="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mma_pipeline.mlir"
   MATMUL="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_80.13.4.tileirbc"
@@ -69,13 +80,16 @@ setup() {
 }
 
 # sm_90a: the wgmma path's mmaf_global (A and B by TMA) takes the TMA ring:
-# full/empty mbarriers per stage, phases tracked from the chunk index.
+# full/empty mbarriers per stage, phases tracked from the chunk index. The
+# ring's single-role form (one thread of the multiplying warps issues the
+# loads) is pinned here; tileiras then warp-specializes it (warpspec.bats).
 @test "tile-sched: on sm_90a cuTile's MatMul K loop becomes a TMA ring of 3 stages of 16-deep chunks (-v says so); the release slot is the refilled one, the phase flips every S chunks" {
   local matmul90="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_90.13.4.tileirbc"
   run bash -c "tileiras '$matmul90' --gpu-name sm_90a --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' -v"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [[ "$output" == *"MatMul.py:93:22: remark: K loop pipelined: a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, one wgmma group in flight (128 accumulator registers per thread)"* ]] ||
     { echo "$output"; false; }
+  single_role_sched "$matmul90" > "$BATS_TEST_TMPDIR/s.mlir" 2>/dev/null
   run FileCheck --input-file "$BATS_TEST_TMPDIR/s.mlir" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul90_ring.check"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   # One ring; 2 prologue loads and 4 per iteration; 4 chunks multiplied.
@@ -87,10 +101,10 @@ setup() {
   [ "$(grep -c 'tile_as.tma_ring_end' <<< "$output")" -eq 1 ] || false
 }
 
-@test "PTX (default tileiras, sm_90a): MatMul's mbarrier ring: init, prologue loads, per chunk full wait, wgmma, wait_group 1, empty release, next load; a draining wait before the epilogue" {
+@test "PTX (sm_90a, single-role ring): MatMul's mbarrier ring: init, prologue loads, per chunk full wait, wgmma, wait_group 1, empty release, next load; a draining wait before the epilogue" {
   local matmul90="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_90.13.4.tileirbc"
-  run bash -c "tileiras '$matmul90' --gpu-name sm_90a --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
-  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  single_role_sched "$matmul90" 2>/dev/null | tile-llvm --gpu-name sm_90a -o "$BATS_TEST_TMPDIR/k.ll"
+  tile-ptx "$BATS_TEST_TMPDIR/k.ll" --gpu-name sm_90a -o "$BATS_TEST_TMPDIR/k.ptx"
   run FileCheck --input-file "$BATS_TEST_TMPDIR/k.ptx" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul90_ring_ptx.check"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   # 2 x 3 mbarriers initialized and invalidated; a wait_group 1 per chunk.

@@ -475,6 +475,27 @@ static Error rewriteInlineAsm(Module &module, std::deque<IntrinsicHandler> &hand
   return Error::success();
 }
 
+/// setmaxnreg.{inc,dec}.sync.aligned.u32 only moves registers between a
+/// CTA's warpgroups, which the emulator does not model (a no-op), but its
+/// register count must be what the PTX ISA allows, as ptxas checks: a
+/// constant from 24 to 256, a multiple of 8.
+static Error checkSetMaxNReg(Function &fn) {
+  for (User *user : fn.users()) {
+    auto *call = dyn_cast<CallInst>(user);
+    if (!call || call->arg_size() != 1)
+      continue;
+    auto *count = dyn_cast<ConstantInt>(call->getArgOperand(0));
+    uint64_t value = count ? count->getZExtValue() : 0;
+    if (count && value >= 24 && value <= 256 && value % 8 == 0)
+      continue;
+    std::string shown = count ? std::to_string(value) : "(not a constant)";
+    return rewriteError("in '" + call->getFunction()->getName() + "': " +
+                        fn.getName().substr(strlen("llvm.nvvm.")) + " " + shown +
+                        ": the register count must be a constant multiple of 8 from 24 to 256");
+  }
+  return Error::success();
+}
+
 static Error rewriteCalls(Module &module, std::deque<IntrinsicHandler> &handlers) {
   LLVMContext &ctx = module.getContext();
   Type *ptr = PointerType::get(ctx, 0);
@@ -504,6 +525,9 @@ static Error rewriteCalls(Module &module, std::deque<IntrinsicHandler> &handlers
     }
     if (!name.starts_with("llvm.nvvm."))
       continue;
+    if (name.starts_with("llvm.nvvm.setmaxnreg."))
+      if (Error error = checkSetMaxNReg(fn))
+        return error;
     if (auto reg = lookupSpecialRegister(name)) {
       replaceCalls(fn, [&](IRBuilder<> &b, CallInst *call) {
         Value *value = b.CreateCall(sreg, {b.getInt32(*reg)});

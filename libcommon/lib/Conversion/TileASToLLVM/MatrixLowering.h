@@ -489,13 +489,15 @@ struct TmaOperand {
 
 /// The tensor maps of `operands` (generic pointers; each its view, boxes of
 /// boxes.perBlock() x boxes.boxRows `element`s of 1, 2 or 4 bytes,
-/// boxes.width-byte swizzle), built by thread 0 into this CTA's slots: once
-/// per CTA at the function's start where the views' bases, sizes and
-/// strides are known there, else at `op`. The builder is left right before
-/// `op`. TMA loads, the K-loop ring and TMA stores share them.
+/// boxes.width-byte swizzle), built by thread `issuer` (the one that will
+/// issue the copies: only it fences the maps for the tensormap proxy) into
+/// this CTA's slots: once per CTA at the function's start where the views'
+/// bases, sizes and strides are known there, else at `op`. The builder is
+/// left right before `op`. TMA loads, the K-loop ring and TMA stores share
+/// them.
 SmallVector<Value> buildTensorMaps(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
                                    mlir::Operation *op, ArrayRef<TmaOperand> operands,
-                                   Type element);
+                                   Type element, int64_t issuer = 0);
 
 /// A view coordinate or extent (any integer width) as the i32 a TMA box or
 /// tensor map takes (sign-extended or truncated).
@@ -507,8 +509,9 @@ Value toI32(RegisterEmitter &e, Value v);
 void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Value dst,
                    int64_t k0, Value bar);
 
-/// Whether this thread is thread 0 of the CTA (an i1).
-Value isThread0(RegisterEmitter &e);
+/// Whether this thread is thread `thread` (x) of the CTA (an i1).
+Value isThread(RegisterEmitter &e, int64_t thread);
+inline Value isThread0(RegisterEmitter &e) { return isThread(e, 0); }
 
 /// The TMA loads of wgmma's staged operands (TmaToLLVM.cpp: A and B, or B
 /// alone where A comes from registers or by cp.async). The constructor (thread 0) builds

@@ -16,6 +16,7 @@
 #include "RegisterEmitter.h"
 
 #include "tilepipe/Conversion/Passes.h"
+#include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -455,6 +456,22 @@ struct ConvertTileASToLLVMPass
     setKernelLaunchAttributes(module);
   }
 
+  /// Makes every whole-CTA barrier of `func` wait for its first `threads`
+  /// threads only.
+  static void countConsumersAtBarriers(LLVM::LLVMFuncOp func, int32_t threads) {
+    SmallVector<NVVM::Barrier0Op> barriers;
+    func.walk([&](NVVM::Barrier0Op op) { barriers.push_back(op); });
+    for (NVVM::Barrier0Op op : barriers) {
+      OpBuilder builder(op);
+      auto constant = [&](int32_t value) {
+        return LLVM::ConstantOp::create(builder, op.getLoc(), builder.getI32Type(), value);
+      };
+      NVVM::BarrierOp::create(builder, op.getLoc(), TypeRange{}, constant(0), constant(threads),
+                              {}, Value());
+      op.erase();
+    }
+  }
+
   /// Kernel entry attributes: the CTA size (reqntid = 32 * num_warps), and on
   /// sm_90+ the tile-kernel launch shape. cuTile launches every tile kernel
   /// with blockDim (1,1,1) and expects the driver to take the CTA from the
@@ -462,10 +479,18 @@ struct ConvertTileASToLLVMPass
   /// makes the launch's block dimensions count CTAs of a cluster rather than
   /// threads, so blockDim (1,1,1) launches one CTA of reqntid threads. Before
   /// sm_90 PTX has no such directive (see docs/launch-and-packaging.md).
+  ///
+  /// A warp-specialized kernel (tile_as.producer_warps, see
+  /// WarpSpecializeRings.cpp) has the producer's warps after the
+  /// consumers' num_warps. The producer leaves once its rings are done, so
+  /// every CTA barrier of such a kernel becomes barrier 0 counting the
+  /// consumers only; the rings meet both roles at their own named barrier.
   static void setKernelLaunchAttributes(ModuleOp module) {
-    unsigned numWarps = 4;
+    unsigned numWarps = 4, producerWarps = 0;
     if (auto attr = module->getAttrOfType<IntegerAttr>(TileASDialect::kNumWarpsAttrName))
       numWarps = attr.getInt();
+    if (auto attr = module->getAttrOfType<IntegerAttr>(kProducerWarpsAttrName))
+      producerWarps = attr.getInt();
     unsigned sm = 0;
     if (auto target = module->getAttrOfType<StringAttr>(TileASDialect::kTargetAttrName)) {
       if (auto gpu = parseGpuTarget(target.getValue()))
@@ -479,7 +504,9 @@ struct ConvertTileASToLLVMPass
         continue;
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), builder.getUnitAttr());
       func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-                    builder.getDenseI32ArrayAttr({int32_t(32 * numWarps), 1, 1}));
+                    builder.getDenseI32ArrayAttr({int32_t(32 * (numWarps + producerWarps)), 1, 1}));
+      if (producerWarps)
+        countConsumersAtBarriers(func, 32 * numWarps);
       // `.minnctapersm 1`: without it ptxas (13.0) caps a `.reqntid 256`
       // kernel at 48 registers and spills kilobytes (an 8-warp 128x256
       // matmul); with it the whole register file is available.

@@ -197,7 +197,8 @@ getEntryInsertionPoint(Operation *op, ArrayRef<TmaOperand> operands) {
 }
 
 SmallVector<Value> buildTensorMaps(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
-                                   Operation *op, ArrayRef<TmaOperand> operands, Type element) {
+                                   Operation *op, ArrayRef<TmaOperand> operands, Type element,
+                                   int64_t issuer) {
   OpBuilder &builder = e.builder;
   MLIRContext *context = builder.getContext();
   // The maps: once per CTA at the function's start where the views are
@@ -210,7 +211,7 @@ SmallVector<Value> buildTensorMaps(ConversionPatternRewriter &rewriter, Register
   SmallVector<Value> maps;
   for (Value slot : slots)
     maps.push_back(LLVM::AddrSpaceCastOp::create(builder, e.loc, generic, slot));
-  emitIf(rewriter, e.loc, isThread0(e), [&] {
+  emitIf(rewriter, e.loc, isThread(e, issuer), [&] {
     for (auto [slot, operand] : llvm::zip(slots, operands))
       emitMapFields(e, slot, operand.view, element, operand.boxes,
                     {operand.boxes.perBlock(), operand.boxes.boxRows});
@@ -246,9 +247,9 @@ TmaBoxes getRowBoxes(const SwizzledArray &array, int64_t rows) {
   return getTmaBoxes(array, boxRows, std::move(stagedRows));
 }
 
-Value isThread0(RegisterEmitter &e) {
+Value isThread(RegisterEmitter &e, int64_t thread) {
   Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
-  return LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(0));
+  return LLVM::ICmpOp::create(e.builder, e.loc, LLVM::ICmpPredicate::eq, tid, e.i32(thread));
 }
 
 TmaLoads::TmaLoads(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Operation *op,

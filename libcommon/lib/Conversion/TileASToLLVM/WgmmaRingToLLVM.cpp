@@ -25,6 +25,16 @@
 //   CTA barrier, thread 0 invalidating
 //   the mbarriers (the scratch may be reused, the ring begun again).
 //
+// Warp-specialized rings (tilepipe-warp-specialize-rings): the producer
+// warpgroup follows the accumulator's warps, and its first thread does what
+// thread 0 does above (maps, mbarrier init and invalidation, the loads).
+// Begin and end meet both roles at the named barrier kTmaRingNamedBarrier
+// of all the CTA's threads: begin (producer) with tma_ring_enter
+// (consumers), end (consumers) with tma_ring_leave (producer), which then
+// invalidates the mbarriers. The consumers' other CTA barriers do not count
+// the producer (TileASToLLVM.cpp), so the ring cannot use barrier 0.
+// tile_as.producer_warpgroup and tile_as.setmaxnreg split the roles.
+//
 //===----------------------------------------------------------------------===//
 #include "SharedScratch.h"
 #include "WgmmaChunks.h"
@@ -41,6 +51,13 @@ namespace {
 constexpr int32_t kWaitTicks = 1000000;
 constexpr int64_t kWarpSize = 32;
 
+/// Waits at the named barrier of both roles of a warp-specialized ring whose
+/// consumers are `warps` warps.
+void emitBothRolesBarrier(RegisterEmitter &e, int64_t warps) {
+  NVVM::BarrierOp::create(e.builder, e.loc, TypeRange{}, e.i32(kTmaRingNamedBarrier),
+                          e.i32(kWarpSize * warps + kProducerThreads), {}, Value());
+}
+
 /// Where a ring's slots and mbarriers are (see the header).
 struct WgmmaRing {
   MmaShape s;
@@ -52,6 +69,30 @@ struct WgmmaRing {
       : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, /*elementBytes=*/2),
         stages(stages),
         warps(cast<BlockedAttr>(accType.getEncoding()).getWarpsPerCTA()[0]) {}
+
+  /// The thread that builds the maps, sets up the mbarriers and issues the
+  /// loads: the producer warpgroup's first where the ring is
+  /// warp-specialized, else the CTA's first.
+  int64_t issuer(bool warpSpecialized) const {
+    return warpSpecialized ? kWarpSize * warps : 0;
+  }
+  void meetBothRoles(RegisterEmitter &e) const { emitBothRolesBarrier(e, warps); }
+  /// The barrier of a ring's begin and end: both roles' named one where it
+  /// is warp-specialized, else the CTA's.
+  void emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const {
+    if (warpSpecialized)
+      meetBothRoles(e);
+    else
+      emitCTABarrier(e.builder, e.loc);
+  }
+  /// Thread `issuer` invalidates the ring's mbarriers.
+  void invalidate(ConversionPatternRewriter &rewriter, RegisterEmitter &e, int64_t issuer) const {
+    emitIf(rewriter, e.loc, isThread(e, issuer), [&] {
+      for (int64_t slot = 0; slot < stages; ++slot)
+        for (bool empty : {false, true})
+          NVVM::MBarrierInvalOp::create(rewriter, e.loc, barrier(e, e.i32(slot), empty));
+    });
+  }
 
   /// Fails (with a diagnostic) where the ring does not fit the scratch.
   LogicalResult locate(OpBuilder &builder, Location loc, Operation *op) {
@@ -106,8 +147,10 @@ struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
     std::optional<TmaView> a = getTmaView(adaptor.getLhsBase(), adaptor.getLhsView());
     std::optional<TmaView> b = getTmaView(adaptor.getRhsBase(), adaptor.getRhsView());
     Type element = cast<PtrType>(op.getLhsBase().getType()).getPointeeType();
-    SmallVector<Value> maps = buildTensorMaps(rewriter, e, op, ring.operands(*a, *b), element);
-    emitIf(rewriter, loc, isThread0(e), [&] {
+    int64_t issuer = ring.issuer(op.getWarpSpecialized());
+    SmallVector<Value> maps =
+        buildTensorMaps(rewriter, e, op, ring.operands(*a, *b), element, issuer);
+    emitIf(rewriter, loc, isThread(e, issuer), [&] {
       for (int64_t slot = 0; slot < ring.stages; ++slot) {
         NVVM::MBarrierInitOp::create(rewriter, loc, ring.barrier(e, e.i32(slot), false), e.i32(1),
                                      Value());
@@ -115,7 +158,7 @@ struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
                                      e.i32(ring.warps), Value());
       }
     });
-    emitCTABarrier(rewriter, loc);
+    ring.emitRingBarrier(e, op.getWarpSpecialized());
     SmallVector<Value> results;
     for (Value map : maps)
       results.push_back(LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), map));
@@ -142,8 +185,8 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
     for (const TmaOperand &operand : operands)
       bytes += operand.boxes.bytes();
     Value slot = adaptor.getSlot();
-    Value producer =
-        LLVM::AndOp::create(rewriter, loc, isThread0(e), adaptor.getPred());
+    Value producer = LLVM::AndOp::create(
+        rewriter, loc, isThread(e, ring.issuer(op.getWarpSpecialized())), adaptor.getPred());
     auto generic = LLVM::LLVMPointerType::get(rewriter.getContext());
     LogicalResult result = success();
     emitIf(rewriter, loc, producer, [&] {
@@ -219,12 +262,10 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
     if (failed(ring.locate(rewriter, loc, op)))
       return failure();
     Value acc = emitDrainingWait(e, adaptor.getAcc());
-    emitCTABarrier(rewriter, loc);
-    emitIf(rewriter, loc, isThread0(e), [&] {
-      for (int64_t slot = 0; slot < ring.stages; ++slot)
-        for (bool empty : {false, true})
-          NVVM::MBarrierInvalOp::create(rewriter, loc, ring.barrier(e, e.i32(slot), empty));
-    });
+    ring.emitRingBarrier(e, op.getWarpSpecialized());
+    // The producer invalidates a warp-specialized ring (tma_ring_leave).
+    if (!op.getWarpSpecialized())
+      ring.invalidate(rewriter, e, 0);
     rewriter.replaceOp(op, acc);
     return success();
   }
@@ -262,12 +303,65 @@ private:
   }
 };
 
+struct TmaRingEnterLowering : ConvertOpToLLVMPattern<TmaRingEnterOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(TmaRingEnterOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RegisterEmitter e(rewriter, op.getLoc());
+    auto layout = cast<BlockedAttr>(cast<RankedTensorType>(op.getAccType()).getEncoding());
+    emitBothRolesBarrier(e, layout.getWarpsPerCTA()[0]);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaRingLeaveLowering : ConvertOpToLLVMPattern<TmaRingLeaveOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(TmaRingLeaveOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterEmitter e(rewriter, loc);
+    WgmmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
+    if (failed(ring.locate(rewriter, loc, op)))
+      return failure();
+    ring.meetBothRoles(e);
+    ring.invalidate(rewriter, e, ring.issuer(/*warpSpecialized=*/true));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ProducerWarpgroupLowering : ConvertOpToLLVMPattern<ProducerWarpgroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ProducerWarpgroupOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RegisterEmitter e(rewriter, op.getLoc());
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, op.getLoc(), rewriter.getI32Type());
+    rewriter.replaceOpWithNewOp<LLVM::ICmpOp>(op, LLVM::ICmpPredicate::uge, tid,
+                                              e.i32(op.getConsumerThreads()));
+    return success();
+  }
+};
+
+struct SetMaxNRegLowering : ConvertOpToLLVMPattern<SetMaxNRegOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(SetMaxNRegOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::SetMaxRegisterOp>(
+        op, op.getCount(),
+        op.getIncrease() ? NVVM::SetMaxRegisterAction::increase
+                         : NVVM::SetMaxRegisterAction::decrease);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateWgmmaRingToLLVMPatterns(TileLLVMTypeConverter &converter,
                                      RewritePatternSet &patterns) {
   patterns.add<TmaRingBeginLowering, TmaStageLoadLowering, WgmmaStageLowering,
-               TmaRingEndLowering>(converter);
+               TmaRingEndLowering, TmaRingEnterLowering, TmaRingLeaveLowering,
+               ProducerWarpgroupLowering, SetMaxNRegLowering>(converter);
 }
 
 } // namespace tilepipe::tile_as

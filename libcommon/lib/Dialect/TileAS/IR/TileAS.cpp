@@ -208,5 +208,27 @@ LogicalResult TmaStageLoadOp::verify() {
   return verifyTmaRing(*this, getAccType(), getChunk(), getStages());
 }
 
+LogicalResult TmaRingLeaveOp::verify() {
+  return verifyTmaRing(*this, getAccType(), getChunk(), getStages());
+}
+
+LogicalResult ProducerWarpgroupOp::verify() {
+  // Whole warpgroups before the producer (the wgmma accumulator's warps).
+  if (getConsumerThreads() <= 0 || getConsumerThreads() % 128 != 0 ||
+      getConsumerThreads() + 128 > 1024)
+    return emitOpError("consumer_threads ")
+           << getConsumerThreads()
+           << " is not a positive multiple of 128 leaving room for a producer warpgroup "
+              "in a 1024-thread CTA";
+  return success();
+}
+
+LogicalResult SetMaxNRegOp::verify() {
+  // The PTX ISA's range for setmaxnreg's imm-reg-count.
+  if (getCount() < 24 || getCount() > 256 || getCount() % 8 != 0)
+    return emitOpError("count ") << getCount() << " is not a multiple of 8 from 24 to 256";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tilepipe/Dialect/TileAS/IR/TileASOps.cpp.inc"

@@ -21,8 +21,10 @@
 #ifndef TILEPIPE_DIALECT_TILEAS_IR_MMASTAGING_H
 #define TILEPIPE_DIALECT_TILEAS_IR_MMASTAGING_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace tilepipe::tile_as {
@@ -106,6 +108,22 @@ inline uint64_t getSwizzledChunkBytes(int64_t m, int64_t n, int64_t chunk,
 /// Bytes per slot of a TMA ring (TileASPipelineOps.td) for its full and
 /// empty mbarriers, which follow the slots.
 constexpr uint64_t kTmaRingBarrierBytes = 16;
+
+/// Warp specialization of a TMA ring (TileASPipelineOps.td): the producer
+/// warpgroup's threads, the named barrier the ring's begin and end meet
+/// both roles at (barrier 0 is the consumers' CTA barrier), and the module
+/// attribute counting the producer's warps (the CTA's reqntid adds them to
+/// tile_as.num_warps, which stays the consumers' count).
+constexpr int64_t kProducerThreads = 128;
+constexpr int32_t kTmaRingNamedBarrier = 1;
+constexpr llvm::StringLiteral kProducerWarpsAttrName = "tile_as.producer_warps";
+
+/// The registers per thread a CTA of `threads` threads starts with: ptxas's
+/// budget for `.reqntid threads` with `.minnctapersm 1` (65536 per SM, in
+/// units of 8 per thread, at most 256), which setmaxnreg redistributes.
+inline int64_t getLaunchRegisters(int64_t threads) {
+  return std::min<int64_t>(256, 65536 / threads / 8 * 8);
+}
 
 } // namespace tilepipe::tile_as
 

@@ -101,10 +101,15 @@ def TileAS_TmaRingBeginOp : TileAS_Op<"tma_ring_begin", [AttrSizedOperandSegment
     returns their generic addresses, initializes the ring's 2 x `stages`
     mbarriers and meets the CTA at a barrier (earlier users of the shared
     scratch are done with it).
+    With `warp_specialized` it runs in the producer warpgroup only (see
+    "Warp specialization" below): the producer's first thread builds the
+    maps and initializes the mbarriers, and the barrier is the ring's named
+    barrier, which tile_as.tma_ring_enter meets in the consumers.
   }];
   let arguments = (ins TileAS_PtrType:$lhs_base, Variadic<AnySignlessInteger>:$lhs_view,
                        TileAS_PtrType:$rhs_base, Variadic<AnySignlessInteger>:$rhs_view,
-                       TypeAttr:$acc_type, I64Attr:$chunk, I64Attr:$stages);
+                       TypeAttr:$acc_type, I64Attr:$chunk, I64Attr:$stages,
+                       UnitAttr:$warp_specialized);
   let results = (outs I64:$lhs_map, I64:$rhs_map);
   let assemblyFormat = [{
     $lhs_base `[` $lhs_view `]` `,` $rhs_base `[` $rhs_view `]` attr-dict
@@ -123,12 +128,14 @@ def TileAS_TmaStageLoadOp : TileAS_Op<"tma_stage_load", [AttrSizedOperandSegment
     chunk) of the tiles of A and B that start at `lhs_starts` and
     `rhs_starts` (outermost dimension first) through the maps of
     tile_as.tma_ring_begin. Elements outside the views land as +0.0.
-    Nothing happens where `pred` is false.
+    Nothing happens where `pred` is false. The thread is the CTA's first,
+    or with `warp_specialized` the producer warpgroup's first.
   }];
   let arguments = (ins I64:$lhs_map, I64:$rhs_map, Variadic<AnySignlessInteger>:$lhs_starts,
                        Variadic<AnySignlessInteger>:$rhs_starts, I32:$slot, I32:$phase,
                        I1:$pred, TypeAttr:$acc_type, TypeAttr:$operand_type,
-                       I64Attr:$k_offset, I64Attr:$chunk, I64Attr:$stages);
+                       I64Attr:$k_offset, I64Attr:$chunk, I64Attr:$stages,
+                       UnitAttr:$warp_specialized);
   let assemblyFormat = [{
     $lhs_map `[` $lhs_starts `]` `,` $rhs_map `[` $rhs_starts `]` `slot` $slot `phase` $phase
     `if` $pred attr-dict `:` `[` type($lhs_starts) `]` `,` `[` type($rhs_starts) `]`
@@ -165,10 +172,78 @@ def TileAS_TmaRingEndOp : TileAS_Op<"tma_ring_end", [MemoryEffects<[MemRead, Mem
     Waits for every wgmma in flight (wgmma.wait_group 0: `acc`'s registers
     are defined again and returned), meets the CTA at a barrier (nobody
     reads the ring any more) and invalidates the ring's mbarriers, so that
-    the scratch may be reused.
+    the scratch may be reused. With `warp_specialized` (in the consumer
+    warpgroups) the barrier is the ring's named barrier, which
+    tile_as.tma_ring_leave meets in the producer, and the producer
+    invalidates the mbarriers.
   }];
   let arguments = (ins AnyRankedTensor:$acc, TypeAttr:$operand_type, I64Attr:$chunk,
-                       I64Attr:$stages);
+                       I64Attr:$stages, UnitAttr:$warp_specialized);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$acc attr-dict `:` type($acc)";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization of the TMA ring (sm_90a)
+//===----------------------------------------------------------------------===//
+//
+// tilepipe-warp-specialize-rings gives a CTA whose K loops run TMA rings one
+// more warpgroup, the producer, after the accumulator's warps (the
+// consumers, whose thread ids and layouts stay as they were). The kernel
+// body splits at its start on tile_as.producer_warpgroup: the producer
+// lowers its registers (tile_as.setmaxnreg), walks the same loops computing
+// only the ring's coordinates and issues the TMA loads (tma_ring_begin,
+// tma_stage_load with `warp_specialized`, tma_ring_leave); the consumers
+// raise theirs, meet it (tma_ring_enter), wait on the full mbarriers,
+// multiply, release slots and run everything else (tma_ring_end with
+// `warp_specialized`). The ring's begin and end meet both roles at named
+// barrier kTmaRingNamedBarrier of all the CTA's threads; every other CTA
+// barrier of such a kernel counts the consumers only (the producer has
+// left), see TileASToLLVM.cpp.
+
+def TileAS_TmaRingEnterOp : TileAS_Op<"tma_ring_enter", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "consumers meet the producer once a ring's mbarriers are set up";
+  let description = [{
+    The consumer side of a warp-specialized tile_as.tma_ring_begin: waits
+    at the ring's named barrier (all the CTA's threads: the accumulator's
+    warps of `acc_type` and the producer warpgroup) until the producer has
+    initialized the mbarriers; the consumers are done with the scratch.
+  }];
+  let arguments = (ins TypeAttr:$acc_type);
+  let assemblyFormat = "attr-dict";
+}
+
+def TileAS_TmaRingLeaveOp : TileAS_Op<"tma_ring_leave", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "the producer's end of a ring: meet the consumers, drop the mbarriers";
+  let description = [{
+    The producer side of a warp-specialized tile_as.tma_ring_end: waits at
+    the ring's named barrier until the consumers have drained the ring,
+    then the producer's first thread invalidates its mbarriers.
+  }];
+  let arguments = (ins TypeAttr:$acc_type, I64Attr:$chunk, I64Attr:$stages);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileAS_ProducerWarpgroupOp : TileAS_Op<"producer_warpgroup", [Pure]> {
+  let summary = "whether this thread is in the producer warpgroup";
+  let description = [{
+    True in the warpgroup after the first `consumer_threads` threads of the
+    CTA (thread ids consumer_threads .. consumer_threads + 127).
+  }];
+  let arguments = (ins I64Attr:$consumer_threads);
+  let results = (outs I1:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileAS_SetMaxNRegOp : TileAS_Op<"setmaxnreg", [MemoryEffects<[MemWrite]>]> {
+  let summary = "raise or lower the warpgroup's per-thread register limit";
+  let description = [{
+    setmaxnreg.{inc,dec}.sync.aligned.u32 `count` (sm_90a): every warp of
+    the executing warpgroup runs it; `count` is 24 to 256, a multiple of 8.
+  }];
+  let arguments = (ins I64Attr:$count, BoolAttr:$increase);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }

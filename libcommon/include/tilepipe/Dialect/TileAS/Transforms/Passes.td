@@ -227,6 +227,55 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def WarpSpecializeRings : Pass<"tilepipe-warp-specialize-rings", "::mlir::ModuleOp"> {
+  let summary = "Give the TMA rings of a kernel a producer warpgroup (sm_90a warp specialization)";
+  let description = [{
+    Runs after tilepipe-pipeline-mma-loops. A kernel whose K loops run TMA
+    rings (tile_as.tma_ring_begin ... tma_ring_end) gets one more warpgroup
+    of 128 threads after the accumulator's warps (module attribute
+    tile_as.producer_warps = 4; tile_as.num_warps stays the consumers'
+    count, so no layout sees the producer's thread ids). The body splits at
+    its start on tile_as.producer_warpgroup:
+
+    - producer: setmaxnreg.dec to producer-registers, then a copy of the
+      body pruned to the loops and scalar arithmetic the ring's
+      coordinates need, tma_ring_begin and tma_stage_load (one elected
+      thread, `warp_specialized`) and tma_ring_leave; then it exits.
+    - consumers: setmaxnreg.inc to what the producer gave back, the body
+      with tma_ring_enter for each begin, no loads (the wgmma_stages wait
+      on the full mbarriers and release slots on the empty ones as
+      before), tma_ring_end `warp_specialized`.
+
+    Registers: at launch every thread has R = 65536 / threads (a multiple
+    of 8, at most 256: ptxas's budget for .reqntid with .minnctapersm 1);
+    the producer frees R - producer-registers per thread, which the
+    consumers share: R + (R - producer-registers) * 128 / consumer threads,
+    rounded down to 8, at most 256. Cost rule: a kernel is specialized
+    where that exceeds R (one consumer warpgroup gains nothing: 256
+    threads already have 256 registers) and leaves the accumulator plus
+    min-consumer-headroom registers per consumer thread (fragments,
+    addresses, the epilogue). It also needs the body to be one block and
+    the producer copy to keep only loops, ring ops and scalar arithmetic
+    (no tensor, no memory). Each kernel with a ring gets a remark (tile-sched
+    and tileiras -v) saying which way it went and why; warp-specialize=false
+    keeps every ring single-role. producer-registers is 56: with 40 ptxas
+    (13.0) spilled 32 bytes in the persistent matmul's producer (its tile
+    loop and K loop coordinates), and 48 or 56 leave the consumers 224
+    (168 + 56, in units of 8) all the same. See WarpSpecializeRings.cpp.
+  }];
+  let options = [
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
+           "Specialize where the cost rule allows (false: single-role rings)">,
+    Option<"producerRegisters", "producer-registers", "int64_t", /*default=*/"56",
+           "The producer warpgroup's registers per thread after setmaxnreg.dec "
+           "(24 to 256, a multiple of 8)">,
+    Option<"minConsumerHeadroom", "min-consumer-headroom", "int64_t", /*default=*/"64",
+           "Registers per consumer thread the cost rule keeps beside the accumulator">
+  ];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def KeepAccumulatorsInTmem : Pass<"tilepipe-keep-accumulators-in-tmem", "::mlir::ModuleOp"> {
   let summary = "Keep a tcgen05 K loop's accumulator in tensor memory for the whole loop";
   let description = [{
