@@ -329,9 +329,14 @@ struct AsyncCopyMmaOperandsPass
       // row strides, which shorter proven runs (cp.async.ca) do not give.
       // Every wgmma type: a tf32/fp8 B (read K-major) lands N-major by TMA
       // and the threads transpose it (SwizzledStaging.h).
+      // On sm_120a/121a the 16-bit mma.sync multiplies keep their views
+      // too: tilepipe-pipeline-mma-loops streams their K loops through a TMA
+      // ring (the other mma.sync lowerings ignore the views).
       bool wgmma = hasWgmmaForm(op);
+      bool keepsViews = wgmma || (hasMmaSyncTensorMaps(op) && hasMmaSyncForm(op) &&
+                                  !hasTcgen05Form(op));
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
-        if (wgmma && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
+        if (keepsViews && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
                   matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask());
               view && !view->transposed)
