@@ -211,14 +211,14 @@ compile_all() {
   done
 }
 
-# sm_120a/121a (consumer Blackwell, arch-specific: the kernel can build tensor
-# maps with tensormap.replace, which plain sm_120 PTX cannot): the f16/bf16
+# sm_120a/121a/120f (consumer Blackwell, arch- or family-specific: the kernel
+# can build tensor maps with tensormap.replace, which plain sm_120 PTX cannot): the f16/bf16
 # K loops stream through the TMA ring of sm_90a (3 stages of 16-deep
 # chunks, full and empty mbarriers), read by ldmatrix from the swizzled
 # slots and multiplied by mma.sync. No cp.async is left in the K loop.
-@test "sm_120a/121a: the corpus f16/bf16 matmuls (BatchMatMul too) load by TMA into a ring read by ldmatrix + mma.sync and assemble without spills" {
+@test "sm_120a/121a/120f: the corpus f16/bf16 matmuls (BatchMatMul too) load by TMA into a ring read by ldmatrix + mma.sync and assemble without spills" {
   local case sm
-  for sm in sm_120a sm_121a; do
+  for sm in sm_120a sm_121a sm_120f; do
     for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
       BatchMatMul-batch_matmul_kernel.f16; do
       run tileiras "$BYTECODE/samples-$case.sm_120.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/k.ptx" -v
