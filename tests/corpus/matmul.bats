@@ -231,6 +231,58 @@ compile_all() {
   done
 }
 
+# sm_120a/121a/120f (consumer Blackwell, arch- or family-specific: the kernel
+# can build tensor maps with tensormap.replace, which plain sm_120 PTX cannot): the f16/bf16
+# K loops stream through the TMA ring of sm_90a (3 stages of 16-deep
+# chunks, full and empty mbarriers), read by ldmatrix from the swizzled
+# slots and multiplied by mma.sync. No cp.async is left in the K loop.
+@test "sm_120a/121a/120f: the corpus f16/bf16 matmuls (BatchMatMul too) load by TMA into a ring read by ldmatrix + mma.sync and assemble without spills" {
+  local case sm
+  for sm in sm_120a sm_121a sm_120f; do
+    for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+      BatchMatMul-batch_matmul_kernel.f16; do
+      run tileiras "$BYTECODE/samples-$case.sm_120.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/k.ptx" -v
+      [ "$status" -eq 0 ] && [[ "$output" == *"a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, ldmatrix + mma.sync from the swizzled slots"* ]] ||
+        { echo "$case $sm: $output"; false; }
+      grep -q "^.target $sm" "$TMP/k.ptx" && grep -q 'tensormap.replace' "$TMP/k.ptx" &&
+        grep -qE 'cp.async.bulk.tensor.[23]d.shared::cluster.global' "$TMP/k.ptx" &&
+        grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx" &&
+        grep -q '^\s*ldmatrix.sync.aligned.m8n8.x4.shared.b16' "$TMP/k.ptx" &&
+        grep -q '^\s*ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16' "$TMP/k.ptx" &&
+        ! grep -q 'cp.async.cg' "$TMP/k.ptx" || { echo "$case $sm: no TMA ring feeding mma.sync"; false; }
+      run ptxas -arch $sm -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+      [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+        { echo "$case $sm: $output"; false; }
+    done
+  done
+  # Plain sm_120 keeps the cp.async ring (its PTX cannot build tensor maps).
+  tileiras "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_120.13.4.tileirbc" --gpu-name sm_120 --emit=ptx -o "$TMP/k.ptx"
+  grep -q 'cp.async.cg' "$TMP/k.ptx" && ! grep -q 'cp.async.bulk.tensor' "$TMP/k.ptx"
+}
+
+# The same ring in tile-emu: TMA's 32-byte (A: 16 K of f16) and 128-byte (B)
+# swizzles undone by the ldmatrix addresses, at ragged M, N and K (200: the
+# last chunk half zero-filled), K shorter than the prologue (8, 40) and
+# long (1000); persistent matmul runs one ring per tile; BatchMatMul (a
+# batch of one per CTA, its 128-deep K tile 8 chunks) is ragged too.
+@test "sm_120a: MatMul f16/bf16, persistent and batched matmul through the TMA ring and mma.sync match numpy in tile-emu" {
+  local case k
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16; do
+    run check samples-$case sm_120a 13.4 --shape A=144,200 --shape B=200,272 --shape C=144,272 --grid 4,1,1
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+  done
+  for k in 8 40 1000; do
+    run check samples-MatMul-matmul_kernel.f16 sm_120a 13.4 --shape A=128,$k --shape B=$k,256 --shape C=128,256 --grid 1,1,1
+    [ "$status" -eq 0 ] || { echo "K=$k: $output"; false; }
+  done
+  run check samples-MatMul-persistent_matmul_kernel.f16 sm_120a 13.4 --shape A=144,200 --shape B=200,272 \
+    --shape C=144,272 --grid 2,1,1
+  [ "$status" -eq 0 ] || { echo "persistent: $output"; false; }
+  run check samples-BatchMatMul-batch_matmul_kernel.f16 sm_120a 13.4 \
+    --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
+  [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
+}
+
 @test "mma.sync path (sm_80, sm_89, sm_120): the f16 matmuls and FMHA have mma.sync, ldmatrix and cp.async and assemble without spills" {
   local case sm family
   for sm in sm_80 sm_89 sm_120; do

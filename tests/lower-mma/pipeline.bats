@@ -6,7 +6,8 @@
 # checked by tests/corpus/matmul.bats (MatMul and persistent matmul through
 # the default ring, batched matmul through a forced one, ragged K included).
 # On sm_90a the same pass builds a TMA ring (full/empty mbarriers per stage,
-# wgmma with one group in flight); its numbers are checked there too.
+# wgmma with one group in flight), on sm_120a/121a the same ring read by
+# ldmatrix + mma.sync; their numbers are checked there too.
 
 # single_role_sched BYTECODE: tile-sched's passes at sm_90a with
 # tilepipe-warp-specialize-rings off, so that the TMA ring keeps one role
@@ -111,6 +112,31 @@ setup() {
   [ "$(grep -c 'mbarrier.init.shared.b64' "$BATS_TEST_TMPDIR/k.ptx")" -eq 6 ] || false
   [ "$(grep -c 'mbarrier.inval.shared.b64' "$BATS_TEST_TMPDIR/k.ptx")" -eq 6 ] || false
   [ "$(grep -c 'wgmma.wait_group.sync.aligned 	1;' "$BATS_TEST_TMPDIR/k.ptx")" -eq 4 ] || false
+}
+
+@test "tile-sched: on sm_120a cuTile's MatMul K loop becomes a TMA ring read by ldmatrix + mma.sync (-v says so); each chunk releases its own slot" {
+  local matmul120="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_120.13.4.tileirbc"
+  run bash -c "tileiras '$matmul120' --gpu-name sm_120a --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' -v"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"MatMul.py:93:22: remark: K loop pipelined: a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, ldmatrix + mma.sync from the swizzled slots (128 accumulator registers per thread)"* ]] ||
+    { echo "$output"; false; }
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/s.mlir" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul120_ring.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run cat "$BATS_TEST_TMPDIR/s.mlir"
+  [[ "$output" != *"tile_as.mmaf_global"* && "$output" != *"tile_as.wgmma_stage"* ]] || false
+  [ "$(grep -c 'tile_as.tma_stage_load' <<< "$output")" -eq 6 ] || false
+  [ "$(grep -c 'tile_as.mmaf_tma_stage' <<< "$output")" -eq 4 ] || false
+}
+
+@test "PTX (default tileiras, sm_120a): MatMul's TMA ring: maps, mbarriers, boxes, per chunk full wait, swizzled ldmatrix at constant offsets, mma.sync, release; no cp.async" {
+  local matmul120="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_120.13.4.tileirbc"
+  run bash -c "tileiras '$matmul120' --gpu-name sm_120a --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/k.ptx" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul120_ring_ptx.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c 'mbarrier.init.shared.b64' "$BATS_TEST_TMPDIR/k.ptx")" -eq 6 ] || false
+  [ "$(grep -c 'mbarrier.inval.shared.b64' "$BATS_TEST_TMPDIR/k.ptx")" -eq 6 ] || false
+  ! grep -q 'wgmma' "$BATS_TEST_TMPDIR/k.ptx"
 }
 
 @test "verifier: TMA ring ops with a one-slot ring or a view of the wrong length" {

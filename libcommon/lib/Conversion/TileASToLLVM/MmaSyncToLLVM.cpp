@@ -68,6 +68,7 @@
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
+#include "TmaRing.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -313,17 +314,129 @@ struct ChunkBases {
 /// every thread and says where it is.
 using PrepareChunkFn = llvm::function_ref<FailureOr<ChunkBases>(int64_t k0, int64_t len)>;
 
+/// The ldmatrix addresses of the fragments in the swizzled slots of a TMA
+/// ring (TmaRing.h; 16-bit elements, unbatched: A [M][chunk], B
+/// [chunk][N], each in blocks of W bytes along its contiguous dimension).
+/// The swizzle XORs a row's 16-byte pieces with the row's place in the
+/// 8-row pattern (SwizzledStaging.h), which changes only the address bits
+/// below the row's W bytes: an address is the unswizzled one with its
+/// in-row offset XOR-ed with the pattern of the row its lane names.
+///
+/// A's fragments of a thread lie 16 rows or more apart, so they share the
+/// lane's pattern and differ by constants. B's (ldmatrix.x2.trans: lanes
+/// name k rows, the fragment's 8 columns are one 16-byte piece) differ in
+/// their columns, which the pattern permutes; fragments whose column
+/// offsets agree modulo a block's W / 2 share one swizzled base and differ
+/// by whole blocks. So a k step computes one A address and one B address
+/// per such group (MatMul's 128x256 tile: 2), and every fragment is a
+/// constant away, which ldmatrix's [reg+imm] absorbs.
+struct SwizzledFragments {
+  /// Rows per repetition of the swizzle pattern.
+  static constexpr int64_t kPatternRows = 8;
+  const SwizzledStaging &staging;
+  IndexMath m;
+  int64_t kStep;
+  /// The byte offsets of the lane's row of A and of k row of B in their
+  /// block (row * W), their patterns (bits 4-6 at most), A's lane's K
+  /// offset in bytes.
+  Value aRowBytes, aPattern, aLaneBytes, bRowBytes;
+  /// Per group of B fragments: the swizzled offset of its first column.
+  SmallVector<Value> bColumns;
+  /// Per A fragment its byte offset from the step's A address; per B
+  /// fragment its group and byte offset from that group's address.
+  SmallVector<int64_t> aOffsets;
+  SmallVector<std::pair<unsigned, int64_t>> bOffsets;
+
+  /// ((row * W) >> 7) mod (W / 16), the row's place in its 8 x W atom
+  /// (SwizzledArray::slot), shifted to the 16-byte piece bits.
+  Value pattern(const SwizzledArray &array, Value row) const {
+    return m.shl(m.bits(m.mul(row, array.width), 7, array.width / 16 - 1), 4);
+  }
+
+  /// `aRow`: the row the lane names for the thread's first A fragment,
+  /// `aLaneK`: its K offset in elements; `bLaneK`: the k row it names for
+  /// B; `firstColumn`: the thread's first B fragment column;
+  /// `aRowOffsets` and `bColumnOffsets`: each fragment's rows or columns
+  /// from the first. Fails where an A fragment is not a multiple of 8 rows
+  /// away (it would not share the pattern).
+  static FailureOr<SwizzledFragments> get(Operation *op, RegisterEmitter &e,
+                                          const SwizzledStaging &staging, int64_t kStep,
+                                          Value aRow, Value aLaneK, Value bLaneK,
+                                          Value firstColumn, ArrayRef<int64_t> aRowOffsets,
+                                          ArrayRef<int64_t> bColumnOffsets) {
+    SwizzledFragments f{staging, IndexMath{e}, kStep, {}, {}, {}, {}, {}, {}, {}};
+    const IndexMath &m = f.m;
+    const SwizzledArray &a = staging.a, &b = staging.b;
+    unsigned bytes = a.elementBytes;
+    f.aRowBytes = m.mul(aRow, a.width);
+    f.aPattern = f.pattern(a, aRow);
+    f.aLaneBytes = m.mul(aLaneK, bytes);
+    // k steps are multiples of 8 rows: the lane's k row alone sets B's
+    // pattern.
+    f.bRowBytes = m.mul(bLaneK, b.width);
+    Value bPattern = f.pattern(b, bLaneK);
+    for (int64_t rows : aRowOffsets) {
+      if (rows % kPatternRows != 0)
+        return op->emitOpError("has A fragments ") << rows << " rows apart, which the swizzled "
+                                                     "ring slots cannot reach by constants";
+      f.aOffsets.push_back(rows * a.width);
+    }
+    int64_t perBlock = b.perBlock();
+    SmallVector<int64_t> groups;
+    for (int64_t columns : bColumnOffsets) {
+      int64_t group = columns % perBlock;
+      auto it = llvm::find(groups, group);
+      if (it == groups.end()) {
+        groups.push_back(group);
+        Value column = m.add(firstColumn, group);
+        f.bColumns.push_back(
+            m.add(m.mul(m.div(column, perBlock), b.blockBytes()),
+                  m.bitXor(m.mul(m.rem(column, perBlock), bytes), bPattern)));
+        it = std::prev(groups.end());
+      }
+      f.bOffsets.push_back({unsigned(it - groups.begin()),
+                            (columns - group) / perBlock * b.blockBytes()});
+    }
+    return f;
+  }
+
+  Value at(Value base, Value bytes) const {
+    return LLVM::GEPOp::create(m.e.builder, m.e.loc, base.getType(), m.e.builder.getI8Type(),
+                               base, ArrayRef<LLVM::GEPArg>{bytes});
+  }
+  Value at(Value base, int64_t bytes) const {
+    return LLVM::GEPOp::create(m.e.builder, m.e.loc, base.getType(), m.e.builder.getI8Type(),
+                               base, ArrayRef<LLVM::GEPArg>{int32_t(bytes)});
+  }
+  /// A's address of k step `k` (an i32) of the chunk at `aBase`.
+  Value aStep(Value aBase, Value k) const {
+    const SwizzledArray &a = staging.a;
+    Value kBytes = m.add(m.mul(k, kStep * a.elementBytes), aLaneBytes);
+    Value inRow = m.bitXor(m.rem(kBytes, a.width), aPattern);
+    return at(aBase, m.add(m.add(m.mul(m.div(kBytes, a.width), a.blockBytes()), aRowBytes),
+                           inRow));
+  }
+  /// B's address per group of k step `k` of the chunk at `bBase`.
+  SmallVector<Value> bStep(Value bBase, Value k) const {
+    Value rows = m.add(m.mul(k, kStep * staging.b.width), bRowBytes);
+    return llvm::map_to_vector(bColumns, [&](Value column) { return at(bBase, m.add(rows, column)); });
+  }
+};
+
 /// Lowers the multiply `op` of shape `s` (operand element type `element`
 /// converted to LLVM) onto the accumulator `acc` (converted; tensor type
 /// `accTensorType`, in the mma.sync layout) in `arith`'s compute type,
 /// reading A and B a chunk at a time, laid out as `staging` for `form`, from
 /// where `prepareChunk` puts them, their fragments rounded as `rounding`
-/// says; `issue` emits each mma.sync.
+/// says; `issue` emits each mma.sync. With `swizzled` the chunks are
+/// staged so (a TMA ring's slots; 16-bit B N-major, unbatched) rather than
+/// in `staging`'s padded rows, whose `chunk` still applies.
 LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging &staging,
                           Type element, Value acc, Type accTensorType, const MmaSyncForm &form,
                           const Arithmetic &arith, MmaInstructionFn issue,
                           const TypeConverter &converter, ConversionPatternRewriter &rewriter,
-                          PrepareChunkFn prepareChunk, FragmentRounding rounding = {}) {
+                          PrepareChunkFn prepareChunk, FragmentRounding rounding = {},
+                          const SwizzledStaging *swizzled = nullptr) {
   Location loc = op->getLoc();
   FailureOr<Laid> accLaid = Laid::of(op, accTensorType);
   if (failed(accLaid))
@@ -424,18 +537,34 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
           : m.add(m.mul(m.add(m.mul(firstBatch, staging.chunk), bLaneK), staging.bPitch),
                   bWords ? m.add(firstColumn, bLaneColumn) : firstColumn);
   SmallVector<int64_t> aFragmentOffset, bFragmentOffset; // from aThread, bThread
+  SmallVector<int64_t> aRowOffsets, bColumnOffsets;      // unbatched, in rows and columns
   for (int64_t batch = 0; batch < batchRegs; ++batch) {
     int64_t reg = regOf(batch, 0, 0);
     int64_t batchOffset = s.batched ? staticOffset(0, reg) : 0;
-    for (int64_t row = 0; row < rowRegs; row += 2)
-      aFragmentOffset.push_back(
-          (batchOffset * s.m + staticOffset(mDim, regOf(batch, row, 0))) * staging.aPitch);
+    for (int64_t row = 0; row < rowRegs; row += 2) {
+      int64_t rows = staticOffset(mDim, regOf(batch, row, 0));
+      aRowOffsets.push_back(rows);
+      aFragmentOffset.push_back((batchOffset * s.m + rows) * staging.aPitch);
+    }
     for (int64_t col = 0; col < colBlocks; ++col) {
       int64_t column = staticOffset(nDim, regOf(batch, 0, blockColumns * col));
+      bColumnOffsets.push_back(column);
       bFragmentOffset.push_back(bTransposed
                                     ? (batchOffset * s.n + column) * staging.bPitch
                                     : batchOffset * staging.chunk * staging.bPitch + column);
     }
+  }
+  std::optional<SwizzledFragments> swizzledFragments;
+  if (swizzled) {
+    if (s.batched || paired || bWords || nibbles || bTransposed)
+      return op->emitOpError("reads a swizzled TMA ring slot, which holds 16-bit, unbatched "
+                             "operands only");
+    FailureOr<SwizzledFragments> fragments = SwizzledFragments::get(
+        op, e, *swizzled, kStep, m.add(c.coords[mDim][first], aLaneRow), aLaneK, bLaneK,
+        firstColumn, aRowOffsets, bColumnOffsets);
+    if (failed(fragments))
+      return failure();
+    swizzledFragments.emplace(*fragments);
   }
 
   auto elementAt = [&](Value base, Value index) {
@@ -465,21 +594,30 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
       Value bStep = m.mul(k, bTransposed ? kStep : kStep * staging.bPitch);
       // All A fragments first, then per column block its B fragment and the
       // mma.syncs using it: a B fragment lives for one column only.
-      Value aStepBase = elementAt(aBase, m.add(aThread, aStep));
-      Value bStepBase = elementAt(bBase, m.add(bThread, bStep));
+      const SwizzledFragments *swz = swizzledFragments ? &*swizzledFragments : nullptr;
+      Value aStepBase = swz ? swz->aStep(aBase, k) : elementAt(aBase, m.add(aThread, aStep));
+      Value bStepBase = swz ? Value() : elementAt(bBase, m.add(bThread, bStep));
+      SmallVector<Value> bGroupBases = swz ? swz->bStep(bBase, k) : SmallVector<Value>();
       SmallVector<SmallVector<Value>> aFragments;
-      for (int64_t offset : aFragmentOffset)
+      for (auto [i, offset] : llvm::enumerate(aFragmentOffset))
         aFragments.push_back(
             nibbles ? NibbleFragments::loadA(e, fragmentAt(aStepBase, offset),
                                              fragmentAt(aStepBase, offset + groupK))
-                    : roundFragment(e, loadMatrices(e, fragmentAt(aStepBase, offset), 4, false),
+                    : roundFragment(e,
+                                    loadMatrices(e,
+                                                 swz ? swz->at(aStepBase, swz->aOffsets[i])
+                                                     : fragmentAt(aStepBase, offset),
+                                                 4, false),
                                     rounding.a));
       SmallVector<Value> next(carried);
       int64_t rowPairs = rowRegs / 2;
       for (int64_t batch = 0; batch < batchRegs; ++batch)
         for (int64_t col = 0; col < colBlocks; ++col) {
-          int64_t bOffset = bFragmentOffset[batch * colBlocks + col];
-          Value bAddress = fragmentAt(bStepBase, bOffset);
+          int64_t fragment = batch * colBlocks + col;
+          int64_t bOffset = bFragmentOffset[fragment];
+          Value bAddress = swz ? swz->at(bGroupBases[swz->bOffsets[fragment].first],
+                                         swz->bOffsets[fragment].second)
+                               : fragmentAt(bStepBase, bOffset);
           // One B fragment per m16n8 block: plain columns c, c + 1 of the
           // thread, paired the even (c, c + 2) and odd (c + 1, c + 3) ones.
           SmallVector<SmallVector<Value>> bFragments;
@@ -725,6 +863,49 @@ struct MmaFStageLowering : ConvertOpToLLVMPattern<MmaFStageOp> {
   }
 };
 
+/// ldmatrix + mma.sync over one chunk in a TMA ring slot (sm_120a/121a):
+/// wait until it has landed, multiply, release the slot (lane 0 of each
+/// warp, once the warp's mma.syncs have consumed their fragments).
+struct MmaFTmaStageLowering : ConvertOpToLLVMPattern<MmaFTmaStageOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(MmaFTmaStageOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto accType = cast<RankedTensorType>(op.getAcc().getType());
+    auto layout = dyn_cast_or_null<BlockedAttr>(accType.getEncoding());
+    if (accType.getRank() != 2 || !layout ||
+        !isMmaAccumulatorLayout(layout, accType.getShape()) || hasPairedMmaColumns(layout))
+      return op.emitOpError("accumulator is not an [M, N] tile in the mma.sync layout");
+    TmaRing ring(accType, op.getChunk(), op.getStages());
+    RegisterEmitter e(rewriter, loc);
+    if (failed(ring.locate(rewriter, loc, op)))
+      return failure();
+    Value slot = adaptor.getSlot();
+    if (failed(emitParityWait(rewriter, e, ring.barrier(e, slot, false), adaptor.getPhase())))
+      return failure();
+    MmaSyncStaging staging = getStaging(ring.s, op.getChunk(), kRingForm, /*bTransposed=*/false);
+    Type element = op.getOperandType();
+    auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                     ArrayRef<Value> cRegs, const MmaFragmentSite &) {
+      return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);
+    };
+    ChunkBases bases{ring.slotA(e, slot), ring.slotB(e, slot)};
+    if (failed(emitMmaSync(op, ring.s, staging, element, adaptor.getAcc(), accType, kRingForm,
+                           getMmaSyncArithmetic(op), issue, *getTypeConverter(), rewriter,
+                           [&](int64_t, int64_t) -> FailureOr<ChunkBases> { return bases; },
+                           /*rounding=*/{}, &ring.staging)))
+      return failure();
+    IndexMath m{e};
+    Value lane = m.bits(NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type()), 0, 31);
+    Value laneZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane, e.i32(0));
+    emitIf(rewriter, loc, laneZero, [&] {
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), ring.barrier(e, slot, true),
+                                     Value());
+    });
+    return success();
+  }
+};
+
 } // namespace
 
 Value packNibbles(RegisterEmitter &e, Value low, Value high) {
@@ -811,8 +992,8 @@ LogicalResult lowerMmaSync(Operation *op, Value lhs, Value rhs, Value acc,
 
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns) {
-  patterns.add<MmaFGlobalLowering, MmaStageCopyLowering, AsyncWaitLowering, MmaFStageLowering>(
-      converter);
+  patterns.add<MmaFGlobalLowering, MmaStageCopyLowering, AsyncWaitLowering, MmaFStageLowering,
+               MmaFTmaStageLowering>(converter);
 }
 
 } // namespace tilepipe::tile_as

@@ -73,6 +73,14 @@ SmallVector<TmaOperand, 2> getWgmmaTmaOperands(const SwizzledStaging &staging, c
                                                int64_t warps, const TmaView *aView,
                                                const TmaView &bView, bool bTransposed);
 
+/// The TMA operands that fill one chunk of `staging` with A's and B's rows
+/// in order (the mma.sync consumer of the TMA ring, whose ldmatrix names
+/// each row's address): A's M rows and B's chunk rows, in boxes of up to
+/// 256 rows.
+SmallVector<TmaOperand, 2> getInOrderTmaOperands(const SwizzledStaging &staging,
+                                                 const MmaShape &s, const TmaView &aView,
+                                                 const TmaView &bView);
+
 /// The shape of one chunk of an unbatched [M, N] multiply (K the chunk),
 /// and its staging as one buffer (the TMA ring's slot).
 MmaShape getChunkShape(ArrayRef<int64_t> accShape, int64_t chunk);

@@ -1,11 +1,8 @@
 //===- WgmmaRingToLLVM.cpp - the TMA ring of a K loop's wgmmas ------------===//
 //
 // The ops tilepipe-pipeline-mma-loops leaves in a K loop on the wgmma path
-// (TileASPipelineOps.td, "The TMA ring of the wgmma path"). The ring lives
-// at the start of the shared scratch: `stages` slots, each one buffer of
-// the wgmma staging of one K chunk (SwizzledStaging.h: A in its rows' wgmma
-// order, then B N-major, 1024-byte aligned), then the mbarriers full[0..S)
-// and empty[0..S).
+// (TileASPipelineOps.td, "The TMA ring of the wgmma path"). The ring's
+// slots and mbarriers: TmaRing.h.
 //
 // - tma_ring_begin: the tensor maps (TmaToLLVM.cpp, boxes of one slot),
 //   thread 0 initializing full[s] for one arrival (its expect_tx) and
@@ -21,7 +18,10 @@
 //   previous chunk's wgmmas have read their slot: lane 0 of each warp then
 //   arrives on its empty mbarrier. TMA writes and wgmma reads both go
 //   through the async proxy; the mbarriers order them.
-// - tma_ring_end: wgmma.wait_group 0 (the accumulator tied through it), a
+// - mmaf_tma_stage (sm_120a/121a): lowered with the mma.sync path
+//   (MmaSyncToLLVM.cpp); the slots then hold A's rows in order (TmaRing.h).
+// - tma_ring_end: wgmma.wait_group 0 (the accumulator tied through it; none
+//   after mma.sync), a
 //   CTA barrier, thread 0 invalidating
 //   the mbarriers (the scratch may be reused, the ring begun again).
 //
@@ -36,8 +36,7 @@
 // tile_as.producer_warpgroup and tile_as.setmaxnreg split the roles.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedScratch.h"
-#include "WgmmaChunks.h"
+#include "TmaRing.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -51,83 +50,33 @@ namespace {
 constexpr int32_t kWaitTicks = 1000000;
 constexpr int64_t kWarpSize = 32;
 
-/// Waits at the named barrier of both roles of a warp-specialized ring whose
-/// consumers are `warps` warps.
+} // namespace
+
 void emitBothRolesBarrier(RegisterEmitter &e, int64_t warps) {
   NVVM::BarrierOp::create(e.builder, e.loc, TypeRange{}, e.i32(kTmaRingNamedBarrier),
                           e.i32(kWarpSize * warps + kProducerThreads), {}, Value());
 }
 
-/// Where a ring's slots and mbarriers are (see the header).
-struct WgmmaRing {
-  MmaShape s;
-  SwizzledStaging staging;
-  int64_t stages, warps;
-  Value scratch;
+int64_t TmaRing::issuer(bool warpSpecialized) const {
+  return warpSpecialized ? kWarpSize * warps : 0;
+}
 
-  WgmmaRing(RankedTensorType accType, int64_t chunk, int64_t stages)
-      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, /*elementBytes=*/2),
-        stages(stages),
-        warps(cast<BlockedAttr>(accType.getEncoding()).getWarpsPerCTA()[0]) {}
+void TmaRing::emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const {
+  if (warpSpecialized)
+    meetBothRoles(e);
+  else
+    emitCTABarrier(e.builder, e.loc);
+}
 
-  /// The thread that builds the maps, sets up the mbarriers and issues the
-  /// loads: the producer warpgroup's first where the ring is
-  /// warp-specialized, else the CTA's first.
-  int64_t issuer(bool warpSpecialized) const {
-    return warpSpecialized ? kWarpSize * warps : 0;
-  }
-  void meetBothRoles(RegisterEmitter &e) const { emitBothRolesBarrier(e, warps); }
-  /// The barrier of a ring's begin and end: both roles' named one where it
-  /// is warp-specialized, else the CTA's.
-  void emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const {
-    if (warpSpecialized)
-      meetBothRoles(e);
-    else
-      emitCTABarrier(e.builder, e.loc);
-  }
-  /// Thread `issuer` invalidates the ring's mbarriers.
-  void invalidate(ConversionPatternRewriter &rewriter, RegisterEmitter &e, int64_t issuer) const {
-    emitIf(rewriter, e.loc, isThread(e, issuer), [&] {
-      for (int64_t slot = 0; slot < stages; ++slot)
-        for (bool empty : {false, true})
-          NVVM::MBarrierInvalOp::create(rewriter, e.loc, barrier(e, e.i32(slot), empty));
-    });
-  }
+void TmaRing::invalidate(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                         int64_t issuer) const {
+  emitIf(rewriter, e.loc, isThread(e, issuer), [&] {
+    for (int64_t slot = 0; slot < stages; ++slot)
+      for (bool empty : {false, true})
+        NVVM::MBarrierInvalOp::create(rewriter, e.loc, barrier(e, e.i32(slot), empty));
+  });
+}
 
-  /// Fails (with a diagnostic) where the ring does not fit the scratch.
-  LogicalResult locate(OpBuilder &builder, Location loc, Operation *op) {
-    uint64_t bytes = stages * (staging.bufferBytes + kTmaRingBarrierBytes);
-    FailureOr<Value> at = getSharedScratch(builder, loc, op, bytes, kSwizzleAlignment);
-    if (failed(at))
-      return failure();
-    scratch = *at;
-    return success();
-  }
-  Value gep(RegisterEmitter &e, Value base, Value bytes) const {
-    return LLVM::GEPOp::create(e.builder, e.loc, base.getType(), e.builder.getI8Type(), base,
-                               ArrayRef<LLVM::GEPArg>{bytes});
-  }
-  /// Slot `slot`'s A and B (!llvm.ptr<3>).
-  Value slotA(RegisterEmitter &e, Value slot) const {
-    return gep(e, scratch, IndexMath{e}.mul(slot, staging.bufferBytes));
-  }
-  Value slotB(RegisterEmitter &e, Value slot) const {
-    return gep(e, slotA(e, slot), e.i32(staging.bOffset));
-  }
-  /// The full (`empty` false) or empty mbarrier of `slot`.
-  Value barrier(RegisterEmitter &e, Value slot, bool empty) const {
-    IndexMath m{e};
-    uint64_t first = stages * staging.bufferBytes + (empty ? stages * 8 : 0);
-    return gep(e, scratch, m.add(m.mul(slot, 8), first));
-  }
-  /// The TMA operands of a slot (views as given).
-  SmallVector<TmaOperand, 2> operands(const TmaView &a, const TmaView &b) const {
-    return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bTransposed=*/false);
-  }
-};
-
-/// A blocking wait for `bar`'s phase of parity `parity` (an i32) to
-/// complete (NVVM's exists only as PTX).
 LogicalResult emitParityWait(ConversionPatternRewriter &rewriter, RegisterEmitter &e, Value bar,
                              Value parity) {
   auto wait = NVVM::MBarrierTryWaitParityOp::create(rewriter, e.loc, bar, parity,
@@ -135,13 +84,15 @@ LogicalResult emitParityWait(ConversionPatternRewriter &rewriter, RegisterEmitte
   return emitAsInlinePtx(rewriter, wait.getOperation());
 }
 
+namespace {
+
 struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(TmaRingBeginOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    WgmmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
+    TmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
     if (failed(ring.locate(rewriter, loc, op)))
       return failure();
     std::optional<TmaView> a = getTmaView(adaptor.getLhsBase(), adaptor.getLhsView());
@@ -173,7 +124,7 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    WgmmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
+    TmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
     if (failed(ring.locate(rewriter, loc, op)))
       return failure();
     // Only the starts are read; the maps hold the rest of the views.
@@ -222,7 +173,7 @@ struct WgmmaStageLowering : ConvertOpToLLVMPattern<WgmmaStageOp> {
     if (accType.getRank() != 2 || !accType.getElementType().isF32() ||
         !isWgmmaAccumulatorLayout(laid->layout, accType.getShape()))
       return op.emitOpError("accumulator is not an [M, N] f32 tile in the wgmma layout");
-    WgmmaRing ring(accType, op.getChunk(), op.getStages());
+    TmaRing ring(accType, op.getChunk(), op.getStages());
     if (failed(ring.locate(rewriter, loc, op)))
       return failure();
     Value slot = adaptor.getSlot();
@@ -258,10 +209,11 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    WgmmaRing ring(cast<RankedTensorType>(op.getAcc().getType()), op.getChunk(), op.getStages());
+    TmaRing ring(cast<RankedTensorType>(op.getAcc().getType()), op.getChunk(), op.getStages());
     if (failed(ring.locate(rewriter, loc, op)))
       return failure();
-    Value acc = emitDrainingWait(e, adaptor.getAcc());
+    // mma.sync leaves nothing in flight; wgmma's last group completes here.
+    Value acc = ring.mmaSync ? adaptor.getAcc() : emitDrainingWait(e, adaptor.getAcc());
     ring.emitRingBarrier(e, op.getWarpSpecialized());
     // The producer invalidates a warp-specialized ring (tma_ring_leave).
     if (!op.getWarpSpecialized())
@@ -321,7 +273,7 @@ struct TmaRingLeaveLowering : ConvertOpToLLVMPattern<TmaRingLeaveOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    WgmmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
+    TmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
     if (failed(ring.locate(rewriter, loc, op)))
       return failure();
     ring.meetBothRoles(e);

@@ -249,6 +249,13 @@ SmallVector<TmaOperand, 2> getWgmmaTmaOperands(const SwizzledStaging &staging, c
   return operands;
 }
 
+SmallVector<TmaOperand, 2> getInOrderTmaOperands(const SwizzledStaging &staging,
+                                                 const MmaShape &s, const TmaView &aView,
+                                                 const TmaView &bView) {
+  return {{aView, getRowBoxes(staging.a, s.m), /*kContiguous=*/true},
+          {bView, getRowBoxes(staging.b, staging.chunk), /*kContiguous=*/false}};
+}
+
 WgmmaChunkIssuer::WgmmaChunkIssuer(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
                                    const MmaShape &s, BlockedAttr layout,
                                    ArrayRef<int64_t> accShape, const SwizzledStaging &staging,

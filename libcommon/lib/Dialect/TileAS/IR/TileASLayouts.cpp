@@ -280,6 +280,13 @@ unsigned tilepipe::tile_as::getTargetComputeCapability(Operation *op) {
   return digits.getAsInteger(10, capability) ? 0 : capability;
 }
 
+bool tilepipe::tile_as::hasMmaSyncTensorMaps(Operation *op) {
+  StringAttr target = getTargetAttr(op);
+  unsigned capability = getTargetComputeCapability(op);
+  return target && (capability == 120 || capability == 121) &&
+         (target.getValue().ends_with("a") || target.getValue().ends_with("f"));
+}
+
 std::optional<MmaSyncForm> tilepipe::tile_as::getMmaSyncForm(Operation *op) {
   if (!isa<MmaFOp, MmaIOp, MmaFScaledOp>(op))
     return std::nullopt;

@@ -375,7 +375,11 @@ struct AsyncCopyMmaOperandsPass
       // The tcgen05 path reads f16/bf16 and fp8 operands with TMA too
       // (unbatched, B N-major; tf32 is rounded by all threads once landed,
       // so it keeps cp.async): see getTcgen05TmaViews.
+      // On sm_120a/121a the 16-bit mma.sync multiplies keep their views
+      // too: tilepipe-pipeline-mma-loops streams their K loops through a TMA
+      // ring (the other mma.sync lowerings ignore the views).
       bool wgmma = hasWgmmaForm(op);
+      bool mmaSyncTma = hasMmaSyncTensorMaps(op) && hasMmaSyncForm(op) && !hasTcgen05Form(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
         if (operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
@@ -385,7 +389,7 @@ struct AsyncCopyMmaOperandsPass
         return TiledView();
       };
       TiledView lhsView, rhsView;
-      if (wgmma) {
+      if (wgmma || mmaSyncTma) {
         lhsView = viewOf(lhs);
         rhsView = viewOf(rhs);
       } else if (hasTcgen05Form(op)) {

@@ -39,7 +39,11 @@
 // and releases the previous chunk's slot, which the load then refills.
 // Its slots are the swizzled wgmma staging (getSwizzledChunkBytes), with
 // 16 bytes of mbarriers per slot; the cost rule does not apply (TMA keeps
-// no per-thread addresses).
+// no per-thread addresses). On sm_120a/121a (hasMmaSyncTensorMaps: the
+// kernel can build tensor maps) a loop on the mma.sync path with both views
+// takes the same TMA ring, its consumer ldmatrix + mma.sync from the
+// swizzled slots (mmaf_tma_stage), which releases its own slot at once:
+// mma.sync has nothing in flight after it.
 //
 // S is 3 (cuTile's bytecode carries no stage count: its hints are
 // occupancy, num_worker_warps and per-load latency), fewer where the ring
@@ -111,6 +115,8 @@ struct Candidate {
   int64_t step = 0, stages = 0, chunk = 0, k = 0;
   /// The wgmma path's TMA ring (mbarriers) rather than the cp.async ring.
   bool tma = false;
+  /// A TMA ring whose consumer is ldmatrix + mma.sync (sm_120a/121a).
+  bool mmaSync = false;
 };
 } // namespace
 
@@ -265,16 +271,22 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   // tcgen05 path (sm_100) stages its operands itself.
   if (hasTcgen05Accumulator(c.mma, accType))
     return std::nullopt;
+  auto takesTma = [&] {
+    return rank == 2 && accType.getElementType().isF32() && c.mma.getLhsBase() &&
+           c.mma.getRhsBase() && !c.mma.getRhsViewTransposed();
+  };
   // (Not a 32-row tile of one warpgroup, whose A the wgmmas read with
   // padding rows: the ring's slots hold A's rows unpadded.)
   if (hasWgmmaAccumulator(c.mma, accType)) {
     int64_t rows = accType.getShape()[0];
     int64_t warps = cast<BlockedAttr>(accType.getEncoding()).getWarpsPerCTA()[0];
-    if (rank != 2 || !accType.getElementType().isF32() || !c.mma.getLhsBase() ||
-        !c.mma.getRhsBase() || c.mma.getRhsViewTransposed() ||
-        getWgmmaStagedRows(rows, warps) != rows)
+    if (!takesTma() || getWgmmaStagedRows(rows, warps) != rows)
       return std::nullopt;
     c.tma = true;
+  } else if (hasMmaSyncTensorMaps(c.mma) && takesTma()) {
+    // sm_120a/121a: the same ring with ldmatrix + mma.sync reading the
+    // swizzled slots (AsyncCopyMmaOperands kept the views for it).
+    c.tma = c.mmaSync = true;
   }
   return c;
 }
@@ -303,7 +315,9 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
     }
     std::tie(c.stages, c.chunk) = *ring;
     remark << "K loop pipelined: a TMA ring of " << c.stages << " stages of " << c.chunk
-           << "-deep K chunks, full and empty mbarriers per stage, one wgmma group in flight ("
+           << "-deep K chunks, full and empty mbarriers per stage, "
+           << (c.mmaSync ? "ldmatrix + mma.sync from the swizzled slots ("
+                         : "one wgmma group in flight (")
            << accRegisters << " accumulator registers per thread)";
     return success();
   }
@@ -455,12 +469,20 @@ private:
     Value acc = c.mma.getAcc();
     for (int64_t j = 0; j < chunks; ++j) {
       int64_t ahead = j + stages - 1;
-      Value notFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
-                                             addI32(first, j), constantI32(0));
-      // The slot chunk t - 1 releases is the one chunk t + S - 1 refills.
+      // The slot chunk t - 1 releases is the one chunk t + S - 1 refills
+      // (wgmma); mma.sync releases chunk t's own slot, refilled by chunk
+      // t + S (its fragments are in registers once the mma.syncs ran).
       Value refilled = slotOf(first, ahead);
-      acc = WgmmaStageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
-                                 phaseOf(first, j), refilled, notFirst, element, c.chunk, stages);
+      if (c.mmaSync) {
+        acc = MmaFTmaStageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
+                                     phaseOf(first, j), element, c.chunk, stages);
+      } else {
+        Value notFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                               addI32(first, j), constantI32(0));
+        acc = WgmmaStageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
+                                   phaseOf(first, j), refilled, notFirst, element, c.chunk,
+                                   stages);
+      }
       emitLoad(addConstant(iv, (ahead / chunks) * c.step), refilled, phaseOf(first, ahead),
                ahead % chunks);
     }

@@ -182,6 +182,12 @@ private:
     for (TmaRingBeginOp begin : begins) {
       auto acc = cast<RankedTensorType>(begin.getAccType());
       auto layout = cast<BlockedAttr>(acc.getEncoding());
+      // sm_120a's ring (ldmatrix + mma.sync consumers, tile_as.mmaf_tma_stage)
+      // has no setmaxnreg-balanced form yet.
+      if (!isWgmmaAccumulatorLayout(layout, acc.getShape())) {
+        os << "its consumers are mma.sync, not wgmma";
+        return why;
+      }
       if (32 * layout.getWarpsPerCTA()[0] != consumerThreads) {
         os << "the accumulator's warps are not the CTA's";
         return why;

@@ -268,6 +268,13 @@ bool stagesMmaSyncBTransposed(const MmaSyncForm &form, BlockedAttr acc);
 /// 100 for sm_100f); 0 when it names none.
 unsigned getTargetComputeCapability(mlir::Operation *op);
 
+/// Whether the module around `op` targets consumer Blackwell (sm_120/121)
+/// arch- or family-specifically (sm_120a, sm_121a, sm_120f, sm_121f): TMA
+/// loads (cp.async.bulk.tensor) are baseline sm_90 PTX, but the kernel
+/// builds its tensor maps with tensormap.replace, which ptxas 13 rejects
+/// on plain sm_120. There the mma.sync path's K-loop ring may take TMA.
+bool hasMmaSyncTensorMaps(mlir::Operation *op);
+
 /// Whether an mmaf has a 16-bit mma.sync form: f16 x f16 or bf16 x bf16
 /// operands, an f32 or f16 accumulator, K a multiple of 16 (m16n8k16). The
 /// wgmma path takes only these.

@@ -74,23 +74,27 @@ def TileAS_MmaFStageOp : TileAS_Op<"mmaf_stage", [MemoryEffects<[MemRead]>,
 }
 
 //===----------------------------------------------------------------------===//
-// The TMA ring of the wgmma path (sm_90a)
+// The TMA ring of the wgmma path (sm_90a) and of mma.sync on sm_120a/121a
 //===----------------------------------------------------------------------===//
 //
 // The same modulo schedule over K chunks for a K loop whose mmaf_global
-// takes the wgmma path with both operands' views: TMA fills the slots and
+// takes the wgmma path with both operands' views, or (sm_120a/121a) the
+// mma.sync path with them: TMA fills the slots and
 // mbarriers order the slots' reuse instead of cp.async groups and CTA
 // barriers. Each slot holds one K chunk of A and B in the swizzled layouts
 // wgmma reads (SwizzledStaging.h), one after the other from offset 0 of the
 // shared scratch, followed by two mbarriers per slot: full[s] (one arrival,
 // the producer's arrive.expect_tx, plus the chunk's bytes by TMA) and
-// empty[s] (one arrival per warp, once the wgmmas that read the slot have
+// empty[s] (one arrival per warp, once the wgmmas, or on sm_120a/121a the
+// ldmatrix reads of tile_as.mmaf_tma_stage, that read the slot have
 // completed). Use u of slot s (chunk t = u * stages + s) completes phase u
 // of both, so a wait names the parity u % 2 (`phase`): consumers wait on
 // full[s] with `phase`, the producer refilling s for chunk t waits on
 // empty[s] for the release of chunk t - stages, parity `phase` ^ 1, which a
 // fresh mbarrier (phase 0 not complete) already passes for u = 0.
-// M, N and the warps (all along M) are the accumulator's (`acc_type`).
+// M, N and the warps are the accumulator's (`acc_type`); its layout says
+// which consumer reads the slots: wgmma (all warps along M, A's rows in
+// wgmma fragment order) or mma.sync (A's rows in order).
 
 def TileAS_TmaRingBeginOp : TileAS_Op<"tma_ring_begin", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead, MemWrite]>]> {
@@ -165,6 +169,25 @@ def TileAS_WgmmaStageOp : TileAS_Op<"wgmma_stage", [MemoryEffects<[MemRead, MemW
   }];
 }
 
+def TileAS_MmaFTmaStageOp : TileAS_Op<"mmaf_tma_stage", [MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "ldmatrix + mma.sync of one K chunk in a TMA ring slot, then its release";
+  let description = [{
+    The mma.sync consumer of a TMA ring (sm_120a/121a: an accumulator in
+    the mma.sync layout rather than wgmma's). Every thread waits for slot
+    `slot`'s full mbarrier (parity `phase`), then the warps read the
+    chunk's fragments from the swizzled A and B with ldmatrix (the 16-byte
+    pieces of a row XOR-ed with its place in the 8-row pattern, as TMA
+    wrote them) and issue the mma.syncs onto `acc`. mma.sync consumes its
+    fragments before it completes, so each warp then arrives on the slot's
+    own empty mbarrier: the result is defined at once (unlike
+    tile_as.wgmma_stage's).
+  }];
+  let arguments = (ins AnyRankedTensor:$acc, I32:$slot, I32:$phase, TypeAttr:$operand_type,
+                       I64Attr:$chunk, I64Attr:$stages);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$acc `slot` $slot `phase` $phase attr-dict `:` type($acc)";
+}
 def TileAS_TmaRingEndOp : TileAS_Op<"tma_ring_end", [MemoryEffects<[MemRead, MemWrite]>,
     AllTypesMatch<["acc", "result"]>]> {
   let summary = "drain a TMA ring: the last wgmmas complete, the mbarriers go";

@@ -126,8 +126,9 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
     (not B where that path transposes it: fp8 into an accumulator without
     paired columns), it sits in the mmaf's block
     and nothing between it and the mmaf may write memory (the copy happens
-    at the mmaf). On the wgmma path a fused f16/bf16 operand also gets its
-    `view` (base, sizes, strides, starts) where its pointers and mask are
+    at the mmaf). On the wgmma path, and for f16/bf16 mma.sync multiplies
+    on sm_120a/121a/120f (for the TMA ring of pipeline-mma-loops), a fused
+    f16/bf16 operand also gets its `view` (base, sizes, strides, starts) where its pointers and mask are
     the arithmetic of a partition-view load (TiledViewMatch.h); the lowering
     then reads it with TMA. tf32 and fp8 operands fuse on the wgmma path
     (their B lands N-major and is transposed in shared memory) where that
@@ -204,7 +205,10 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
     tile_as.tma_ring_end after the loop (wait_group 0). Its slots are the
     swizzled wgmma staging; MatMul's 128x256 f16 tile takes 3 stages of
     16-deep chunks (36 KiB). No cost rule: TMA keeps no per-thread
-    addresses.
+    addresses. On sm_120a/121a/120f (hasMmaSyncTensorMaps) a loop on the
+    mma.sync path with the same operands takes the same ring, its consumer
+    tile_as.mmaf_tma_stage (ldmatrix from the swizzled slots, mma.sync,
+    then the warps release the chunk's own slot).
 
     Cost rule: the ring keeps the accumulator and the addresses of the next
     copies (two registers per 16-byte cp.async run of one iteration's A and

@@ -1,0 +1,102 @@
+//===- TmaRing.h - the slots and mbarriers of a K loop's TMA ring ---------===//
+//
+// Where the TMA ring of tilepipe-pipeline-mma-loops (TileASPipelineOps.td)
+// keeps its K chunks: at the start of the shared scratch, `stages` slots,
+// each one buffer of the swizzled staging of one K chunk (SwizzledStaging.h:
+// A then B N-major, 1024-byte aligned), then the mbarriers full[0..S) and
+// empty[0..S). Two consumers read the slots: wgmma (WgmmaRingToLLVM.cpp, an
+// accumulator in the wgmma layout: A's rows in wgmma fragment order, boxes
+// of 8 rows, all warps along M) and, on sm_120a/121a, ldmatrix + mma.sync
+// (MmaSyncToLLVM.cpp, the mma.sync accumulator layout: A's rows in order).
+// The accumulator's layout says which.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
+#define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
+
+#include "SharedScratch.h"
+#include "WgmmaChunks.h"
+
+namespace tilepipe::tile_as {
+
+/// Waits at the named barrier of both roles of a warp-specialized ring whose
+/// consumers are `warps` warps.
+void emitBothRolesBarrier(RegisterEmitter &e, int64_t warps);
+
+struct TmaRing {
+  MmaShape s;
+  SwizzledStaging staging;
+  int64_t stages;
+  /// The consumer is ldmatrix + mma.sync (A's rows in order) rather than
+  /// wgmma.
+  bool mmaSync;
+  /// The warps that release a slot (the empty mbarriers' arrival count).
+  int64_t warps;
+  Value scratch;
+
+  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages)
+      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, /*elementBytes=*/2),
+        stages(stages) {
+    auto layout = mlir::cast<BlockedAttr>(accType.getEncoding());
+    mmaSync = !isWgmmaAccumulatorLayout(layout, accType.getShape());
+    warps = 1;
+    for (unsigned w : layout.getWarpsPerCTA())
+      warps *= w;
+  }
+
+  /// The thread that builds the maps, sets up the mbarriers and issues the
+  /// loads: the producer warpgroup's first where the ring is
+  /// warp-specialized (tilepipe-warp-specialize-rings), else the CTA's first.
+  int64_t issuer(bool warpSpecialized) const;
+  void meetBothRoles(RegisterEmitter &e) const { emitBothRolesBarrier(e, warps); }
+  /// The barrier of a ring's begin and end: both roles' named one where it
+  /// is warp-specialized, else the CTA's.
+  void emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const;
+  /// Thread `issuer` invalidates the ring's mbarriers.
+  void invalidate(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                  int64_t issuer) const;
+
+  /// Fails (with a diagnostic) where the ring does not fit the scratch.
+  mlir::LogicalResult locate(mlir::OpBuilder &builder, mlir::Location loc,
+                             mlir::Operation *op) {
+    uint64_t bytes = stages * (staging.bufferBytes + kTmaRingBarrierBytes);
+    mlir::FailureOr<Value> at =
+        getSharedScratch(builder, loc, op, bytes, kSwizzleAlignment);
+    if (mlir::failed(at))
+      return mlir::failure();
+    scratch = *at;
+    return mlir::success();
+  }
+  Value gep(RegisterEmitter &e, Value base, Value bytes) const {
+    return mlir::LLVM::GEPOp::create(e.builder, e.loc, base.getType(), e.builder.getI8Type(),
+                                     base, ArrayRef<mlir::LLVM::GEPArg>{bytes});
+  }
+  /// Slot `slot`'s A and B (!llvm.ptr<3>).
+  Value slotA(RegisterEmitter &e, Value slot) const {
+    return gep(e, scratch, IndexMath{e}.mul(slot, staging.bufferBytes));
+  }
+  Value slotB(RegisterEmitter &e, Value slot) const {
+    return gep(e, slotA(e, slot), e.i32(staging.bOffset));
+  }
+  /// The full (`empty` false) or empty mbarrier of `slot`.
+  Value barrier(RegisterEmitter &e, Value slot, bool empty) const {
+    IndexMath m{e};
+    uint64_t first = stages * staging.bufferBytes + (empty ? stages * 8 : 0);
+    return gep(e, scratch, m.add(m.mul(slot, 8), first));
+  }
+  /// The TMA operands of a slot (views as given).
+  SmallVector<TmaOperand, 2> operands(const TmaView &a, const TmaView &b) const {
+    if (mmaSync)
+      return getInOrderTmaOperands(staging, s, a, b);
+    return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bTransposed=*/false);
+  }
+};
+
+/// A blocking wait for `bar`'s phase of parity `parity` (an i32) to
+/// complete (NVVM's exists only as PTX).
+mlir::LogicalResult emitParityWait(mlir::ConversionPatternRewriter &rewriter,
+                                   RegisterEmitter &e, Value bar, Value parity);
+
+} // namespace tilepipe::tile_as
+
+#endif // TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
