@@ -331,13 +331,16 @@ struct AsyncCopyMmaOperandsPass
       };
       // The wgmma path reads a global operand with TMA where its view is
       // known (the load's address arithmetic is a view's, TiledViewMatch)
-      // and its runs are 16 bytes: TMA needs a 16-byte aligned base and
-      // row strides, which shorter proven runs (cp.async.ca) do not give.
+      // and its base and row strides are proven 16-byte aligned (the load's
+      // view_alignment). The extents need no divisor: TMA checks bounds per
+      // element, so a non-multiple view whose runs cp.async could only copy
+      // 4 bytes at a time is still read by TMA.
       // Every wgmma type: a tf32/fp8 B (read K-major) lands N-major by TMA
       // and the threads transpose it (SwizzledStaging.h).
       bool wgmma = hasWgmmaForm(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
-        if (wgmma && operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
+        if (wgmma && operand &&
+            operand->load.getViewAlignment() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
                   matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask());
               view && !view->transposed)
