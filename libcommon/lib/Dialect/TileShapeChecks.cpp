@@ -33,7 +33,8 @@ LogicalResult tilepipe::verifyIotaAxis(Operation *op, int32_t axis,
 LogicalResult tilepipe::verifyMemoryAccess(Operation *op, RankedTensorType ptrs,
                                            RankedTensorType value, Value mask,
                                            Value other, int64_t contiguity,
-                                           int64_t transposedContiguity) {
+                                           int64_t transposedContiguity,
+                                           int64_t viewAlignment) {
   if (ptrs.getShape() != value.getShape())
     return op->emitOpError("pointer and value shapes differ");
   if (mask && cast<RankedTensorType>(mask.getType()).getShape() !=
@@ -45,6 +46,8 @@ LogicalResult tilepipe::verifyMemoryAccess(Operation *op, RankedTensorType ptrs,
     return op->emitOpError("contiguity must be a positive power of two");
   if (transposedContiguity < 1 || !llvm::isPowerOf2_64(transposedContiguity))
     return op->emitOpError("transposed contiguity must be a positive power of two");
+  if (viewAlignment < 1 || !llvm::isPowerOf2_64(viewAlignment))
+    return op->emitOpError("view alignment must be a positive power of two");
   return success();
 }
 

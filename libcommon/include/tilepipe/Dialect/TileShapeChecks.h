@@ -31,7 +31,8 @@ mlir::LogicalResult verifyMemoryAccess(mlir::Operation *op,
                                        mlir::RankedTensorType value,
                                        mlir::Value mask, mlir::Value other,
                                        int64_t contiguity,
-                                       int64_t transposedContiguity = 1);
+                                       int64_t transposedContiguity = 1,
+                                       int64_t viewAlignment = 1);
 
 /// permute: `permutation` reorders the dimensions of `src` (result dimension
 /// i is source dimension permutation[i]), element types equal.

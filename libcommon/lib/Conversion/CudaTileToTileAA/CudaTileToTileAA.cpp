@@ -198,7 +198,8 @@ struct LoadViewLowering : TilePattern<ct::LoadViewTkoOp> {
           rewriter, op.getLoc(), type, tile_aa::TokenType::get(op.getContext()),
           accessPointers(rewriter, op, access->ptrs), access->mask, other, adaptor.getToken(),
           rewriter.getI64IntegerAttr(access->contiguity),
-          rewriter.getI64IntegerAttr(access->transposedContiguity));
+          rewriter.getI64IntegerAttr(access->transposedContiguity),
+          rewriter.getI64IntegerAttr(access->viewAlignment));
       recordMemoryOrder(op, load);
       tile = load.getResult();
       token = load.getResultToken();

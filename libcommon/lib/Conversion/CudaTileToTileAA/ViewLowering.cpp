@@ -316,6 +316,23 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
       rewriter, b.loc, ptrTensorType, tile_aa::SplatOp::create(rewriter, b.loc, ptrTensorType, base),
       offsets);
 
+  // What divides every start of a run along tile dimension `dim` whatever
+  // the tile's position: the base address (in elements) and every stride
+  // but the one `dim` covers. 0 when `dim` is not unit-stride (or gathered).
+  Type pointee = ptrType.getPointeeType();
+  unsigned elementBytes = isa<FloatTF32Type>(pointee) // stored as 32-bit f32
+                              ? 4
+                              : std::max<unsigned>(1, pointee.getIntOrFloatBitWidth() / 8);
+  auto viewDivisorAlong = [&](unsigned dim) -> uint64_t {
+    unsigned covered = dimMap[dim];
+    if (strides[covered].constant != 1 || traced->sparseDim == dim)
+      return 0;
+    uint64_t group = getKnownDivisor(traced->tensorView.getBase()) / elementBytes;
+    for (unsigned other = 0; other < rank; ++other)
+      if (other != dim)
+        group = std::min(group, strides[dimMap[other]].divisor());
+    return group;
+  };
   // Contiguity along tile dimension `dim`: its elements are adjacent when
   // the tensor dimension it covers has stride 1 (and is not gathered); a
   // group stays aligned and under one mask bit while the base address, that
@@ -324,22 +341,15 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
   // element offset), known to divide as far as its `assume`s and constants
   // say.
   auto contiguityAlong = [&](unsigned dim) -> int64_t {
-    unsigned covered = dimMap[dim];
-    if (strides[covered].constant != 1 || traced->sparseDim == dim)
+    uint64_t group = viewDivisorAlong(dim);
+    if (!group)
       return 1;
+    unsigned covered = dimMap[dim];
     uint64_t startDivisor = traced->sparseDim ? getKnownDivisor(originalIndices[dim])
                                               : powerOfTwoFactor(traced->step[dim]);
-    Type pointee = ptrType.getPointeeType();
-    unsigned elementBytes = isa<FloatTF32Type>(pointee) // stored as 32-bit f32
-                                ? 4
-                                : std::max<unsigned>(1, pointee.getIntOrFloatBitWidth() / 8);
-    uint64_t group = tileShape[dim];
+    group = std::min<uint64_t>(group, tileShape[dim]);
     group = std::min(group, sizes[covered].divisor());
     group = std::min(group, startDivisor);
-    group = std::min<uint64_t>(group, getKnownDivisor(traced->tensorView.getBase()) / elementBytes);
-    for (unsigned other = 0; other < rank; ++other)
-      if (other != dim)
-        group = std::min(group, strides[dimMap[other]].divisor());
     return group ? int64_t(llvm::bit_floor(group)) : 1;
   };
   int64_t contiguity = contiguityAlong(rank - 1);
@@ -349,7 +359,10 @@ FailureOr<TileAccess> tilepipe::buildTileAccess(ConversionPatternRewriter &rewri
       rank >= 2 && contiguity == 1 && strides[dimMap[rank - 1]].constant != 1
           ? contiguityAlong(rank - 2)
           : 1;
-  return TileAccess{ptrs, mask, contiguity, offsets, base, transposedContiguity};
+  // TMA asks 16 bytes of the base and strides; more is never read.
+  uint64_t viewDivisor = std::min<uint64_t>(viewDivisorAlong(rank - 1), 16);
+  int64_t viewAlignment = viewDivisor ? int64_t(llvm::bit_floor(viewDivisor)) : 1;
+  return TileAccess{ptrs, mask, contiguity, offsets, base, transposedContiguity, viewAlignment};
 }
 
 Value tilepipe::buildPaddingValue(ConversionPatternRewriter &rewriter,

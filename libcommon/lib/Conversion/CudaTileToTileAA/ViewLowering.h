@@ -29,6 +29,9 @@ struct TileAccess {
   /// The contiguity along the next-innermost dimension where that one, not
   /// the innermost, has unit stride (tile_aa.load's transposed_contiguity).
   int64_t transposedContiguity = 1;
+  /// The alignment (elements) of the view's base and non-unit strides where
+  /// the innermost dimension has unit stride (tile_aa.load's view_alignment).
+  int64_t viewAlignment = 1;
 };
 
 /// `value` unchanged when it is a tensor (or null); a scalar as the one

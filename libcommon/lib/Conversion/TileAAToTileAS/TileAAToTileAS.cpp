@@ -120,7 +120,7 @@ struct LoadLowering : OpConversionPattern<tile_aa::LoadOp> {
     auto load = tile_as::LoadOp::create(
         rewriter, op.getLoc(), type, single(adaptor.getPtrs()),
         single(adaptor.getMask()), single(adaptor.getOther()),
-        op.getContiguityAttr(), op.getTransposedContiguityAttr());
+        op.getContiguityAttr(), op.getTransposedContiguityAttr(), op.getViewAlignmentAttr());
     // An ordered access's memory_order (set by the cuda_tile lowering).
     load->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.replaceOpWithMultiple(op, {ValueRange(load.getResult()), ValueRange()});

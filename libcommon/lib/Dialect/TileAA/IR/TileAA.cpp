@@ -42,7 +42,7 @@ LogicalResult IotaOp::verify() {
 LogicalResult LoadOp::verify() {
   return verifyMemoryAccess(*this, getPtrs().getType(), getResult().getType(),
                             getMask(), getOther(), getContiguity(),
-                            getTransposedContiguity());
+                            getTransposedContiguity(), getViewAlignment());
 }
 
 LogicalResult StoreOp::verify() {

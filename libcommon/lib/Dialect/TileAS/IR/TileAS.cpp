@@ -81,7 +81,7 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 LogicalResult LoadOp::verify() {
   return verifyMemoryAccess(*this, getPtrs().getType(), getResult().getType(),
                             getMask(), getOther(), getContiguity(),
-                            getTransposedContiguity());
+                            getTransposedContiguity(), getViewAlignment());
 }
 
 LogicalResult StoreOp::verify() {

@@ -368,8 +368,10 @@ struct AsyncCopyMmaOperandsPass
       };
       // The wgmma path reads a global operand with TMA where its view is
       // known (the load's address arithmetic is a view's, TiledViewMatch)
-      // and its runs are 16 bytes: TMA needs a 16-byte aligned base and
-      // row strides, which shorter proven runs (cp.async.ca) do not give.
+      // and its base and row strides are proven 16-byte aligned (the load's
+      // view_alignment). The extents need no divisor: TMA checks bounds per
+      // element, so a non-multiple view whose runs cp.async could only copy
+      // 4 bytes at a time is still read by TMA.
       // Every wgmma type: a tf32/fp8 B (read K-major) lands N-major by TMA
       // and the threads transpose it (SwizzledStaging.h).
       // The tcgen05 path reads f16/bf16 and fp8 operands with TMA too
@@ -381,7 +383,7 @@ struct AsyncCopyMmaOperandsPass
       bool wgmma = hasWgmmaForm(op);
       bool mmaSyncTma = hasMmaSyncTensorMaps(op) && hasMmaSyncForm(op) && !hasTcgen05Form(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
-        if (operand && operand->load.getContiguity() % getLongestRun(operand->load) == 0)
+        if (operand && operand->load.getViewAlignment() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =
                   matchTiledView(builder, operand->load.getPtrs(), operand->load.getMask());
               view && !view->transposed)

@@ -111,7 +111,13 @@ def TileAA_JoinTokensOp : TileAA_Op<"join_tokens", [Pure]> {
 // next-innermost dimension, for a tile whose innermost dimension is not the
 // unit-stride one but that dimension is (a dim_map'd view such as FMHA's
 // K^T); 1 otherwise. TMA loads of such a tile need it (aligned base and
-// strides).
+// strides). `view_alignment` is, for a tile whose innermost dimension is
+// the view's unit-stride one, the largest power of two (in elements, at
+// most 16) dividing the view's base address and every other stride; 1
+// otherwise. Unlike `contiguity` it leaves out the extents and the tile's
+// start, which TMA's per-element bounds check and coordinates do not need:
+// a view whose extents have no divisor (a non-multiple MatMul) has runs of
+// one element for cp.async but may still be read by TMA.
 def TileAA_LoadOp : TileAA_Op<"load", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead]>]> {
   let summary = "masked gather through a tensor of pointers";
@@ -120,7 +126,8 @@ def TileAA_LoadOp : TileAA_Op<"load", [AttrSizedOperandSegments,
                        Optional<AnyRankedTensor>:$other,
                        Optional<TileAA_TokenType>:$token,
                        DefaultValuedAttr<I64Attr, "1">:$contiguity,
-                       DefaultValuedAttr<I64Attr, "1">:$transposed_contiguity);
+                       DefaultValuedAttr<I64Attr, "1">:$transposed_contiguity,
+                       DefaultValuedAttr<I64Attr, "1">:$view_alignment);
   let results = (outs AnyRankedTensor:$result, TileAA_TokenType:$result_token);
   let assemblyFormat = [{
     $ptrs (`,` $mask^)? (`,` $other^)? (`token` `=` $token^)? attr-dict

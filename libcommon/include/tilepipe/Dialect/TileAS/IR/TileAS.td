@@ -141,7 +141,8 @@ def TileAS_ConvertLayoutOp : TileAS_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
-// `contiguity` and `transposed_contiguity` as in tile_aa.load; tile-sched
+// `contiguity`, `transposed_contiguity` and `view_alignment` as in
+// tile_aa.load; tile-sched
 // turns `contiguity` into the layout's sizePerThread, which the LLVM
 // lowering emits as one vector access.
 def TileAS_LoadOp : TileAS_Op<"load", [AttrSizedOperandSegments,
@@ -151,7 +152,8 @@ def TileAS_LoadOp : TileAS_Op<"load", [AttrSizedOperandSegments,
                        Optional<TileAS_MaskTensor>:$mask,
                        Optional<AnyRankedTensor>:$other,
                        DefaultValuedAttr<I64Attr, "1">:$contiguity,
-                       DefaultValuedAttr<I64Attr, "1">:$transposed_contiguity);
+                       DefaultValuedAttr<I64Attr, "1">:$transposed_contiguity,
+                       DefaultValuedAttr<I64Attr, "1">:$view_alignment);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $ptrs (`,` $mask^)? (`,` $other^)? attr-dict
