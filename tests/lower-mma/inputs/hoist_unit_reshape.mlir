@@ -74,3 +74,11 @@ func.func @dropped_units(%x: tensor<1x64x32xf32>, %y: tensor<1x64x32xf32>) -> te
   %d = arith.subf %rx, %ry : tensor<64x32xf32>
   return %d : tensor<64x32xf32>
 }
+
+// Scalar elementwise ops are left alone.
+// CHECK-LABEL: func.func @scalars
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+func.func @scalars(%x: f32, %y: f32) -> f32 {
+  %s = arith.addf %x, %y : f32
+  return %s : f32
+}

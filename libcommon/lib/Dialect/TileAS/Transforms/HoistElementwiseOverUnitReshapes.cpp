@@ -76,8 +76,8 @@ static std::optional<ArrayRef<int64_t>> getHoistedShape(Operation *op) {
   if (op->getNumResults() != 1 || op->getNumRegions() != 0)
     return std::nullopt;
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  unsigned resultBits = getElementBits(result);
-  if (!result || !resultBits)
+  unsigned resultBits = result ? getElementBits(result) : 0;
+  if (!resultBits)
     return std::nullopt;
   std::optional<ArrayRef<int64_t>> shape;
   for (Value operand : op->getOperands()) {
