@@ -41,6 +41,8 @@ static const PipelineRow kSchedPipeline[] = {
     // sm_90 becomes sm_90a where a multiply gains from wgmma.
     {0, "tilepipe-select-wgmma-target"},
     {1, "tilepipe-split-mma-accumulators"},
+    // Narrowing elementwise ops before the unit reshapes of batched views.
+    {1, "tilepipe-hoist-elementwise-over-unit-reshapes"},
     {0, "tilepipe-assign-layouts"},
     {0, "tilepipe-async-copy-mma-operands"},
     // sm_90a: partition-view stores of 16-bit tiles through shared memory by TMA.

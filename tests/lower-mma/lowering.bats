@@ -679,3 +679,35 @@ CHECK
   rm -rf "$tmp"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+# tilepipe-hoist-elementwise-over-unit-reshapes on its own
+# (inputs/hoist_unit_reshape.mlir): narrowing and same-width elementwise ops
+# (splat operands rebuilt) move before reshapes that only add or drop unit
+# dimensions; widening ones, shared reshapes and regrouping reshapes stay.
+@test "tile-opt: elementwise ops move before unit reshapes where the reshape then moves no wider elements" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/hoist_unit_reshape.mlir"
+  run bash -c "tile-opt --tilepipe-hoist-elementwise-over-unit-reshapes '$in' | FileCheck '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+# FMHA's epilogue shape (inputs/store_tma_reshape.mlir) off sm_90a: the
+# truncf applies to the accumulator in its fragment layout, and the reshape
+# to the 1 x 64 x 64 view keeps that layout (no exchange through shared
+# memory: no st.shared or ld.shared in the PTX on mma.sync; not on tcgen05
+# targets, see AssignLayouts.cpp); D matches numpy in tile-emu on each target.
+@test "tile-sched: a truncf of a leading-unit reshape applies to the accumulator, and the reshape keeps its layout on sm_80 and sm_120 (tile-emu)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/store_tma_reshape.mlir" tmp="$BATS_TEST_TMPDIR" sm
+  local rng="np.random.default_rng(12)"
+  for sm in sm_80 sm_120; do
+    run bash -c "tile-lower --gpu-name $sm '$in' | tile-sched | FileCheck --check-prefix=KEEP '$in'"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+    tileiras --gpu-name $sm --emit=ptx -o "$tmp/k.ptx" "$in"
+    ! grep -E 'st\.shared|ld\.shared' "$tmp/k.ptx" || { echo "$sm: shared-memory exchange"; false; }
+    run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$in" --entry k --bin "$TILEPIPE_BIN" \
+      --gpu-name $sm --array "a=$rng.standard_normal((64, 32)).astype(np.float16)" \
+      --array "b=$rng.standard_normal((32, 64)).astype(np.float16)" \
+      --array "c=$rng.standard_normal((64, 64)).astype(np.float32)" --array "d_out=np.zeros((64, 64), np.float16)" \
+      --expect "d_out = (a.astype(np.float32) @ b.astype(np.float32) + c).astype(np.float16)" --rtol 2e-3 --atol 2e-2
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}

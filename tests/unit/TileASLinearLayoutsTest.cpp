@@ -222,6 +222,36 @@ TEST_F(TileASLinearLayouts, PermutedLayoutKeepsEveryElementInPlace) {
   }
 }
 
+// A reshape adding leading unit dimensions between a layout and
+// addLeadingUnitDims of it moves no data: every thread and register holds
+// the same element (coordinate 0 in the new dimensions), and
+// dropLeadingUnitDims gives the layout back.
+TEST_F(TileASLinearLayouts, AddedLeadingUnitDimsKeepEveryElementInPlace) {
+  RandomBlocked gen;
+  for (unsigned round = 0; round < 40; ++round) {
+    auto [layout, shape] = gen.next(context, 2);
+    unsigned added = 1 + round % 2;
+    SmallVector<int64_t> expandedShape(added, 1);
+    llvm::append_range(expandedShape, shape);
+    BlockedAttr expanded = addLeadingUnitDims(layout, added);
+    EXPECT_EQ(dropLeadingUnitDims(expanded, added), layout);
+    std::optional<LinearLayout> from = toLinearLayout(layout, shape, 4);
+    std::optional<LinearLayout> to = toLinearLayout(expanded, expandedShape, 4);
+    ASSERT_TRUE(from && to);
+    ASSERT_EQ(from->getInDimSize(kRegisterDim), to->getInDimSize(kRegisterDim));
+    for (int32_t reg = 0, n = from->getInDimSize(kRegisterDim); reg < n; ++reg)
+      for (int32_t lane = 0; lane < 32; ++lane)
+        for (int32_t warp = 0; warp < 4; ++warp) {
+          SmallVector<int32_t> source = from->apply({reg, lane, warp});
+          SmallVector<int32_t> result = to->apply({reg, lane, warp});
+          for (unsigned d = 0; d < added; ++d)
+            ASSERT_EQ(result[d], 0) << "round " << round;
+          for (auto [i, coordinate] : llvm::enumerate(source))
+            ASSERT_EQ(result[added + i], coordinate) << "round " << round << ", register " << reg;
+        }
+  }
+}
+
 // getContiguousRegisters (the vector width of loads and stores, counted
 // along the innermost dimension): each run of that many registers holds
 // adjacent elements along the innermost dimension, also where another

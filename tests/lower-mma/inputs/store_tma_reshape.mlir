@@ -51,3 +51,9 @@ cuda_tile.module @kernels {
 // SCHED: arith.truncf %{{.*}} : tensor<64x64xf32, #[[ACC:tile_as.blocked<sizePerThread = \[1, 2\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[4, 1\], order = \[1, 0\]>]]> to tensor<64x64xf16, #[[ACC]]>
 // SCHED-NOT: tile_as.reshape
 // SCHED: tile_as.store_tma %{{.*}} : tensor<64x64xf16, #[[ACC]]>
+
+// Off sm_90a (lowering.bats): the truncf in the accumulator's layout, the
+// reshape to the same layout under a leading unit dimension, the store of it.
+// KEEP: arith.truncf %{{.*}} : tensor<64x64xf32, #[[FRAG:tile_as.blocked<sizePerThread = \[[0-9, ]*\], threadsPerWarp = \[[0-9, ]*\], warpsPerCTA = \[[0-9, ]*\], order = \[1, 0\]>]]> to tensor<64x64xf16, #[[FRAG]]>
+// KEEP: tile_as.reshape %{{.*}} : tensor<64x64xf16, #[[FRAG]]> -> tensor<1x64x64xf16, #tile_as.blocked<sizePerThread = [1, {{.*}}], threadsPerWarp = [1, {{.*}}], warpsPerCTA = [1, {{.*}}], order = [2, 1, 0]>>
+// KEEP: tile_as.store

@@ -487,3 +487,20 @@ BlockedAttr tilepipe::tile_as::dropLeadingUnitDims(BlockedAttr layout, unsigned 
                           layout.getThreadsPerWarp().drop_front(count),
                           layout.getWarpsPerCTA().drop_front(count), order);
 }
+
+BlockedAttr tilepipe::tile_as::addLeadingUnitDims(BlockedAttr layout, unsigned count) {
+  SmallVector<unsigned> ones(count, 1);
+  auto prefixed = [&](ArrayRef<unsigned> values) {
+    SmallVector<unsigned> result(ones);
+    llvm::append_range(result, values);
+    return result;
+  };
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder())
+    order.push_back(d + count);
+  for (unsigned d = count; d-- > 0;)
+    order.push_back(d);
+  return BlockedAttr::get(layout.getContext(), prefixed(layout.getSizePerThread()),
+                          prefixed(layout.getThreadsPerWarp()),
+                          prefixed(layout.getWarpsPerCTA()), order);
+}

@@ -7,6 +7,8 @@
 // conversions. Ragged tails stay masked element-group by element-group.
 //
 //===----------------------------------------------------------------------===//
+#include "UnitReshapes.h"
+
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
 #include "tilepipe/Dialect/TileAS/IR/WgmmaChoice.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
@@ -94,9 +96,8 @@ struct AssignLayoutsPass
   /// runs that cp.async copies. A class without memory ops takes the width
   /// of a unit-reshape partner class, else its shape's (collectVectorWidths).
   static llvm::DenseMap<Value, unsigned>
-  collectClassWidths(func::FuncOp func, const std::map<ShapeKey, unsigned> &shapeWidths) {
-    llvm::EquivalenceClasses<Value> classes;
-    func.walk([&](Operation *op) { tieTensors(op, classes); });
+  collectClassWidths(func::FuncOp func, llvm::EquivalenceClasses<Value> &classes,
+                     const std::map<ShapeKey, unsigned> &shapeWidths) {
     llvm::DenseMap<Value, unsigned> classWidth; // by class leader
     auto leaderOf = [&](Value value) { return classes.getOrInsertLeaderValue(value); };
     func.walk([&](Operation *op) {
@@ -182,20 +183,6 @@ struct AssignLayoutsPass
         }
   }
 
-  /// Whether `op` only adds or drops unit dimensions: both sides then map
-  /// registers to elements alike for the same vector width.
-  static bool isUnitReshape(ReshapeOp op) {
-    auto squeeze = [](ArrayRef<int64_t> shape) {
-      ShapeKey squeezed;
-      for (int64_t extent : shape)
-        if (extent != 1)
-          squeezed.push_back(extent);
-      return squeezed;
-    };
-    return squeeze(cast<RankedTensorType>(op.getSrc().getType()).getShape()) ==
-           squeeze(cast<RankedTensorType>(op.getType()).getShape());
-  }
-
   /// A shape no memory op anchors takes the width of a reshape partner that
   /// differs from it only in unit dimensions: both then map registers to
   /// elements alike and the reshape moves no data (cuTile loads a batched
@@ -270,8 +257,49 @@ struct AssignLayoutsPass
     return layouts;
   }
 
+  /// The layouts of classes that a reshape adding leading unit dimensions
+  /// makes from a tensor-core accumulator (cuTile's batched stores: the
+  /// f16 accumulator reshaped to 1 x M x N; FMHA's Out, to 1 x 1 x M x N):
+  /// the accumulator's layout under the added dimensions (addLeadingUnitDims),
+  /// so that the reshape moves nothing. By default the class took a
+  /// vector-width layout, and the reshape exchanged the whole tile through
+  /// shared memory to save some st.global instructions (as for MatMul's
+  /// 2-D store, which stores the fragment layout itself). A class holding a
+  /// load keeps the width its loads want; a class that two such reshapes
+  /// make takes the first one's. Not on tcgen05 targets: there BatchMatMul's
+  /// 1 x 128 x 256 store in the tcgen05 layout made ptxas spill 1-2.7 KB
+  /// (sm_100a), where the exchange it saves spilled nothing.
+  static llvm::DenseMap<Value, BlockedAttr>
+  collectReshapedAccumulatorLayouts(func::FuncOp func, llvm::EquivalenceClasses<Value> &classes,
+                                    const std::map<ShapeKey, BlockedAttr> &mmaLayouts,
+                                    const llvm::DenseSet<Value> &flexibleOperands) {
+    llvm::DenseMap<Value, BlockedAttr> layouts;
+    if (targetsTcgen05(func))
+      return layouts;
+    func.walk([&](ReshapeOp op) {
+      unsigned added = getAddedLeadingUnitDims(op);
+      ArrayRef<int64_t> source = op.getSrc().getType().getShape();
+      ArrayRef<int64_t> result = op.getType().getShape();
+      auto mma = mmaLayouts.find(ShapeKey(source.begin(), source.end()));
+      if (!added || mma == mmaLayouts.end() || flexibleOperands.contains(op.getSrc()) ||
+          mmaLayouts.count(ShapeKey(result.begin(), result.end())) ||
+          layouts.count(op.getResult()))
+        return;
+      auto members = classes.members(classes.getOrInsertLeaderValue(op.getResult()));
+      if (llvm::any_of(members, [](Value v) { return isa_and_nonnull<LoadOp>(v.getDefiningOp()); }))
+        return;
+      BlockedAttr layout = addLeadingUnitDims(mma->second, added);
+      for (Value member : members)
+        layouts.try_emplace(member, layout);
+    });
+    return layouts;
+  }
+
   LogicalResult assignInFunction(func::FuncOp func, unsigned numWarps) {
-    llvm::DenseMap<Value, unsigned> widths = collectClassWidths(func, collectVectorWidths(func));
+    llvm::EquivalenceClasses<Value> classes;
+    func.walk([&](Operation *op) { tieTensors(op, classes); });
+    llvm::DenseMap<Value, unsigned> widths =
+        collectClassWidths(func, classes, collectVectorWidths(func));
     std::map<ShapeKey, BlockedAttr> mmaLayouts =
         tensorCores ? collectMmaLayouts(func, numWarps) : std::map<ShapeKey, BlockedAttr>{};
     // An A or B operand of the accumulator's shape (B of a 128x128 by
@@ -313,6 +341,8 @@ struct AssignLayoutsPass
           if (isa_and_nonnull<PermuteOp>(operand.getDefiningOp()) && operand.hasOneUse())
             permutedOperands.insert(operand);
       });
+    llvm::DenseMap<Value, BlockedAttr> reshapedAccumulators =
+        collectReshapedAccumulatorLayouts(func, classes, mmaLayouts, flexibleOperands);
     MLIRContext *context = func.getContext();
     auto withLayout = [&](Value value, bool flexible = false) -> Type {
       Type type = value.getType();
@@ -329,6 +359,9 @@ struct AssignLayoutsPass
         layout = permuteLayout(source, permute.getPermutation());
       } else if (auto mma = mmaLayouts.find(key); mma != mmaLayouts.end() && !flexible) {
         layout = mma->second;
+      } else if (auto reshaped = reshapedAccumulators.find(value);
+                 reshaped != reshapedAccumulators.end()) {
+        layout = reshaped->second;
       } else {
         auto it = widths.find(value);
         layout = getDefaultBlockedLayout(context, tensor.getShape(),

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TiledViewMatch.h"
+#include "UnitReshapes.h"
 
 #include "tilepipe/Dialect/TileAS/IR/TileAS.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
@@ -60,72 +61,22 @@ static bool mayBeReadAfter(Operation *op) {
   return false;
 }
 
-/// Whether `reshape` only adds leading unit dimensions (cuTile's batched
-/// views: a 1 x M x N store of the M x N accumulator), a reshape that would
-/// otherwise move every element to another thread's registers.
-static bool addsLeadingUnitDims(ReshapeOp reshape) {
-  auto source = cast<RankedTensorType>(reshape.getSrc().getType());
-  auto result = cast<RankedTensorType>(reshape.getType());
-  int64_t dropped = result.getRank() - source.getRank();
-  return source.getRank() >= 2 && dropped >= 1 &&
-         result.getShape().drop_front(dropped) == source.getShape() &&
-         llvm::all_of(result.getShape().take_front(dropped), [](int64_t d) { return d == 1; });
-}
-
 /// The tile a store writes, without the leading unit dimensions a
-/// tile_as.reshape added; store_tma takes it that way. The reshape may sit
-/// under one elementwise op of one operand, each used only there (FMHA's
-/// truncf of its f32 output to f16): the op then applies to the reshape's
-/// source instead, in its layout, and the f32 tile moves nowhere.
-struct StoredTile {
-  Value value;
-  /// The type store_tma takes.
-  RankedTensorType type;
-  ReshapeOp reshape;
-  Operation *elementwise = nullptr;
-
-  static StoredTile of(Value value) {
-    StoredTile tile{value, cast<RankedTensorType>(value.getType())};
-    Operation *def = value.getDefiningOp();
-    if (def && def->hasTrait<OpTrait::Elementwise>() && def->getNumOperands() == 1 &&
-        def->getNumResults() == 1 && def->hasOneUse()) {
-      auto reshape = def->getOperand(0).getDefiningOp<ReshapeOp>();
-      if (reshape && reshape->hasOneUse() && addsLeadingUnitDims(reshape)) {
-        auto source = cast<RankedTensorType>(reshape.getSrc().getType());
-        tile.type = source.clone(tile.type.getElementType());
-        tile.reshape = reshape;
-        tile.elementwise = def;
-      }
-    } else if (auto reshape = value.getDefiningOp<ReshapeOp>();
-               reshape && addsLeadingUnitDims(reshape)) {
-      tile.type = cast<RankedTensorType>(reshape.getSrc().getType());
-      tile.reshape = reshape;
-    }
-    return tile;
-  }
-
-  /// The value to store, built before `builder`'s insertion point.
-  Value materialize(OpBuilder &builder) {
-    if (!elementwise)
-      return reshape ? reshape.getSrc() : value;
-    Operation *applied = builder.clone(*elementwise);
-    applied->setOperand(0, reshape.getSrc());
-    applied->getResult(0).setType(type);
-    return applied->getResult(0);
-  }
-
-  /// Erases what the store used and nothing uses any more.
-  void eraseDead() {
-    for (Operation *op : {elementwise, reshape.getOperation()})
-      if (op && op->use_empty())
-        op->erase();
-  }
-};
+/// tile_as.reshape added (cuTile's batched views: a 1 x M x N store of the
+/// M x N accumulator); store_tma takes it that way. (An elementwise op
+/// after such a reshape, as FMHA's truncf of its f32 output, came before it
+/// in tilepipe-hoist-elementwise-over-unit-reshapes.)
+static Value getStoredTile(Value value) {
+  auto reshape = value.getDefiningOp<ReshapeOp>();
+  if (reshape && reshape.getSrc().getType().getRank() >= 2 && getAddedLeadingUnitDims(reshape))
+    return reshape.getSrc();
+  return value;
+}
 
 /// The store_tma replacing `store`, or why it stays (`why`).
 static LogicalResult replaceByTma(StoreOp store, std::string &why) {
-  StoredTile tile = StoredTile::of(store.getValue());
-  RankedTensorType value = tile.type;
+  Value tile = getStoredTile(store.getValue());
+  auto value = cast<RankedTensorType>(tile.getType());
   ArrayRef<int64_t> shape = value.getShape();
   int64_t rank = shape.size();
   auto layout = dyn_cast_or_null<BlockedAttr>(value.getEncoding());
@@ -171,7 +122,7 @@ static LogicalResult replaceByTma(StoreOp store, std::string &why) {
     why = "its pointers and mask are no partition view's";
     return failure();
   }
-  auto replacement = StoreTmaOp::create(builder, store.getLoc(), tile.materialize(builder),
+  auto replacement = StoreTmaOp::create(builder, store.getLoc(), tile,
                                         view->base, view->flattened(), mayBeReadAfter(store));
   why = std::to_string(chunks->chunks()) + " chunk(s) of " + std::to_string(chunks->chunkCols()) +
         " columns, " + std::to_string(chunks->tile.width) + "-byte swizzle" +
@@ -185,8 +136,10 @@ static LogicalResult replaceByTma(StoreOp store, std::string &why) {
            std::to_string(matrices->groups) + " per thread";
   else
     why += "; st.shared, not stmatrix: " + notMatrices;
+  Operation *reshape = tile != store.getValue() ? store.getValue().getDefiningOp() : nullptr;
   store.erase();
-  tile.eraseDead();
+  if (reshape && reshape->use_empty())
+    reshape->erase();
   return success();
 }
 

@@ -49,6 +49,12 @@ int64_t getRegisterCoordinate(BlockedAttr layout, unsigned dim,
 /// otherwise.
 BlockedAttr dropLeadingUnitDims(BlockedAttr layout, unsigned count);
 
+/// The inverse of dropLeadingUnitDims: `layout` under `count` more leading
+/// dimensions, each one element held by every thread, slowest in `order`.
+/// A tensor with a leading unit dimension added holds every element in the
+/// thread and register it had.
+BlockedAttr addLeadingUnitDims(BlockedAttr layout, unsigned count);
+
 /// `layout` with its dimensions permuted as tile_as.permute permutes a
 /// tensor's (result dimension i is source dimension permutation[i]): the
 /// result's threads and registers hold what they held in the source, so a

@@ -83,6 +83,29 @@ def SplitMmaAccumulators : Pass<"tilepipe-split-mma-accumulators", "::mlir::Modu
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def HoistElementwiseOverUnitReshapes
+    : Pass<"tilepipe-hoist-elementwise-over-unit-reshapes", "::mlir::ModuleOp"> {
+  let summary = "Apply elementwise ops before the reshapes that only add or drop unit dimensions";
+  let description = [{
+    Rewrites an elementwise op (one tensor result, no regions) whose tensor
+    operands are tile_as.reshape ops of one source shape that only add or
+    drop unit dimensions, each used only by that op, or splats (tile_as.splat,
+    splat constants; rebuilt in the source shape), into the op applied to
+    the reshapes' sources followed by one reshape of its result, where the
+    result's elements are no wider than any reshaped operand's: a narrowing
+    conversion after a reshape (FMHA's f32 output converted to f16 after the
+    reshape to its 1 x 1 x M x N view) then converts the accumulator in its
+    own layout, and the reshape relabels the narrow tile, which
+    tilepipe-assign-layouts gives the accumulator's layout (nothing moves)
+    and tilepipe-store-tiles-by-tma drops on sm_90a. Ops are visited in
+    program order, so a chain of them moves over the reshape one by one.
+    Widening ops (extf after a reshape) stay where they are. Runs before
+    tilepipe-assign-layouts.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give every tensor a blocked register layout";
   let description = [{
@@ -164,9 +187,9 @@ def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
     (TmaStoreStaging.h, also for the column chunks a large tile is stored
     in). `await_writes` is set where a later op of the function (or the
     next iteration of an enclosing loop) may read memory. A reshape that
-    only adds leading unit dimensions (cuTile's batched views) is dropped,
-    also from under one elementwise op used only by the store (FMHA's
-    truncf, then applied to the reshape's source in its layout). Each 16-bit
+    only adds leading unit dimensions (cuTile's batched views) is dropped
+    (FMHA's truncf after such a reshape came before it in
+    tilepipe-hoist-elementwise-over-unit-reshapes). Each 16-bit
     global store of rank 2 or more on sm_90a gets a remark (tile-sched and
     tileiras -v) saying which way it went and why, and how the registers
     reach shared memory: stmatrix where their layout holds its fragments
