@@ -70,7 +70,9 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
     tileiras "$BYTECODE/$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
     [ "$(grep -c 'tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale' "$TMP/k.ptx")" -ge 2 ] ||
       { echo "$case: not two block-scaled tcgen05.mma loops"; false; }
-    grep -q 'st.shared.v4.b32' "$TMP/k.ptx" || { echo "$case: A and B not staged by vector stores"; false; }
+    # 16 bytes per store (LLVM spells it v4.b32 or v2.b64).
+    grep -q 'st.shared.v4.b32\|st.shared.v2.b64' "$TMP/k.ptx" ||
+      { echo "$case: A and B not staged by vector stores"; false; }
     grep -q 'st.global.v4.b32' "$TMP/k.ptx" || { echo "$case: D not stored by vector stores"; false; }
     run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
     [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||

@@ -72,7 +72,7 @@ mm() {
   run bash -c "tileiras '$SWIZZLED' --gpu-name sm_120 --emit=lowered -o - | tile-opt --tilepipe-split-mma-accumulators"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [ "$(grep -c 'scf.for .*-> (tensor<32x256xf32>)' <<< "$output")" -eq 8 ] || { echo "$output" | grep scf.for; false; }
-  [ "$(grep -c 'contiguity = 4 : i64} : tensor<1x1x32x4x!tile_as.ptr<f8E8M0FNU' <<< "$output")" -eq 8 ] ||
+  [ "$(grep -c 'contiguity = 4 : i64, view_alignment = 16 : i64} : tensor<1x1x32x4x!tile_as.ptr<f8E8M0FNU' <<< "$output")" -eq 8 ] ||
     { echo "$output" | grep 'tile_as.load'; false; }
   [ "$(grep -c 'tile_as.reshape %[0-9]* : tensor<1x1x32x4xf8E8M0FNU> -> tensor<32x4xf8E8M0FNU>' <<< "$output")" -eq 8 ] ||
     { echo "$output" | grep 'reshape\|permute'; false; }

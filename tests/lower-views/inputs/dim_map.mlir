@@ -94,7 +94,7 @@ cuda_tile.module @kernels {
 // LOWER: tile_as.store
 // LOWER: return
 // LOWER-LABEL: func.func @contiguity(
-// LOWER: tile_as.load {{.*}} {contiguity = 4 : i64}
+// LOWER: tile_as.load {{.*}} {contiguity = 4 : i64{{(, view_alignment = [0-9]+ : i64)?}}}
 // The permuted access has no runs along its innermost dimension, only
 // along the next-innermost one (which TMA reads as a K-major operand).
 // LOWER: tile_as.load %{{[0-9]+}}, %{{[0-9]+}}, %{{[a-z_0-9]+}} {transposed_contiguity = 4 : i64} : {{.*}} -> tensor<16x32xf32>

@@ -129,4 +129,4 @@ cuda_tile.module @kernels {
 // Gathered rows are contiguous along the dense inner dimension: vectors of
 // 4 f32 when the start is a known multiple of 16 (gather_rows's start is not).
 // LOWER-LABEL: func.func @gather_aligned(
-// LOWER: tile_as.load {{.*}} {contiguity = 4 : i64}
+// LOWER: tile_as.load {{.*}} {contiguity = 4 : i64{{(, view_alignment = [0-9]+ : i64)?}}}

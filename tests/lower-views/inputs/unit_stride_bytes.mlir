@@ -61,7 +61,7 @@ cuda_tile.module @kernels {
 // LOWER-NEXT: tile_as.permute %[[T]] [1, 0] : tensor<16x32xi8> -> tensor<32x16xi8>
 // LOWER: tile_as.store
 // LOWER-LABEL: func.func @contiguity(
-// LOWER: %[[U:.*]] = tile_as.load {{.*}} {contiguity = 16 : i64}
+// LOWER: %[[U:.*]] = tile_as.load {{.*}} {contiguity = 16 : i64{{(, view_alignment = [0-9]+ : i64)?}}}
 // LOWER-SAME: -> tensor<16x32xi8>
 // LOWER-NEXT: tile_as.permute %[[U]] [1, 0] : tensor<16x32xi8> -> tensor<32x16xi8>
 // A 2-byte tile keeps the plain access: no runs along its innermost

@@ -29,7 +29,7 @@ cuda_tile.module @kernels {
 // LOWER: tile_as.iota 0 : tensor<1024xi32>
 // LOWER: arith.cmpi ult
 // LOWER: tile_as.addptr
-// LOWER: tile_as.load {{.*}} {contiguity = 4 : i64} : tensor<1024x!tile_as.ptr<f32, 1>>, tensor<1024xi1>, tensor<1024xf32> -> tensor<1024xf32>
+// LOWER: tile_as.load {{.*}} {contiguity = 4 : i64, view_alignment = 4 : i64} : tensor<1024x!tile_as.ptr<f32, 1>>, tensor<1024xi1>, tensor<1024xf32> -> tensor<1024xf32>
 // LOWER: arith.addf {{.*}} : tensor<1024xf32>
 // LOWER: tile_as.store {{.*}} {contiguity = 4 : i64}
 // LOWER-NOT: cuda_tile.
