@@ -59,3 +59,11 @@ strided() {
     [ "$status" -eq 0 ] || { echo "$mn: $output"; false; }
   done
 }
+
+# inputs/view_alignment.mlir: a view whose extents have no divisor keeps
+# runs of one element but records its 16-byte aligned base and row stride
+# (view_alignment, what TMA needs); an unproven stride records nothing.
+@test "tile-lower: view_alignment states the base and stride alignment that contiguity leaves out" {
+  run bash -c "set -o pipefail; tile-lower --gpu-name sm_90 '$IN/view_alignment.mlir' | FileCheck --check-prefix=LOWER '$IN/view_alignment.mlir'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
