@@ -876,30 +876,30 @@ struct MmaFTmaStageLowering : ConvertOpToLLVMPattern<MmaFTmaStageOp> {
     if (accType.getRank() != 2 || !layout ||
         !isMmaAccumulatorLayout(layout, accType.getShape()) || hasPairedMmaColumns(layout))
       return op.emitOpError("accumulator is not an [M, N] tile in the mma.sync layout");
-    TmaRing ring(accType, op.getChunk(), op.getStages());
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, accType);
     RegisterEmitter e(rewriter, loc);
-    if (failed(ring.locate(rewriter, loc, op)))
+    if (failed(ring))
       return failure();
     Value slot = adaptor.getSlot();
-    if (failed(emitParityWait(rewriter, e, ring.barrier(e, slot, false), adaptor.getPhase())))
+    if (failed(emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase())))
       return failure();
-    MmaSyncStaging staging = getStaging(ring.s, op.getChunk(), kRingForm, /*bTransposed=*/false);
+    MmaSyncStaging staging = getStaging(ring->s, op.getChunk(), kRingForm, /*bTransposed=*/false);
     Type element = op.getOperandType();
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);
     };
-    ChunkBases bases{ring.slotA(e, slot), ring.slotB(e, slot)};
-    if (failed(emitMmaSync(op, ring.s, staging, element, adaptor.getAcc(), accType, kRingForm,
+    ChunkBases bases{ring->slotA(e, slot), ring->slotB(e, slot)};
+    if (failed(emitMmaSync(op, ring->s, staging, element, adaptor.getAcc(), accType, kRingForm,
                            getMmaSyncArithmetic(op), issue, *getTypeConverter(), rewriter,
                            [&](int64_t, int64_t) -> FailureOr<ChunkBases> { return bases; },
-                           /*rounding=*/{}, &ring.staging)))
+                           /*rounding=*/{}, &ring->staging)))
       return failure();
     IndexMath m{e};
     Value lane = m.bits(NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type()), 0, 31);
     Value laneZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane, e.i32(0));
     emitIf(rewriter, loc, laneZero, [&] {
-      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), ring.barrier(e, slot, true),
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), ring->barrier(e, slot, true),
                                      Value());
     });
     return success();

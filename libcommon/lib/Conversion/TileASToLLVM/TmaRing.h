@@ -56,16 +56,20 @@ struct TmaRing {
   void invalidate(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
                   int64_t issuer) const;
 
-  /// Fails (with a diagnostic) where the ring does not fit the scratch.
-  mlir::LogicalResult locate(mlir::OpBuilder &builder, mlir::Location loc,
-                             mlir::Operation *op) {
-    uint64_t bytes = stages * (staging.bufferBytes + kTmaRingBarrierBytes);
+  /// The ring of ring op `op` (its chunk and stages) for an accumulator of
+  /// type `accType`, placed at the start of the shared scratch; fails (with
+  /// a diagnostic) where it does not fit.
+  template <typename RingOp>
+  static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op,
+                                         mlir::Type accType) {
+    TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages());
+    uint64_t bytes = ring.stages * (ring.staging.bufferBytes + kTmaRingBarrierBytes);
     mlir::FailureOr<Value> at =
-        getSharedScratch(builder, loc, op, bytes, kSwizzleAlignment);
+        getSharedScratch(builder, op.getLoc(), op, bytes, kSwizzleAlignment);
     if (mlir::failed(at))
       return mlir::failure();
-    scratch = *at;
-    return mlir::success();
+    ring.scratch = *at;
+    return ring;
   }
   Value gep(RegisterEmitter &e, Value base, Value bytes) const {
     return mlir::LLVM::GEPOp::create(e.builder, e.loc, base.getType(), e.builder.getI8Type(),

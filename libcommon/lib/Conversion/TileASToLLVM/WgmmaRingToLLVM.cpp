@@ -92,24 +92,24 @@ struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    TmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
-    if (failed(ring.locate(rewriter, loc, op)))
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
+    if (failed(ring))
       return failure();
     std::optional<TmaView> a = getTmaView(adaptor.getLhsBase(), adaptor.getLhsView());
     std::optional<TmaView> b = getTmaView(adaptor.getRhsBase(), adaptor.getRhsView());
     Type element = cast<PtrType>(op.getLhsBase().getType()).getPointeeType();
-    int64_t issuer = ring.issuer(op.getWarpSpecialized());
+    int64_t issuer = ring->issuer(op.getWarpSpecialized());
     SmallVector<Value> maps =
-        buildTensorMaps(rewriter, e, op, ring.operands(*a, *b), element, issuer);
+        buildTensorMaps(rewriter, e, op, ring->operands(*a, *b), element, issuer);
     emitIf(rewriter, loc, isThread(e, issuer), [&] {
-      for (int64_t slot = 0; slot < ring.stages; ++slot) {
-        NVVM::MBarrierInitOp::create(rewriter, loc, ring.barrier(e, e.i32(slot), false), e.i32(1),
+      for (int64_t slot = 0; slot < ring->stages; ++slot) {
+        NVVM::MBarrierInitOp::create(rewriter, loc, ring->barrier(e, e.i32(slot), false), e.i32(1),
                                      Value());
-        NVVM::MBarrierInitOp::create(rewriter, loc, ring.barrier(e, e.i32(slot), true),
-                                     e.i32(ring.warps), Value());
+        NVVM::MBarrierInitOp::create(rewriter, loc, ring->barrier(e, e.i32(slot), true),
+                                     e.i32(ring->warps), Value());
       }
     });
-    ring.emitRingBarrier(e, op.getWarpSpecialized());
+    ring->emitRingBarrier(e, op.getWarpSpecialized());
     SmallVector<Value> results;
     for (Value map : maps)
       results.push_back(LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), map));
@@ -124,30 +124,30 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    TmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
-    if (failed(ring.locate(rewriter, loc, op)))
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
+    if (failed(ring))
       return failure();
     // Only the starts are read; the maps hold the rest of the views.
     TmaView a, b;
     a.starts = llvm::to_vector(adaptor.getLhsStarts());
     b.starts = llvm::to_vector(adaptor.getRhsStarts());
-    SmallVector<TmaOperand, 2> operands = ring.operands(a, b);
+    SmallVector<TmaOperand, 2> operands = ring->operands(a, b);
     int64_t bytes = 0;
     for (const TmaOperand &operand : operands)
       bytes += operand.boxes.bytes();
     Value slot = adaptor.getSlot();
     Value producer = LLVM::AndOp::create(
-        rewriter, loc, isThread(e, ring.issuer(op.getWarpSpecialized())), adaptor.getPred());
+        rewriter, loc, isThread(e, ring->issuer(op.getWarpSpecialized())), adaptor.getPred());
     auto generic = LLVM::LLVMPointerType::get(rewriter.getContext());
     LogicalResult result = success();
     emitIf(rewriter, loc, producer, [&] {
       Value released = LLVM::XOrOp::create(rewriter, loc, adaptor.getPhase(), e.i32(1));
-      if (failed(emitParityWait(rewriter, e, ring.barrier(e, slot, true), released)))
+      if (failed(emitParityWait(rewriter, e, ring->barrier(e, slot, true), released)))
         result = failure();
-      Value full = ring.barrier(e, slot, false);
+      Value full = ring->barrier(e, slot, false);
       NVVM::MBarrierArriveExpectTxOp::create(rewriter, loc, TypeRange(), full, e.i32(bytes),
                                              NVVM::MemScopeKind::CTA, false, Value());
-      Value dsts[] = {ring.slotA(e, slot), ring.slotB(e, slot)};
+      Value dsts[] = {ring->slotA(e, slot), ring->slotB(e, slot)};
       Value maps[] = {adaptor.getLhsMap(), adaptor.getRhsMap()};
       for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
         issueTmaBoxes(e, LLVM::IntToPtrOp::create(rewriter, loc, generic, map), operand, dst,
@@ -173,19 +173,19 @@ struct WgmmaStageLowering : ConvertOpToLLVMPattern<WgmmaStageOp> {
     if (accType.getRank() != 2 || !accType.getElementType().isF32() ||
         !isWgmmaAccumulatorLayout(laid->layout, accType.getShape()))
       return op.emitOpError("accumulator is not an [M, N] f32 tile in the wgmma layout");
-    TmaRing ring(accType, op.getChunk(), op.getStages());
-    if (failed(ring.locate(rewriter, loc, op)))
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, accType);
+    if (failed(ring))
       return failure();
     Value slot = adaptor.getSlot();
-    if (failed(emitParityWait(rewriter, e, ring.barrier(e, slot, false), adaptor.getPhase())))
+    if (failed(emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase())))
       return failure();
     Type i64 = rewriter.getI64Type();
-    WgmmaChunkIssuer issuer(rewriter, e, ring.s, laid->layout, accType.getShape(), ring.staging,
+    WgmmaChunkIssuer issuer(rewriter, e, ring->s, laid->layout, accType.getShape(), ring->staging,
                             op.getOperandType(), op.getOperandType(), /*bKMajor=*/false);
     OperandRegs acc = unpackOperand(e, adaptor.getAcc(), *laid);
     FailureOr<SmallVector<Value>> sums = issuer.issue(
-        LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotA(e, slot)),
-        LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotB(e, slot)), 0, op.getChunk(),
+        LLVM::PtrToIntOp::create(rewriter, loc, i64, ring->slotA(e, slot)),
+        LLVM::PtrToIntOp::create(rewriter, loc, i64, ring->slotB(e, slot)), 0, op.getChunk(),
         acc.values);
     if (failed(sums))
       return failure();
@@ -196,7 +196,7 @@ struct WgmmaStageLowering : ConvertOpToLLVMPattern<WgmmaStageOp> {
     Value laneZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane, e.i32(0));
     emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, laneZero, adaptor.getRelease()), [&] {
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(),
-                                     ring.barrier(e, adaptor.getReleaseSlot(), true), Value());
+                                     ring->barrier(e, adaptor.getReleaseSlot(), true), Value());
     });
     rewriter.replaceOp(op, e.buildVector(cast<VectorType>(adaptor.getAcc().getType()), *sums));
     return success();
@@ -209,15 +209,15 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    TmaRing ring(cast<RankedTensorType>(op.getAcc().getType()), op.getChunk(), op.getStages());
-    if (failed(ring.locate(rewriter, loc, op)))
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAcc().getType());
+    if (failed(ring))
       return failure();
     // mma.sync leaves nothing in flight; wgmma's last group completes here.
-    Value acc = ring.mmaSync ? adaptor.getAcc() : emitDrainingWait(e, adaptor.getAcc());
-    ring.emitRingBarrier(e, op.getWarpSpecialized());
+    Value acc = ring->mmaSync ? adaptor.getAcc() : emitDrainingWait(e, adaptor.getAcc());
+    ring->emitRingBarrier(e, op.getWarpSpecialized());
     // The producer invalidates a warp-specialized ring (tma_ring_leave).
     if (!op.getWarpSpecialized())
-      ring.invalidate(rewriter, e, 0);
+      ring->invalidate(rewriter, e, 0);
     rewriter.replaceOp(op, acc);
     return success();
   }
@@ -273,11 +273,11 @@ struct TmaRingLeaveLowering : ConvertOpToLLVMPattern<TmaRingLeaveOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    TmaRing ring(cast<RankedTensorType>(op.getAccType()), op.getChunk(), op.getStages());
-    if (failed(ring.locate(rewriter, loc, op)))
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
+    if (failed(ring))
       return failure();
-    ring.meetBothRoles(e);
-    ring.invalidate(rewriter, e, ring.issuer(/*warpSpecialized=*/true));
+    ring->meetBothRoles(e);
+    ring->invalidate(rewriter, e, ring->issuer(/*warpSpecialized=*/true));
     rewriter.eraseOp(op);
     return success();
   }
