@@ -15,13 +15,14 @@ the numbers depend on the machine (docs/compile-time.md says which produced
 the published ones).
 """
 import argparse
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import time
+
+from corpus_cases import add_corpus_arguments, corpus_rows, corpus_target
 
 
 def best_of(repeat, cmd):
@@ -34,15 +35,6 @@ def best_of(repeat, cmd):
         if best is None or seconds < best[0]:
             best = (seconds, proc)
     return best
-
-
-def corpus_target(sm):
-    """The corpus bytecode a target compiles (as bench/kernel-report.py picks it)."""
-    for prefix, target in (("sm_8", "sm_80"), ("sm_90", "sm_90"), ("sm_10", "sm_100"),
-                           ("sm_11", "sm_100"), ("sm_12", "sm_120")):
-        if sm.startswith(prefix):
-            return target
-    return sm
 
 
 def first_line(proc):
@@ -122,33 +114,17 @@ def print_rows(rows, o):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(here)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--cases", default=".", help="regular expression over case names")
-    p.add_argument("--gpu-name", default="sm_80,sm_90,sm_100")
-    p.add_argument("--version", default="13.4", help="bytecode version to compile")
+    add_corpus_arguments(p, "sm_80,sm_90,sm_100")
     p.add_argument("--emit", default="cubin",
                    choices=["cuda_tile", "lowered", "scheduled", "llvm", "ptx", "cubin",
                             "fatbin", "obj"])
     p.add_argument("--lineinfo", action="store_true")
     p.add_argument("--repeat", type=int, default=1, help="runs per flow; the best counts")
-    p.add_argument("--bin", default=os.environ.get("TILEPIPE_BIN", os.path.join(root, "build", "bin")))
-    p.add_argument("--shared", default=os.environ.get("TILEPIPE_SHARED_DIR",
-                                                      os.path.join(root, "..", "shared")))
-    p.add_argument("--markdown", action="store_true")
     o = p.parse_args()
     os.environ["PATH"] = os.pathsep.join([o.bin, "/usr/local/cuda/bin", os.environ.get("PATH", "")])
-    manifest = json.load(open(os.path.join(o.shared, "corpus", "cutile", "manifest.json")))
-    rows = []
     with tempfile.TemporaryDirectory() as work:
-        for case in manifest["cases"]:
-            if not re.search(o.cases, case):
-                continue
-            for sm in o.gpu_name.split(","):
-                row = measure(o, case, sm, work)
-                if row:
-                    rows.append(row)
+        rows = corpus_rows(o, lambda case, sm: measure(o, case, sm, work))
     if not rows:
         sys.exit("compile-time: no case matched")
     print_rows(rows, o)

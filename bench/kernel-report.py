@@ -16,7 +16,6 @@ It is a benchmark, not a test: numbers depend on the machine (the README's
 performance section says which one produced them).
 """
 import argparse
-import json
 import os
 import re
 import shutil
@@ -24,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from corpus_cases import add_corpus_arguments, corpus_rows, corpus_target
 
 # PTX opcode prefixes reported as columns, in order.
 MIX = [
@@ -94,17 +95,6 @@ def timed(cmd):
     return time.perf_counter() - start, proc
 
 
-def corpus_target(sm):
-    """The corpus bytecode a target compiles (as scripts/gpu-check picks it): the
-    corpus has sm_80, sm_90, sm_100 and sm_120 bytecode; sm_86/89 take sm_80's,
-    sm_103/110 sm_100's, a/f names their base's."""
-    for prefix, target in (("sm_8", "sm_80"), ("sm_90", "sm_90"), ("sm_10", "sm_100"),
-                           ("sm_11", "sm_100"), ("sm_12", "sm_120")):
-        if sm.startswith(prefix):
-            return target
-    return sm
-
-
 def report_case(o, ptxas, case, sm, work):
     family = corpus_target(sm)
     bytecode = os.path.join(o.shared, "corpus", "cutile", "bytecode",
@@ -158,28 +148,12 @@ def print_rows(rows, markdown):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(here)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--cases", default=".", help="regular expression over case names")
-    p.add_argument("--gpu-name", default="sm_80,sm_90")
-    p.add_argument("--version", default="13.4", help="bytecode version to compile")
-    p.add_argument("--bin", default=os.environ.get("TILEPIPE_BIN", os.path.join(root, "build", "bin")))
-    p.add_argument("--shared", default=os.environ.get("TILEPIPE_SHARED_DIR",
-                                                      os.path.join(root, "..", "shared")))
-    p.add_argument("--markdown", action="store_true")
+    add_corpus_arguments(p, "sm_80,sm_90")
     o = p.parse_args()
-    manifest = json.load(open(os.path.join(o.shared, "corpus", "cutile", "manifest.json")))
     ptxas = find_ptxas()
-    rows = []
     with tempfile.TemporaryDirectory() as work:
-        for case in manifest["cases"]:
-            if not re.search(o.cases, case):
-                continue
-            for sm in o.gpu_name.split(","):
-                row = report_case(o, ptxas, case, sm, work)
-                if row:
-                    rows.append(row)
+        rows = corpus_rows(o, lambda case, sm: report_case(o, ptxas, case, sm, work))
     if not rows:
         sys.exit("kernel-report: no case matched")
     print_rows(rows, o.markdown)
