@@ -28,9 +28,19 @@ TORCH_DTYPES = {"float16": "float16", "bfloat16": "bfloat16", "float32": "float3
 
 
 def matmul_shape(case):
-    """(batch, M, N, K, dtype) from the first two array arguments (A: ...xMxK, B: ...xKxN)."""
-    arrays = [a for a in case["args"] if a.get("kind") == "array"]
-    a, b = arrays[0], arrays[1]
+    """(batch, M, N, K, dtype) of the multiply a case does, or None for a case
+    that multiplies no matrices (MoE's silu_and_mul). Plain and batched: from the
+    first two array arguments (A: ...xMxK, B: ...xKxN). Fused MoE (routed by
+    sorted_token_ids): C's rows times one expert's B (E x N x K, transposed in
+    the multiply), the useful work, so cuBLAS times a dense GEMM of the routed
+    rows rather than the padded blocks the kernel walks."""
+    arrays = {a["name"]: a for a in case["args"] if a.get("kind") == "array"}
+    if "@" not in case["numpy_ref"] and "matmul" not in case["numpy_ref"]:
+        return None
+    if "sorted_token_ids" in arrays:
+        _, n, k = arrays["B"]["shape"]
+        return 1, arrays["C"]["shape"][0], n, k, arrays["A"]["dtype"]
+    a, b = list(arrays.values())[:2]
     *batch, m, k = a["shape"]
     n = b["shape"][-1]
     return math.prod(batch) if batch else 1, m, n, k, a["dtype"]
@@ -100,16 +110,20 @@ def main():
     times = {}
     for case, sm, image, block in rows:
         shape = matmul_shape(manifest["cases"][case])
-        flops = 2.0 * shape[0] * shape[1] * shape[2] * shape[3]
         ours, error = time_ours(root, o, case, sm, image, block)
         times[(case, sm)] = ours
         if ours is None:
             print(f"{case}\t{sm}\tFAILED {' '.join(error)}")
             continue
-        theirs = time_cublas(shape, o.launches)
-        tflops = lambda ms: flops / (ms * 1e-3) / 1e12
-        row = [case, sm, f"{ours:.4f}", f"{tflops(ours):.2f}"]
-        row += [f"{theirs:.4f}", f"{tflops(theirs):.2f}", f"{theirs / ours:.2f}"] if theirs else ["-"] * 3
+        row = [case, sm, f"{ours:.4f}"]
+        if shape is None:
+            row += ["-"] * 4
+        else:
+            flops = 2.0 * shape[0] * shape[1] * shape[2] * shape[3]
+            tflops = lambda ms: flops / (ms * 1e-3) / 1e12
+            theirs = time_cublas(shape, o.launches)
+            row.append(f"{tflops(ours):.2f}")
+            row += [f"{theirs:.4f}", f"{tflops(theirs):.2f}", f"{theirs / ours:.2f}"] if theirs else ["-"] * 3
         row.append(speedup_over_baseline(times, case, sm, o.baseline))
         print("\t".join(row))
 

@@ -50,10 +50,15 @@ spec = importlib.util.spec_from_file_location('g', '$BENCH/gpu-matmul.py')
 g = importlib.util.module_from_spec(spec); spec.loader.exec_module(g)
 m = json.load(open('$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json'))
 print(g.matmul_shape(m['cases']['samples-MatMul-matmul_kernel.f16']))
-print(g.matmul_shape(m['cases']['samples-BatchMatMul-batch_matmul_kernel.f16']))"
+print(g.matmul_shape(m['cases']['samples-BatchMatMul-batch_matmul_kernel.f16']))
+print(g.matmul_shape(m['cases']['samples-MoE-fused_moe_kernel-w1.bf16']))
+print(g.matmul_shape(m['cases']['samples-MoE-silu_and_mul_kernel.bf16']))"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [ "${lines[0]}" = "(1, 512, 512, 768, 'float16')" ] || { echo "$output"; false; }
   [[ "${lines[1]}" == "("[1-9]*", "*", 'float16')" ]] || { echo "$output"; false; }
+  # Fused MoE: the routed rows of C times one expert's N x K weights.
+  [ "${lines[2]}" = "(1, 384, 2048, 512, 'bfloat16')" ] || { echo "$output"; false; }
+  [ "${lines[3]}" = "None" ] || { echo "$output"; false; }
 }
 
 @test "gpu-matmul: rows compare each image with the sm_80 image of the same case" {
