@@ -301,6 +301,28 @@ compile_all() {
   done
 }
 
+# FMHA's Out store shares its index arithmetic with Q's load (both 128 x 64
+# tiles at one block's coordinates, merged by tile-lower's CSE); tile-sched
+# gives the store its own copy, so Out leaves in the accumulator's fragment
+# layout: after the last mma.sync the epilogue has 16 st.global.b32 per
+# thread and no st.shared of Out (the one left broadcasts the row sums;
+# the exchange of the whole tile took 31 more and three barriers).
+@test "mma.sync path (sm_80, sm_89, sm_120, sm_120a): FMHA stores Out from the accumulator fragments without a shared-memory exchange" {
+  local c sm family
+  for sm in sm_80 sm_89 sm_120 sm_120a; do
+    family=${sm%a}
+    [ "$sm" = sm_89 ] && family=sm_80
+    for c in noncausal.f16 causal.bf16; do
+      tileiras "$BYTECODE/samples-AttentionFMHA-fmha_kernel-$c.$family.13.4.tileirbc" --gpu-name $sm \
+        --emit=ptx -o "$TMP/k.ptx"
+      run awk '/mma.sync/ { shared = 0; b32 = 0; other = 0 } /st\.shared/ { shared++ }
+               /st\.global\.b32/ { b32++ } /st\.global\.v/ { other++ }
+               END { printf "%d %d %d", shared, b32, other }' "$TMP/k.ptx"
+      [ "$output" = "1 16 0" ] || { echo "$c $sm: st.shared, st.global.b32, st.global.v* after the last mma.sync: $output"; false; }
+    done
+  done
+}
+
 # cuTile's tf32 matmuls load f32 and round it with ftof: the f32 tiles reach
 # the staging by cp.async (.ca where 8-byte runs are proven, .cg for 16) and
 # the fragments are rounded after ldmatrix, so neither operand occupies
