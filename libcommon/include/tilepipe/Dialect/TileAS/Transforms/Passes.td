@@ -170,12 +170,14 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
 }
 
 def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
-  let summary = "On sm_90a, store 16-bit tiles of partition views through shared memory by TMA";
+  let summary = "On sm_90a, tcgen05 targets and sm_120a/121a/120f, store 16-bit tiles of partition views through shared memory by TMA";
   let description = [{
     cuTile's matmul epilogues store the converted accumulator through a
     partition view: after tile-lower a tile_as.store of a tensor of
     pointers, each thread writing its registers with st.global. On sm_90a
-    (wgmma's target) this pass replaces such a store by tile_as.store_tma,
+    (wgmma's target), and on the tcgen05 targets and sm_120a/121a/120f
+    (hasMmaSyncTensorMaps) for tiles in their multiplies' accumulator
+    layout (tcgen05.ld's; the mma.sync fragments), this pass replaces such a store by tile_as.store_tma,
     whose lowering writes the tile into swizzled shared memory and has one
     thread store it with cp.async.bulk.tensor (TMA clips what lies outside
     the view, so ragged edges need no mask). A store qualifies where its
@@ -190,7 +192,7 @@ def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
     only adds leading unit dimensions (cuTile's batched views) is dropped
     (FMHA's truncf after such a reshape came before it in
     tilepipe-hoist-elementwise-over-unit-reshapes). Each 16-bit
-    global store of rank 2 or more on sm_90a gets a remark (tile-sched and
+    global store of rank 2 or more on these targets gets a remark (tile-sched and
     tileiras -v) saying which way it went and why, and how the registers
     reach shared memory: stmatrix where their layout holds its fragments
     (StmatrixStores), st.shared otherwise. Runs after
