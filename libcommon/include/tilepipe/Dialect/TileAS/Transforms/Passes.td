@@ -119,7 +119,14 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
     own widths. The accumulator shape of an mmaf with an mma.sync form takes
     the m16n8 accumulator fragment layout instead (fp8: paired columns; the
     wgmma or tcgen05 layout where those paths apply), unless tensor cores
-    are turned off.
+    are turned off. A reshape adding leading unit dimensions to an
+    accumulator (cuTile's batched and 4-D views) gives its class the
+    accumulator's layout under them where no load is in the class (not on
+    tcgen05 targets); a store of it whose pointer and mask arithmetic CSE
+    shares with a load at the same coordinates (FMHA's Out and Q) first
+    gets its own copy of that arithmetic (StoreAddressSlice.h), so the
+    accumulator is stored from its registers rather than exchanged through
+    shared memory.
   }];
   let options = [
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
