@@ -301,6 +301,55 @@ compile_all() {
   done
 }
 
+# FMHA's Out store shares its index arithmetic with Q's load (both 128 x 64
+# tiles at one block's coordinates, merged by tile-lower's CSE); tile-sched
+# gives the store its own copy, so Out leaves in the accumulator's fragment
+# layout: after the last mma.sync the epilogue has 16 st.global.b32 per
+# thread and no st.shared of Out (the one left broadcasts the row sums;
+# the exchange of the whole tile took 31 more and three barriers). On
+# sm_120a (tensor maps) the fragments go by 4 stmatrix.x4 per thread to
+# one TMA store of the rank-4 view instead.
+@test "mma.sync path (sm_80, sm_89, sm_120, sm_120a): FMHA stores Out from the accumulator fragments without a shared-memory exchange" {
+  local c sm family want
+  for sm in sm_80 sm_89 sm_120 sm_120a; do
+    family=${sm%a}
+    [ "$sm" = sm_89 ] && family=sm_80
+    want="1 16 0 0 0"
+    [ "$sm" = sm_120a ] && want="1 0 0 4 1"
+    for c in noncausal.f16 causal.bf16; do
+      tileiras "$BYTECODE/samples-AttentionFMHA-fmha_kernel-$c.$family.13.4.tileirbc" --gpu-name $sm \
+        --emit=ptx -o "$TMP/k.ptx"
+      run awk '/mma.sync/ { shared = 0; b32 = 0; other = 0; matrices = 0; tma = 0 } /st\.shared/ { shared++ }
+               /st\.global\.b32/ { b32++ } /st\.global\.v/ { other++ }
+               /stmatrix.sync.aligned.m8n8.x4/ { matrices++ } /cp.async.bulk.tensor.4d.global.shared::cta/ { tma++ }
+               END { printf "%d %d %d %d %d", shared, b32, other, matrices, tma }' "$TMP/k.ptx"
+      [ "$output" = "$want" ] ||
+        { echo "$c $sm: after the last mma.sync st.shared, st.global.b32, st.global.v*, stmatrix.x4, TMA stores: $output"; false; }
+    done
+  done
+}
+
+# sm_120a/121a/120f: the 16-bit epilogues of the corpus matmuls in the
+# mma.sync fragment layout leave by stmatrix into swizzled shared memory
+# and TMA stores (tilepipe-store-tiles-by-tma, -v says so), no st.global;
+# plain sm_120, which cannot build tensor maps, keeps st.global. (Their
+# numerics: the sm_120a tile-emu test above, ragged M and N included.)
+@test "sm_120a/121a/120f: the corpus f16/bf16 matmul epilogues store by stmatrix and TMA; plain sm_120 by st.global" {
+  local case sm
+  for sm in sm_120a sm_121a sm_120f; do
+    for case in MatMul-matmul_kernel.f16 MatMul-persistent_matmul_kernel.f16 BatchMatMul-batch_matmul_kernel.f16; do
+      run tileiras "$BYTECODE/samples-$case.sm_120.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/k.ptx" -v
+      [ "$status" -eq 0 ] && [[ "$output" == *"remark: $sm: this store goes through shared memory by TMA"*"stmatrix.x4"* ]] ||
+        { echo "$case $sm: $output"; false; }
+      grep -qE 'cp.async.bulk.tensor.[23]d.global.shared::cta.tile.bulk_group' "$TMP/k.ptx" &&
+        grep -q 'stmatrix.sync.aligned.m8n8.x4.shared.b16' "$TMP/k.ptx" && ! grep -q 'st.global' "$TMP/k.ptx" ||
+        { echo "$case $sm: D not stored by stmatrix and TMA"; false; }
+    done
+  done
+  tileiras "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_120.13.4.tileirbc" --gpu-name sm_120 --emit=ptx -o "$TMP/k.ptx"
+  grep -q 'st.global' "$TMP/k.ptx" && ! grep -q 'stmatrix' "$TMP/k.ptx"
+}
+
 # cuTile's tf32 matmuls load f32 and round it with ftof: the f32 tiles reach
 # the staging by cp.async (.ca where 8-byte runs are proven, .cg for 16) and
 # the fragments are rounded after ldmatrix, so neither operand occupies

@@ -711,3 +711,37 @@ CHECK
     [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
   done
 }
+
+# FMHA's Out in small (inputs/store_shared_addresses.mlir): a batched
+# store whose index arithmetic tile-lower's CSE shares with a load at the
+# same coordinates gets its own copy in tile-assign-layouts, so the
+# accumulator reshaped to its view keeps the fragment layout: in PTX no
+# st.shared or ld.shared exchange (A and B come by cp.async and ldmatrix),
+# 16 st.global.b32 per thread, on sm_80 and sm_120 (on sm_120a stmatrix
+# and a TMA store). A store of the sum with the loaded tile (@added) keeps
+# the load's layout and its exchange. Both match numpy in tile-emu over a
+# ragged second block, leaving the rows past the view alone.
+@test "tile-sched: a batched accumulator store sharing its address arithmetic with a load keeps the fragment layout; no shared-memory exchange (sm_80, sm_120, sm_120a; tile-emu)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/store_shared_addresses.mlir" tmp="$BATS_TEST_TMPDIR" sm k
+  run bash -c "tile-lower --gpu-name sm_80 '$in' | tile-opt --tilepipe-hoist-elementwise-over-unit-reshapes --tilepipe-assign-layouts | FileCheck '$in'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  local rng="np.random.default_rng(13)" d="(a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)"
+  for sm in sm_80 sm_120 sm_120a; do
+    tileiras --gpu-name $sm --emit=ptx -o "$tmp/k.ptx" "$in"
+    run awk '/\.entry/ { k = $NF } /st\.shared|ld\.shared/ { s[k]++ } /st\.global\.b32/ { g[k]++ }
+             /stmatrix/ { m[k]++ } END { printf "%d %d %d %d", s["k("], g["k("], m["k("], (s["added("] > 0) }' "$tmp/k.ptx"
+    local want="0 16 0 1"
+    [ $sm = sm_120a ] && want="0 0 4 1"
+    [ "$output" = "$want" ] || { echo "$sm: k shared, k st.global.b32, k stmatrix, added shared: $output"; false; }
+    for k in k added; do
+      local want="$d"
+      [ $k = added ] && want="$d + a"
+      run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py" "$in" --entry $k --grid 2 --bin "$TILEPIPE_BIN" \
+        --gpu-name $sm --array "a=$rng.standard_normal((120, 64)).astype(np.float16)" \
+        --array "b=$rng.standard_normal((64, 64)).astype(np.float16)" \
+        --array "d_out=np.full((128, 64), -1, np.float16)" \
+        --expect "d_out = np.concatenate([$want, np.full((8, 64), -1, np.float16)])" --rtol 2e-3 --atol 2e-2
+      [ "$status" -eq 0 ] || { echo "$sm $k: $output"; false; }
+    done
+  done
+}

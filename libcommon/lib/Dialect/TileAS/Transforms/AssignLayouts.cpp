@@ -7,6 +7,7 @@
 // conversions. Ragged tails stay masked element-group by element-group.
 //
 //===----------------------------------------------------------------------===//
+#include "StoreAddressSlice.h"
 #include "UnitReshapes.h"
 
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <map>
 
@@ -146,9 +148,12 @@ struct AssignLayoutsPass
   /// yield and result). Ops that move data between layouts tie nothing
   /// (reshape, convert_layout, permute), and a multiply only its
   /// accumulator and result: its A and B are staged through shared memory
-  /// whatever their layouts.
-  static void tieTensors(Operation *op, llvm::EquivalenceClasses<Value> &classes) {
-    if (isa<ReshapeOp, ConvertLayoutOp, PermuteOp>(op))
+  /// whatever their layouts. A store in `valueOnly` ties nothing either
+  /// (untieReshapedAccumulatorStores asks what its value's class would be
+  /// with pointers and mask of its own).
+  static void tieTensors(Operation *op, llvm::EquivalenceClasses<Value> &classes,
+                         const llvm::DenseSet<Operation *> &valueOnly = {}) {
+    if (isa<ReshapeOp, ConvertLayoutOp, PermuteOp>(op) || valueOnly.contains(op))
       return;
     SmallVector<Value> tensors;
     auto add = [&](ValueRange values) {
@@ -277,29 +282,87 @@ struct AssignLayoutsPass
     if (targetsTcgen05(func))
       return layouts;
     func.walk([&](ReshapeOp op) {
-      unsigned added = getAddedLeadingUnitDims(op);
-      ArrayRef<int64_t> source = op.getSrc().getType().getShape();
-      ArrayRef<int64_t> result = op.getType().getShape();
-      auto mma = mmaLayouts.find(ShapeKey(source.begin(), source.end()));
-      if (!added || mma == mmaLayouts.end() || flexibleOperands.contains(op.getSrc()) ||
-          mmaLayouts.count(ShapeKey(result.begin(), result.end())) ||
-          layouts.count(op.getResult()))
+      auto mma = findReshapedAccumulator(op, mmaLayouts, flexibleOperands);
+      if (mma == mmaLayouts.end() || layouts.count(op.getResult()))
         return;
       auto members = classes.members(classes.getOrInsertLeaderValue(op.getResult()));
-      if (llvm::any_of(members, [](Value v) { return isa_and_nonnull<LoadOp>(v.getDefiningOp()); }))
+      if (llvm::any_of(members, isLoaded))
         return;
-      BlockedAttr layout = addLeadingUnitDims(mma->second, added);
+      BlockedAttr layout = addLeadingUnitDims(mma->second, getAddedLeadingUnitDims(op));
       for (Value member : members)
         layouts.try_emplace(member, layout);
     });
     return layouts;
   }
 
+  static bool isLoaded(Value value) { return isa_and_nonnull<LoadOp>(value.getDefiningOp()); }
+
+  /// The accumulator layout whose shape `op` adds leading unit dimensions
+  /// to (collectReshapedAccumulatorLayouts), or mmaLayouts.end() where `op`
+  /// is no such reshape: its source is an operand that keeps a vector
+  /// layout (flexibleOperands), or its result is itself an accumulator shape.
+  static std::map<ShapeKey, BlockedAttr>::const_iterator
+  findReshapedAccumulator(ReshapeOp op, const std::map<ShapeKey, BlockedAttr> &mmaLayouts,
+                          const llvm::DenseSet<Value> &flexibleOperands) {
+    ArrayRef<int64_t> source = op.getSrc().getType().getShape();
+    ArrayRef<int64_t> result = op.getType().getShape();
+    if (!getAddedLeadingUnitDims(op) || flexibleOperands.contains(op.getSrc()) ||
+        mmaLayouts.count(ShapeKey(result.begin(), result.end())))
+      return mmaLayouts.end();
+    return mmaLayouts.find(ShapeKey(source.begin(), source.end()));
+  }
+
+  /// The class of a reshaped accumulator (collectReshapedAccumulatorLayouts)
+  /// may hold a load only through a store of it whose pointer and mask
+  /// arithmetic is shared with that load: tile-lower's CSE merges the
+  /// index tensors of views of one tile shape at the same block
+  /// coordinates (FMHA's Out store and Q load). The class then took the
+  /// load's vector layout, and the reshape exchanged the whole output tile
+  /// through shared memory (FMHA on sm_80: 31 st.shared, 7 ld.shared, 3
+  /// barriers and 3 registers more than storing the fragments, if by 16
+  /// st.global.b32 per thread instead of 4 st.global.v4). Such a store
+  /// gets its own copy of that arithmetic (StoreAddressSlice.h), so the
+  /// class can take the accumulator's layout; a store whose value class
+  /// holds a load by itself (say an accumulator added to a loaded tile)
+  /// keeps sharing. `classes` are stale afterwards.
+  static void untieReshapedAccumulatorStores(func::FuncOp func,
+                                             llvm::EquivalenceClasses<Value> &classes,
+                                             const std::map<ShapeKey, BlockedAttr> &mmaLayouts,
+                                             const llvm::DenseSet<Value> &flexibleOperands) {
+    if (targetsTcgen05(func))
+      return;
+    llvm::SetVector<Operation *> stores;
+    func.walk([&](ReshapeOp op) {
+      if (findReshapedAccumulator(op, mmaLayouts, flexibleOperands) == mmaLayouts.end())
+        return;
+      auto members = classes.members(classes.getOrInsertLeaderValue(op.getResult()));
+      if (llvm::none_of(members, isLoaded))
+        return;
+      for (Value member : members)
+        for (Operation *user : member.getUsers()) {
+          auto store = dyn_cast<StoreOp>(user);
+          if (store && store.getValue() == member && succeeded(getStoreAddressSlice(store)))
+            stores.insert(store);
+        }
+    });
+    if (stores.empty())
+      return;
+    // The value classes these stores would have with addresses of their own.
+    llvm::DenseSet<Operation *> valueOnly(stores.begin(), stores.end());
+    llvm::EquivalenceClasses<Value> valueClasses;
+    func.walk([&](Operation *op) { tieTensors(op, valueClasses, valueOnly); });
+    for (Operation *op : stores) {
+      auto store = cast<StoreOp>(op);
+      valueClasses.insert(store.getValue());
+      if (llvm::any_of(valueClasses.members(valueClasses.getOrInsertLeaderValue(store.getValue())),
+                       isLoaded))
+        continue;
+      // (Taken again: a store before this one may have copied part of it.)
+      cloneStoreAddressSlice(store, *getStoreAddressSlice(store));
+    }
+  }
+
   LogicalResult assignInFunction(func::FuncOp func, unsigned numWarps) {
-    llvm::EquivalenceClasses<Value> classes;
-    func.walk([&](Operation *op) { tieTensors(op, classes); });
-    llvm::DenseMap<Value, unsigned> widths =
-        collectClassWidths(func, classes, collectVectorWidths(func));
     std::map<ShapeKey, BlockedAttr> mmaLayouts =
         tensorCores ? collectMmaLayouts(func, numWarps) : std::map<ShapeKey, BlockedAttr>{};
     // An A or B operand of the accumulator's shape (B of a 128x128 by
@@ -341,6 +404,15 @@ struct AssignLayoutsPass
           if (isa_and_nonnull<PermuteOp>(operand.getDefiningOp()) && operand.hasOneUse())
             permutedOperands.insert(operand);
       });
+    {
+      llvm::EquivalenceClasses<Value> shared;
+      func.walk([&](Operation *op) { tieTensors(op, shared); });
+      untieReshapedAccumulatorStores(func, shared, mmaLayouts, flexibleOperands);
+    }
+    llvm::EquivalenceClasses<Value> classes;
+    func.walk([&](Operation *op) { tieTensors(op, classes); });
+    llvm::DenseMap<Value, unsigned> widths =
+        collectClassWidths(func, classes, collectVectorWidths(func));
     llvm::DenseMap<Value, BlockedAttr> reshapedAccumulators =
         collectReshapedAccumulatorLayouts(func, classes, mmaLayouts, flexibleOperands);
     MLIRContext *context = func.getContext();

@@ -1,8 +1,10 @@
 //===- StoreTilesByTma.cpp - 16-bit partition-view stores by TMA ----------===//
 //
-// On sm_90a, and on the tcgen05 targets (sm_100/103/110, whose PTX is
+// On sm_90a, on the tcgen05 targets (sm_100/103/110, whose PTX is
 // sm_100a etc.) for tiles in the tcgen05 accumulator layout (the epilogue
-// of a tcgen05 multiply, whose tcgen05.ld registers hold runs of a row), a
+// of a tcgen05 multiply, whose tcgen05.ld registers hold runs of a row),
+// and on sm_120a/121a/120f (which build tensor maps for their TMA rings
+// too) for tiles in the mma.sync fragment layout (stmatrix's), a
 // tile_as.store whose pointers and mask are a partition view's
 // (TiledViewMatch.h) becomes tile_as.store_tma: registers -> swizzled shared
 // memory -> cp.async.bulk.tensor (TmaStoreToLLVM.cpp). One bulk store per
@@ -97,9 +99,15 @@ static LogicalResult replaceByTma(StoreOp store, std::string &why) {
     return failure();
   }
   // On the tcgen05 targets the epilogues of the tcgen05 multiplies: tiles
-  // in the tcgen05.ld layout (the accumulator, converted).
-  if (!targetsWgmma(store) && !isTcgen05AccumulatorLayout(layout, shape)) {
+  // in the tcgen05.ld layout (the accumulator, converted); on sm_120a/121a/
+  // 120f those of the mma.sync multiplies, in the fragment layout.
+  if (targetsTcgen05(store) && !isTcgen05AccumulatorLayout(layout, shape)) {
     why = "on this target only tiles in the tcgen05 accumulator layout (a multiply's "
+          "epilogue) go by TMA";
+    return failure();
+  }
+  if (hasMmaSyncTensorMaps(store) && !isMmaAccumulatorLayout(layout, shape)) {
+    why = "on this target only tiles in the mma.sync accumulator layout (a multiply's "
           "epilogue) go by TMA";
     return failure();
   }
@@ -153,7 +161,8 @@ struct StoreTilesByTmaPass : tilepipe::tile_as::impl::StoreTilesByTmaBase<StoreT
       auto ptrs = cast<RankedTensorType>(store.getPtrs().getType());
       auto element = cast<PtrType>(ptrs.getElementType());
       Type type = element.getPointeeType();
-      if ((targetsWgmma(store) || targetsTcgen05(store)) && ptrs.getRank() >= 2 && (type.isF16() || type.isBF16()) &&
+      if ((targetsWgmma(store) || targetsTcgen05(store) || hasMmaSyncTensorMaps(store)) &&
+          ptrs.getRank() >= 2 && (type.isF16() || type.isBF16()) &&
           element.getAddressSpace() == kGlobalSpace)
         candidates.push_back(store);
     });

@@ -119,7 +119,14 @@ def AssignLayouts : Pass<"tilepipe-assign-layouts", "::mlir::ModuleOp"> {
     own widths. The accumulator shape of an mmaf with an mma.sync form takes
     the m16n8 accumulator fragment layout instead (fp8: paired columns; the
     wgmma or tcgen05 layout where those paths apply), unless tensor cores
-    are turned off.
+    are turned off. A reshape adding leading unit dimensions to an
+    accumulator (cuTile's batched and 4-D views) gives its class the
+    accumulator's layout under them where no load is in the class (not on
+    tcgen05 targets); a store of it whose pointer and mask arithmetic CSE
+    shares with a load at the same coordinates (FMHA's Out and Q) first
+    gets its own copy of that arithmetic (StoreAddressSlice.h), so the
+    accumulator is stored from its registers rather than exchanged through
+    shared memory.
   }];
   let options = [
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
@@ -170,12 +177,14 @@ def AsyncCopyMmaOperands : Pass<"tilepipe-async-copy-mma-operands", "::mlir::Mod
 }
 
 def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
-  let summary = "On sm_90a, store 16-bit tiles of partition views through shared memory by TMA";
+  let summary = "On sm_90a, tcgen05 targets and sm_120a/121a/120f, store 16-bit tiles of partition views through shared memory by TMA";
   let description = [{
     cuTile's matmul epilogues store the converted accumulator through a
     partition view: after tile-lower a tile_as.store of a tensor of
     pointers, each thread writing its registers with st.global. On sm_90a
-    (wgmma's target) this pass replaces such a store by tile_as.store_tma,
+    (wgmma's target), and on the tcgen05 targets and sm_120a/121a/120f
+    (hasMmaSyncTensorMaps) for tiles in their multiplies' accumulator
+    layout (tcgen05.ld's; the mma.sync fragments), this pass replaces such a store by tile_as.store_tma,
     whose lowering writes the tile into swizzled shared memory and has one
     thread store it with cp.async.bulk.tensor (TMA clips what lies outside
     the view, so ragged edges need no mask). A store qualifies where its
@@ -190,7 +199,7 @@ def StoreTilesByTma : Pass<"tilepipe-store-tiles-by-tma", "::mlir::ModuleOp"> {
     only adds leading unit dimensions (cuTile's batched views) is dropped
     (FMHA's truncf after such a reshape came before it in
     tilepipe-hoist-elementwise-over-unit-reshapes). Each 16-bit
-    global store of rank 2 or more on sm_90a gets a remark (tile-sched and
+    global store of rank 2 or more on these targets gets a remark (tile-sched and
     tileiras -v) saying which way it went and why, and how the registers
     reach shared memory: stmatrix where their layout holds its fragments
     (StmatrixStores), st.shared otherwise. Runs after
