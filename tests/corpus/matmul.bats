@@ -158,8 +158,8 @@ compile_all() {
 # at K that is no multiple of the chunk or the tile (200: 12.5 chunks, the
 # last half zero-filled by TMA), shorter than the prologue (8, 40: the ring
 # starts chunks past the loop's end, which load nothing) and long (1000),
-# with ragged M and N; persistent matmul runs two tiles per CTA through one
-# ring each.
+# with ragged M and N; persistent matmul runs its four tiles on 1, 2 and 3
+# CTAs, one ring per tile.
 @test "sm_90a: MatMul f16/bf16 and persistent matmul through the TMA ring at ragged K match numpy in tile-emu" {
   local case k
   for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16; do
@@ -170,9 +170,41 @@ compile_all() {
     run check samples-MatMul-matmul_kernel.f16 sm_90a 13.4 --shape A=128,$k --shape B=$k,256 --shape C=128,256 --grid 1,1,1
     [ "$status" -eq 0 ] || { echo "K=$k: $output"; false; }
   done
-  run check samples-MatMul-persistent_matmul_kernel.f16 sm_90a 13.4 --shape A=144,200 --shape B=200,272 \
-    --shape C=144,272 --grid 2,1,1
-  [ "$status" -eq 0 ] || { echo "persistent: $output"; false; }
+  # Four tiles: all four in one CTA, two per CTA, and 2 + 1 + 1 (a CTA whose
+  # tile loop runs once beside one that runs it twice).
+  local grid
+  for grid in 1 2 3; do
+    run check samples-MatMul-persistent_matmul_kernel.f16 sm_90a 13.4 --shape A=144,200 --shape B=200,272 \
+      --shape C=144,272 --grid $grid,1,1
+    [ "$status" -eq 0 ] || { echo "persistent, grid $grid: $output"; false; }
+  done
+}
+
+# The persistent matmul's epilogue store is followed by the next tile's loads
+# (await_writes): thread 0 waits for the bulk stores' reads of the scratch
+# after the first chunk and for the writes of both chunks once, after the
+# last, not for a global write round trip per chunk. The plain MatMul, after
+# whose store nothing reads, waits for the reads only.
+@test "sm_90a: the persistent matmul's TMA-store epilogue waits for its writes once, after the last chunk" {
+  local v=13.4
+  tileiras "$BYTECODE/samples-MatMul-persistent_matmul_kernel.f16.sm_90.$v.tileirbc" --gpu-name sm_90a \
+    --emit=ptx -o "$TMP/p.ptx"
+  cat > "$TMP/p.check" <<'CHECK'
+CHECK: cp.async.bulk.commit_group;
+CHECK-NEXT: cp.async.bulk.wait_group.read 0;
+CHECK: bar.sync 0, 256;
+CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16
+CHECK: cp.async.bulk.commit_group;
+CHECK-NEXT: cp.async.bulk.wait_group 0;
+CHECK-NOT: cp.async.bulk.wait_group
+CHECK: ret;
+CHECK
+  run FileCheck --input-file "$TMP/p.ptx" "$TMP/p.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c 'cp.async.bulk.wait_group' "$TMP/p.ptx")" -eq 2 ] || { grep wait_group "$TMP/p.ptx"; false; }
+  tileiras "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_90.$v.tileirbc" --gpu-name sm_90a --emit=ptx -o "$TMP/m.ptx"
+  [ "$(grep -cE 'cp.async.bulk.wait_group.read\s+0;' "$TMP/m.ptx")" -eq 2 ] &&
+    ! grep -qE 'cp.async.bulk.wait_group\s+0;' "$TMP/m.ptx" || { grep wait_group "$TMP/m.ptx"; false; }
 }
 
 # The corpus FMHA has 128 keys: one K-loop iteration. With 384 the K and V
