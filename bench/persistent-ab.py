@@ -11,7 +11,11 @@ ring and the epilogue's TMA-store waits (docs/hopper-tma.md, "The persistent
 MatMul on sm_90a"). `prepare` builds one cubin per variant, each changing one
 of those things, so that one GPU run says which of them costs the time:
 
-  plain, persistent                  tileiras as it is
+  plain, persistent                  tileiras as it is (the persistent kernel's
+                                     ring carried across its tile loop)
+  persistent-ring-per-tile           --tilepipe-pipeline-mma-loops=carry-rings=0
+                                     (a ring set up and torn down per tile, as
+                                     main had it at e59b73c)
   *-single-role                      --tilepipe-warp-specialize-rings=warp-specialize=0
                                      (no producer warpgroup, thread 0 issues the loads)
   *-st-global                        without tilepipe-store-tiles-by-tma (the
@@ -47,14 +51,13 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw).stdout
 
 
-def sched_pipeline(bin_dir, warp_specialize=True, tma_stores=True):
+def sched_pipeline(bin_dir, warp_specialize=True, tma_stores=True, carry_rings=True):
     passes = sh([os.path.join(bin_dir, "tile-sched"), "--gpu-name", GPU, "--print-pipeline"]).split()
     if not tma_stores:
         passes.remove("tilepipe-store-tiles-by-tma")
-    if not warp_specialize:
-        passes = [p if p != "tilepipe-warp-specialize-rings" else
-                  "tilepipe-warp-specialize-rings{warp-specialize=0}" for p in passes]
-    return "builtin.module(%s)" % ",".join(passes)
+    options = {"tilepipe-warp-specialize-rings": "" if warp_specialize else "{warp-specialize=0}",
+               "tilepipe-pipeline-mma-loops": "" if carry_rings else "{carry-rings=0}"}
+    return "builtin.module(%s)" % ",".join(p + options.get(p, "") for p in passes)
 
 
 def compile_ptx(bin_dir, bytecode, work, **pipeline):
@@ -96,6 +99,10 @@ def prepare(o):
             variants[name + "-st-global"] = (case, compile_ptx(o.bin, bytecode(case), work,
                                                                tma_stores=False))
         variants[name + "-no-suspend-hint"] = (case, no_suspend_hint(base))
+    with tempfile.TemporaryDirectory() as work:
+        variants["persistent-ring-per-tile"] = (
+            CASES["persistent"], compile_ptx(o.bin, bytecode(CASES["persistent"]), work,
+                                             carry_rings=False))
     persistent = variants["persistent"][1]
     variants["persistent-no-write-wait"] = (CASES["persistent"], all_reads(persistent))
     variants["persistent-write-wait-per-chunk"] = (CASES["persistent"],

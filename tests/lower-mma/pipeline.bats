@@ -9,14 +9,15 @@
 # wgmma with one group in flight), on sm_120a/121a the same ring read by
 # ldmatrix + mma.sync; their numbers are checked there too.
 
-# single_role_sched BYTECODE: tile-sched's passes at sm_90a with
+# single_role_sched BYTECODE [OPTIONS]: tile-sched's passes at sm_90a with
 # tilepipe-warp-specialize-rings off, so that the TMA ring keeps one role
-# (warpspec.bats checks the specialized form that tileiras builds).
+# (warpspec.bats checks the specialized form that tileiras builds); OPTIONS
+# go to tilepipe-pipeline-mma-loops.
 single_role_sched() {
   tileiras "$1" --gpu-name sm_90a --emit=lowered -o - |
     tile-opt --tilepipe-select-wgmma-target --tilepipe-split-mma-accumulators \
       --tilepipe-assign-layouts --tilepipe-async-copy-mma-operands --tilepipe-store-tiles-by-tma \
-      --tilepipe-pipeline-mma-loops '--tilepipe-warp-specialize-rings=warp-specialize=0' \
+      "--tilepipe-pipeline-mma-loops${2:+=$2}" '--tilepipe-warp-specialize-rings=warp-specialize=0' \
       --tilepipe-keep-accumulators-in-tmem
 }
 
@@ -154,6 +155,11 @@ CHECK
       --shape A=144,200 --shape B=200,272 --shape C=144,272 --grid $grid,1,1
     [ "$status" -eq 0 ] || { echo "grid $grid: $output"; false; }
   done
+  # carry-rings=0: a ring per tile, begun and ended inside the tile loop.
+  single_role_sched "$bc" carry-rings=0 > "$BATS_TEST_TMPDIR/n.mlir" 2>/dev/null
+  run cat "$BATS_TEST_TMPDIR/n.mlir"
+  [[ "$output" == *"tile_as.tma_ring_begin"* && "$output" != *"tma_ring_resume"* &&
+     "$output" != *"tma_ring_close"* && "$output" != *"carried"* ]] || false
 }
 
 @test "tile-sched: on sm_120a cuTile's MatMul K loop becomes a TMA ring read by ldmatrix + mma.sync (-v says so); each chunk releases its own slot" {

@@ -120,7 +120,7 @@ print(g.speedup_over_baseline(t, 'other', 'sm_90', 'sm_80'))"
 @test "persistent-ab prepare: sm_90a variants of MatMul and persistent MatMul differ in one thing each" {
   dir="$BATS_TEST_TMPDIR/ab"
   run /usr/bin/python3 "$BENCH/persistent-ab.py" prepare "$dir" --bin "$TILEPIPE_BIN"
-  [ "$status" -eq 0 ] && [[ "$output" == "10 variants in $dir: "* ]] || { echo "$output"; false; }
+  [ "$status" -eq 0 ] && [[ "$output" == "11 variants in $dir: "* ]] || { echo "$output"; false; }
   count() { grep -cE "$1" "$dir/$2.ptx" || true; }
   for k in plain persistent; do
     [ -s "$dir/$k.cubin" ] && [ "$(count setmaxnreg $k)" -eq 2 ] && [ "$(count setmaxnreg $k-single-role)" -eq 0 ] &&
@@ -130,6 +130,11 @@ print(g.speedup_over_baseline(t, 'other', 'sm_90', 'sm_80'))"
       [ "$(count 'try_wait\.parity' $k-no-suspend-hint)" -eq "$(count 'try_wait\.parity' $k)" ] ||
       { echo "$k"; false; }
   done
+  # The persistent ring: carried (mbarriers initialized once, barrier 1 met
+  # three times in each role's code) or set up per tile (initialized in the
+  # tile loop, met twice).
+  [ "$(count 'mbarrier\.init' persistent)" -eq 6 ] && [ "$(count 'bar\.sync\s+1, 384;' persistent)" -eq 6 ] &&
+    [ "$(count 'bar\.sync\s+1, 384;' persistent-ring-per-tile)" -eq 4 ] || false
   # The epilogue's two chunks: the reads then, once, the writes; reads only;
   # the writes after each chunk.
   [ "$(count 'bulk\.wait_group\.read\s+0;' persistent)" -eq 1 ] && [ "$(count 'bulk\.wait_group\s+0;' persistent)" -eq 1 ] &&

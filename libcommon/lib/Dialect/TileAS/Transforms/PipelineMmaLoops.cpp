@@ -402,7 +402,7 @@ namespace {
 /// Builds the pipelined loop of one candidate.
 class Pipeliner {
 public:
-  explicit Pipeliner(Candidate &c) : c(c), builder(c.loop) {}
+  Pipeliner(Candidate &c, bool carryRings) : c(c), builder(c.loop), carryRings(carryRings) {}
 
   void run() {
     if (c.tma)
@@ -486,7 +486,7 @@ private:
     cloneOnly.emplace(viewSlice.begin(), viewSlice.end());
     // A ring carried across an enclosing loop begins before it, with the
     // count of the chunks before as the loop's new iter_arg.
-    scf::ForOp outer = getCarryingLoop(c);
+    scf::ForOp outer = carryRings ? getCarryingLoop(c) : scf::ForOp();
     Value base;
     if (outer) {
       builder.setInsertionPoint(outer);
@@ -628,6 +628,7 @@ private:
 
   Candidate &c;
   OpBuilder builder;
+  bool carryRings;
   /// The address computation per induction value it was cloned for.
   DenseMap<Value, IRMapping> clones;
   /// Where set, the part of the slice to clone (the TMA ring reads the
@@ -709,7 +710,7 @@ struct PipelineMmaLoopsPass
         candidates.push_back(std::move(*c));
     });
     for (Candidate &c : candidates)
-      Pipeliner(c).run();
+      Pipeliner(c, carryRings).run();
   }
 };
 } // namespace
