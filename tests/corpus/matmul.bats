@@ -158,8 +158,8 @@ compile_all() {
 # at K that is no multiple of the chunk or the tile (200: 12.5 chunks, the
 # last half zero-filled by TMA), shorter than the prologue (8, 40: the ring
 # starts chunks past the loop's end, which load nothing) and long (1000),
-# with ragged M and N; persistent matmul runs two tiles per CTA through one
-# ring each.
+# with ragged M and N; persistent matmul runs its four tiles on 1, 2 and 3
+# CTAs through one ring carried across its tile loop.
 @test "sm_90a: MatMul f16/bf16 and persistent matmul through the TMA ring at ragged K match numpy in tile-emu" {
   local case k
   for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16; do
@@ -170,9 +170,100 @@ compile_all() {
     run check samples-MatMul-matmul_kernel.f16 sm_90a 13.4 --shape A=128,$k --shape B=$k,256 --shape C=128,256 --grid 1,1,1
     [ "$status" -eq 0 ] || { echo "K=$k: $output"; false; }
   done
-  run check samples-MatMul-persistent_matmul_kernel.f16 sm_90a 13.4 --shape A=144,200 --shape B=200,272 \
-    --shape C=144,272 --grid 2,1,1
-  [ "$status" -eq 0 ] || { echo "persistent: $output"; false; }
+  # Four tiles: all four in one CTA, two per CTA, and 2 + 1 + 1 (a CTA whose
+  # tile loop runs once beside one that runs it twice).
+  local grid
+  for grid in 1 2 3; do
+    run check samples-MatMul-persistent_matmul_kernel.f16 sm_90a 13.4 --shape A=144,200 --shape B=200,272 \
+      --shape C=144,272 --grid $grid,1,1
+    [ "$status" -eq 0 ] || { echo "persistent, grid $grid: $output"; false; }
+  done
+}
+
+# The persistent matmul's TMA ring is set up once per CTA and carried across
+# its tile loop (tilepipe-pipeline-mma-loops): begin before the loop, which
+# counts the chunks of the tiles before (an i32 iter_arg from 0), a resume
+# per tile (both roles' named barrier: the epilogue is done with the
+# scratch), a carried end (the wgmmas drained) and close / leave after the
+# loop. In the PTX both roles meet at barrier 1 three times (begin/enter,
+# resume, close/leave), and the mbarriers are initialized before the tile
+# loop's first box and invalidated after its last.
+@test "sm_90a: the persistent matmul sets its TMA ring up once per CTA and carries it across its tiles" {
+  local bc="$BYTECODE/samples-MatMul-persistent_matmul_kernel.f16.sm_90.13.4.tileirbc"
+  tileiras "$bc" --gpu-name sm_90a --emit=scheduled -o "$TMP/p.mlir"
+  cat > "$TMP/p.check" <<'CHECK'
+CHECK: tile_as.producer_warpgroup
+CHECK: tile_as.tma_ring_begin {{.*}}warp_specialized
+CHECK: scf.for {{.*}} iter_args(%[[BASE:[a-z0-9_]+]] = %c0_i32{{.*}}) -> (i32)
+CHECK: tile_as.tma_ring_resume {{.*}}warp_specialized
+CHECK: tile_as.tma_stage_load
+CHECK: scf.yield
+CHECK: tile_as.tma_ring_leave
+CHECK: } else {
+CHECK: tile_as.tma_ring_enter
+CHECK: scf.for {{.*}} iter_args({{.*}}%c0_i32
+CHECK: tile_as.tma_ring_resume {{.*}}warp_specialized
+CHECK: tile_as.wgmma_stage
+CHECK: tile_as.tma_ring_end {{.*}}carried{{.*}}warp_specialized
+CHECK: tile_as.store_tma
+CHECK: scf.yield
+CHECK: tile_as.tma_ring_close {{.*}}warp_specialized
+CHECK-NOT: tile_as.tma_ring_begin
+CHECK
+  run FileCheck --input-file "$TMP/p.mlir" "$TMP/p.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c 'tile_as.tma_ring_begin' "$TMP/p.mlir")" -eq 1 ] || false
+  tileiras "$bc" --gpu-name sm_90a --emit=ptx -o "$TMP/p.ptx"
+  [ "$(grep -c 'bar.sync 	1, 384;' "$TMP/p.ptx")" -eq 6 ] || { grep -n 'bar.sync' "$TMP/p.ptx"; false; }
+  # The producer: mbarriers initialized, begin's barrier, then in the tile
+  # loop resume's barrier before the boxes, no init; the consumers: enter,
+  # resume, the wgmmas; at the end leave's barrier and the invalidation.
+  cat > "$TMP/p.check" <<'CHECK'
+CHECK: setmaxnreg.dec.sync.aligned.u32 56;
+CHECK-COUNT-6: mbarrier.init.shared.b64
+CHECK: bar.sync 1, 384;
+CHECK: bar.sync 1, 384;
+CHECK: cp.async.bulk.tensor.2d.shared::cluster.global
+CHECK-NOT: mbarrier.init
+CHECK: setmaxnreg.inc.sync.aligned.u32 224;
+CHECK-NEXT: bar.sync 1, 384;
+CHECK: bar.sync 1, 384;
+CHECK: wgmma.mma_async
+CHECK: bar.sync 1, 384;
+CHECK-COUNT-6: mbarrier.inval.shared.b64
+CHECK-NOT: mbarrier
+CHECK
+  run FileCheck --input-file "$TMP/p.ptx" "$TMP/p.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run ptxas -arch sm_90a -v -o "$TMP/p.cubin" "$TMP/p.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
+}
+
+# The persistent matmul's epilogue store is followed by the next tile's loads
+# (await_writes): thread 0 waits for the bulk stores' reads of the scratch
+# after the first chunk and for the writes of both chunks once, after the
+# last, not for a global write round trip per chunk. The plain MatMul, after
+# whose store nothing reads, waits for the reads only.
+@test "sm_90a: the persistent matmul's TMA-store epilogue waits for its writes once, after the last chunk" {
+  local v=13.4
+  tileiras "$BYTECODE/samples-MatMul-persistent_matmul_kernel.f16.sm_90.$v.tileirbc" --gpu-name sm_90a \
+    --emit=ptx -o "$TMP/p.ptx"
+  cat > "$TMP/p.check" <<'CHECK'
+CHECK: cp.async.bulk.commit_group;
+CHECK-NEXT: cp.async.bulk.wait_group.read 0;
+CHECK: bar.sync 0, 256;
+CHECK: stmatrix.sync.aligned.m8n8.x4.shared.b16
+CHECK: cp.async.bulk.commit_group;
+CHECK-NEXT: cp.async.bulk.wait_group 0;
+CHECK-NOT: cp.async.bulk.wait_group
+CHECK: ret;
+CHECK
+  run FileCheck --input-file "$TMP/p.ptx" "$TMP/p.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c 'cp.async.bulk.wait_group' "$TMP/p.ptx")" -eq 2 ] || { grep wait_group "$TMP/p.ptx"; false; }
+  tileiras "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_90.$v.tileirbc" --gpu-name sm_90a --emit=ptx -o "$TMP/m.ptx"
+  [ "$(grep -cE 'cp.async.bulk.wait_group.read\s+0;' "$TMP/m.ptx")" -eq 2 ] &&
+    ! grep -qE 'cp.async.bulk.wait_group\s+0;' "$TMP/m.ptx" || { grep wait_group "$TMP/m.ptx"; false; }
 }
 
 # The corpus FMHA has 128 keys: one K-loop iteration. With 384 the K and V
@@ -263,7 +354,8 @@ compile_all() {
 # The same ring in tile-emu: TMA's 32-byte (A: 16 K of f16) and 128-byte (B)
 # swizzles undone by the ldmatrix addresses, at ragged M, N and K (200: the
 # last chunk half zero-filled), K shorter than the prologue (8, 40) and
-# long (1000); persistent matmul runs one ring per tile; BatchMatMul (a
+# long (1000); persistent matmul carries one ring across its four tiles on
+# 1, 2 and 3 CTAs; BatchMatMul (a
 # batch of one per CTA, its 128-deep K tile 8 chunks) is ragged too.
 @test "sm_120a: MatMul f16/bf16, persistent and batched matmul through the TMA ring and mma.sync match numpy in tile-emu" {
   local case k
@@ -275,9 +367,12 @@ compile_all() {
     run check samples-MatMul-matmul_kernel.f16 sm_120a 13.4 --shape A=128,$k --shape B=$k,256 --shape C=128,256 --grid 1,1,1
     [ "$status" -eq 0 ] || { echo "K=$k: $output"; false; }
   done
-  run check samples-MatMul-persistent_matmul_kernel.f16 sm_120a 13.4 --shape A=144,200 --shape B=200,272 \
-    --shape C=144,272 --grid 2,1,1
-  [ "$status" -eq 0 ] || { echo "persistent: $output"; false; }
+  local grid
+  for grid in 1 2 3; do
+    run check samples-MatMul-persistent_matmul_kernel.f16 sm_120a 13.4 --shape A=144,200 --shape B=200,272 \
+      --shape C=144,272 --grid $grid,1,1
+    [ "$status" -eq 0 ] || { echo "persistent, grid $grid: $output"; false; }
+  done
   run check samples-BatchMatMul-batch_matmul_kernel.f16 sm_120a 13.4 \
     --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
   [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }

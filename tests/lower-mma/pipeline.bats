@@ -9,14 +9,15 @@
 # wgmma with one group in flight), on sm_120a/121a the same ring read by
 # ldmatrix + mma.sync; their numbers are checked there too.
 
-# single_role_sched BYTECODE: tile-sched's passes at sm_90a with
+# single_role_sched BYTECODE [OPTIONS]: tile-sched's passes at sm_90a with
 # tilepipe-warp-specialize-rings off, so that the TMA ring keeps one role
-# (warpspec.bats checks the specialized form that tileiras builds).
+# (warpspec.bats checks the specialized form that tileiras builds); OPTIONS
+# go to tilepipe-pipeline-mma-loops.
 single_role_sched() {
   tileiras "$1" --gpu-name sm_90a --emit=lowered -o - |
     tile-opt --tilepipe-select-wgmma-target --tilepipe-split-mma-accumulators \
       --tilepipe-assign-layouts --tilepipe-async-copy-mma-operands --tilepipe-store-tiles-by-tma \
-      --tilepipe-pipeline-mma-loops '--tilepipe-warp-specialize-rings=warp-specialize=0' \
+      "--tilepipe-pipeline-mma-loops${2:+=$2}" '--tilepipe-warp-specialize-rings=warp-specialize=0' \
       --tilepipe-keep-accumulators-in-tmem
 }
 
@@ -114,6 +115,53 @@ setup() {
   [ "$(grep -c 'wgmma.wait_group.sync.aligned 	1;' "$BATS_TEST_TMPDIR/k.ptx")" -eq 4 ] || false
 }
 
+# The persistent matmul's single-role ring, carried across its tile loop:
+# begun (mbarriers initialized) before the loop, whose new i32 iter_arg
+# counts the chunks of the tiles before, a CTA barrier (resume) where each
+# tile's ring began, slots and parities from that count, an end that only
+# drains the wgmmas, and the barrier and invalidation after the loop. In
+# tile-emu its four tiles on 1 and 3 CTAs match numpy (the producer,
+# thread 0, waits on parities that go on from tile to tile).
+@test "tile-sched (sm_90a, single-role ring): the persistent matmul's ring is carried across its tile loop; numerics in tile-emu" {
+  local bc="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-persistent_matmul_kernel.f16.sm_90.13.4.tileirbc"
+  single_role_sched "$bc" > "$BATS_TEST_TMPDIR/s.mlir" 2>/dev/null
+  cat > "$BATS_TEST_TMPDIR/s.check" <<'CHECK'
+CHECK: tile_as.tma_ring_begin
+CHECK-NOT: warp_specialized
+CHECK: scf.for {{.*}} iter_args({{.*}}%[[BASE:arg[0-9]+]] = %c0_i32{{.*}}) -> ({{.*}}i32)
+CHECK: tile_as.tma_ring_resume {acc_type
+CHECK: arith.addi %[[BASE]], %c0_i32
+CHECK: %[[SLOT:[0-9]+]] = arith.remui %{{[0-9]+}}, %c3_i32
+CHECK: tile_as.tma_stage_load {{.*}} slot %[[SLOT]] phase
+CHECK: scf.for
+CHECK: tile_as.wgmma_stage
+CHECK: tile_as.tma_ring_end {{.*}}carried
+CHECK: %[[NEXT:[0-9]+]] = arith.addi %[[BASE]], %{{[0-9]+}} : i32
+CHECK: scf.yield {{.*}}%[[NEXT]]
+CHECK: tile_as.tma_ring_close {acc_type
+CHECK-NOT: warp_specialized
+CHECK-SAME: stages = 3
+CHECK
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/s.mlir" "$BATS_TEST_TMPDIR/s.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c 'tile_as.tma_ring_begin' "$BATS_TEST_TMPDIR/s.mlir")" -eq 1 ] || false
+  tile-llvm --gpu-name sm_90a "$BATS_TEST_TMPDIR/s.mlir" -o "$BATS_TEST_TMPDIR/k.ll"
+  local grid
+  for grid in 1 3; do
+    run /usr/bin/python3 "$TILEPIPE_SOURCE_DIR/tests/corpus/run-case.py" \
+      --manifest "$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json" \
+      --case samples-MatMul-persistent_matmul_kernel.f16 --llvm "$BATS_TEST_TMPDIR/k.ll" \
+      --gpu-name sm_90a --bin "$TILEPIPE_BIN" --work "$BATS_TEST_TMPDIR/w$grid" \
+      --shape A=144,200 --shape B=200,272 --shape C=144,272 --grid $grid,1,1
+    [ "$status" -eq 0 ] || { echo "grid $grid: $output"; false; }
+  done
+  # carry-rings=0: a ring per tile, begun and ended inside the tile loop.
+  single_role_sched "$bc" carry-rings=0 > "$BATS_TEST_TMPDIR/n.mlir" 2>/dev/null
+  run cat "$BATS_TEST_TMPDIR/n.mlir"
+  [[ "$output" == *"tile_as.tma_ring_begin"* && "$output" != *"tma_ring_resume"* &&
+     "$output" != *"tma_ring_close"* && "$output" != *"carried"* ]] || false
+}
+
 @test "tile-sched: on sm_120a cuTile's MatMul K loop becomes a TMA ring read by ldmatrix + mma.sync (-v says so); each chunk releases its own slot" {
   local matmul120="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_120.13.4.tileirbc"
   run bash -c "tileiras '$matmul120' --gpu-name sm_120a --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' -v"
@@ -139,7 +187,7 @@ setup() {
   ! grep -q 'wgmma' "$BATS_TEST_TMPDIR/k.ptx"
 }
 
-@test "verifier: TMA ring ops with a one-slot ring or a view of the wrong length" {
+@test "verifier: TMA ring ops (begin, close) with a one-slot ring or a view of the wrong length" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tma_ring_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }

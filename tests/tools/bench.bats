@@ -118,3 +118,35 @@ print(g.speedup_over_baseline(t, 'other', 'sm_90', 'sm_80'))"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   echo "$output" | grep -q '^not compiled (same in both flows): broken sm_80: exit 5 both: ' || { echo "$output"; false; }
 }
+
+# persistent-ab prepare: each variant changes what its name says and nothing
+# else that the counts see (tilepipe's own PTX, edited or with one pass option
+# changed), and all of them assemble for sm_90a without spills.
+@test "persistent-ab prepare: sm_90a variants of MatMul and persistent MatMul differ in one thing each" {
+  dir="$BATS_TEST_TMPDIR/ab"
+  run /usr/bin/python3 "$BENCH/persistent-ab.py" prepare "$dir" --bin "$TILEPIPE_BIN"
+  [ "$status" -eq 0 ] && [[ "$output" == "11 variants in $dir: "* ]] || { echo "$output"; false; }
+  count() { grep -cE "$1" "$dir/$2.ptx" || true; }
+  for k in plain persistent; do
+    [ -s "$dir/$k.cubin" ] && [ "$(count setmaxnreg $k)" -eq 2 ] && [ "$(count setmaxnreg $k-single-role)" -eq 0 ] &&
+      [ "$(count 'st\.global' $k)" -eq 0 ] && [ "$(count 'st\.global' $k-st-global)" -gt 0 ] &&
+      [ "$(count 'try_wait\.parity.*, [0-9]+;' $k)" -gt 0 ] &&
+      [ "$(count 'try_wait\.parity.*, [0-9]+;' $k-no-suspend-hint)" -eq 0 ] &&
+      [ "$(count 'try_wait\.parity' $k-no-suspend-hint)" -eq "$(count 'try_wait\.parity' $k)" ] ||
+      { echo "$k"; false; }
+  done
+  # The persistent ring: carried (mbarriers initialized once, barrier 1 met
+  # three times in each role's code) or set up per tile (initialized in the
+  # tile loop, met twice).
+  [ "$(count 'mbarrier\.init' persistent)" -eq 6 ] && [ "$(count 'bar\.sync\s+1, 384;' persistent)" -eq 6 ] &&
+    [ "$(count 'bar\.sync\s+1, 384;' persistent-ring-per-tile)" -eq 4 ] || false
+  # The epilogue's two chunks: the reads then, once, the writes; reads only;
+  # the writes after each chunk.
+  [ "$(count 'bulk\.wait_group\.read\s+0;' persistent)" -eq 1 ] && [ "$(count 'bulk\.wait_group\s+0;' persistent)" -eq 1 ] &&
+    [ "$(count 'bulk\.wait_group\.read\s+0;' persistent-no-write-wait)" -eq 2 ] &&
+    [ "$(count 'bulk\.wait_group\s+0;' persistent-write-wait-per-chunk)" -eq 2 ] || false
+  for f in "$dir"/*.ptx; do
+    run ptxas -arch sm_90a -v -o /dev/null "$f"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$f: $output"; false; }
+  done
+}

@@ -22,7 +22,8 @@
 //     thread 0: cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group
 //               per swizzle block (W / 2 columns by all rows), then
 //               cp.async.bulk.commit_group and cp.async.bulk.wait_group.read 0
-//               (wait_group 0 with await_writes): the scratch may be rewritten
+//               (after the last chunk wait_group 0 with await_writes, which
+//               covers every chunk's writes): the scratch may be rewritten
 //     bar.sync
 //
 // TMA writes only the elements inside the view, so ragged edges need no
@@ -235,9 +236,13 @@ struct StoreTmaLowering : ConvertOpToLLVMPattern<StoreTmaOp> {
                                                              Value());
         }
         NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+        // Rewriting the scratch needs only the reads. The writes of every
+        // chunk (all this thread's bulk groups) are awaited once, after the
+        // last: waiting per chunk put a global write round trip between
+        // every two chunks of the persistent matmul's epilogue.
+        bool awaitWrites = op.getAwaitWrites() && chunk + 1 == chunks->chunks();
         NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc, 0,
-                                             op.getAwaitWrites() ? UnitAttr()
-                                                                 : rewriter.getUnitAttr());
+                                             awaitWrites ? UnitAttr() : rewriter.getUnitAttr());
       });
       emitCTABarrier(rewriter, loc); // the scratch is free again
     }

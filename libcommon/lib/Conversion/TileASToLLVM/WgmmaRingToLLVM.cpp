@@ -24,6 +24,9 @@
 //   after mma.sync), a
 //   CTA barrier, thread 0 invalidating
 //   the mbarriers (the scratch may be reused, the ring begun again).
+// - A ring carried across an enclosing loop: tma_ring_resume is the
+//   barrier alone, a `carried` tma_ring_end the wait alone, and
+//   tma_ring_close after the loop the barrier and the invalidation.
 //
 // Warp-specialized rings (tilepipe-warp-specialize-rings): the producer
 // warpgroup follows the accumulator's warps, and its first thread does what
@@ -214,10 +217,13 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
       return failure();
     // mma.sync leaves nothing in flight; wgmma's last group completes here.
     Value acc = ring->mmaSync ? adaptor.getAcc() : emitDrainingWait(e, adaptor.getAcc());
-    ring->emitRingBarrier(e, op.getWarpSpecialized());
-    // The producer invalidates a warp-specialized ring (tma_ring_leave).
-    if (!op.getWarpSpecialized())
-      ring->invalidate(rewriter, e, 0);
+    // A carried ring goes on (tma_ring_resume, tma_ring_close); the
+    // producer invalidates a warp-specialized ring (tma_ring_leave).
+    if (!op.getCarried()) {
+      ring->emitRingBarrier(e, op.getWarpSpecialized());
+      if (!op.getWarpSpecialized())
+        ring->invalidate(rewriter, e, 0);
+    }
     rewriter.replaceOp(op, acc);
     return success();
   }
@@ -252,6 +258,38 @@ private:
     for (int64_t i = 0; i < count; ++i)
       values[i] = LLVM::ExtractValueOp::create(b, e.loc, drained, i);
     return e.buildVector(vectorType, values);
+  }
+};
+
+struct TmaRingResumeLowering : ConvertOpToLLVMPattern<TmaRingResumeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(TmaRingResumeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RegisterEmitter e(rewriter, op.getLoc());
+    auto layout = cast<BlockedAttr>(cast<RankedTensorType>(op.getAccType()).getEncoding());
+    if (op.getWarpSpecialized())
+      emitBothRolesBarrier(e, layout.getWarpsPerCTA()[0]);
+    else
+      emitCTABarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaRingCloseLowering : ConvertOpToLLVMPattern<TmaRingCloseOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(TmaRingCloseOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RegisterEmitter e(rewriter, op.getLoc());
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
+    if (failed(ring))
+      return failure();
+    ring->emitRingBarrier(e, op.getWarpSpecialized());
+    // The producer invalidates a warp-specialized ring (tma_ring_leave).
+    if (!op.getWarpSpecialized())
+      ring->invalidate(rewriter, e, 0);
+    rewriter.eraseOp(op);
+    return success();
   }
 };
 
@@ -312,7 +350,8 @@ struct SetMaxNRegLowering : ConvertOpToLLVMPattern<SetMaxNRegOp> {
 void populateWgmmaRingToLLVMPatterns(TileLLVMTypeConverter &converter,
                                      RewritePatternSet &patterns) {
   patterns.add<TmaRingBeginLowering, TmaStageLoadLowering, WgmmaStageLowering,
-               TmaRingEndLowering, TmaRingEnterLowering, TmaRingLeaveLowering,
+               TmaRingEndLowering, TmaRingResumeLowering, TmaRingCloseLowering,
+               TmaRingEnterLowering, TmaRingLeaveLowering,
                ProducerWarpgroupLowering, SetMaxNRegLowering>(converter);
 }
 

@@ -212,6 +212,10 @@ LogicalResult TmaRingLeaveOp::verify() {
   return verifyTmaRing(*this, getAccType(), getChunk(), getStages());
 }
 
+LogicalResult TmaRingCloseOp::verify() {
+  return verifyTmaRing(*this, getAccType(), getChunk(), getStages());
+}
+
 LogicalResult ProducerWarpgroupOp::verify() {
   // Whole warpgroups before the producer (the wgmma accumulator's warps).
   if (getConsumerThreads() <= 0 || getConsumerThreads() % 128 != 0 ||

@@ -45,6 +45,16 @@
 // swizzled slots (mmaf_tma_stage), which releases its own slot at once:
 // mma.sync has nothing in flight after it.
 //
+// Where the K loop runs once per iteration of an enclosing scf.for (the
+// persistent matmul's tile loop; getCarryingLoop), the TMA ring is carried
+// across that loop: tma_ring_begin (maps, mbarriers) once before it, an
+// i32 iter_arg counting the chunks of the iterations before, from which
+// slots and parities go on, a tma_ring_resume barrier where each iteration's
+// ring began (the epilogue's TMA-store staging overlays the slots), a
+// `carried` tma_ring_end (the wgmmas drained, nothing else) and
+// tma_ring_close after the loop. Each chunk's slot is released by the next
+// chunk's wgmma_stage, the next iteration's first for an iteration's last.
+//
 // S is 3 (cuTile's bytecode carries no stage count: its hints are
 // occupancy, num_worker_warps and per-load latency), fewer where the ring
 // does not fit the shared memory; a loop keeps the unpipelined mmaf_global
@@ -82,6 +92,7 @@
 #include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
 #include "tilepipe/Dialect/TileAS/IR/TileAS.h"
 #include "tilepipe/Dialect/TileAS/IR/TileASLayouts.h"
+#include "tilepipe/Dialect/TileAS/IR/TmaStoreStaging.h"
 #include "tilepipe/Dialect/TileAS/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -89,6 +100,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -344,11 +357,52 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
   return success();
 }
 
+/// The values of a view (tile_as.mmaf_global: sizes, strides, starts)
+/// before its starts.
+static ValueRange getViewShape(ValueRange view) {
+  return view.drop_back((view.size() + 1) / 3);
+}
+
+/// The loop a TMA ring is carried across (see the header): the scf.for
+/// whose body holds the K loop, where the views' bases, sizes and strides
+/// come from outside it and the body's other ops leave the ring's
+/// mbarriers (after its slots in the scratch) alone between two runs:
+/// register arithmetic, st.global stores, TMA stores (their staging chunks
+/// end below the mbarriers) and CTA barriers. Null where there is none.
+static scf::ForOp getCarryingLoop(Candidate &c) {
+  auto outer = dyn_cast<scf::ForOp>(c.loop->getParentOp());
+  if (!c.tma || !outer)
+    return {};
+  for (Value base : {c.mma.getLhsBase(), c.mma.getRhsBase()})
+    if (!outer.isDefinedOutsideOfLoop(base))
+      return {};
+  for (ValueRange view : {c.mma.getLhsView(), c.mma.getRhsView()})
+    for (Value v : getViewShape(view))
+      if (!outer.isDefinedOutsideOfLoop(v))
+        return {};
+  auto accType = cast<RankedTensorType>(c.mma.getAcc().getType());
+  uint64_t slotBytes =
+      c.stages * getSwizzledChunkBytes(accType.getShape()[0], accType.getShape()[1], c.chunk, 2);
+  for (Operation &op : *outer.getBody()) {
+    if (&op == c.loop.getOperation() || op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (op.getNumRegions() != 0)
+      return {};
+    // (nvvm.barrier0 by name: this library does not link the NVVM dialect.)
+    if (isMemoryEffectFree(&op) || isa<StoreOp>(op) ||
+        op.getName().getStringRef() == "nvvm.barrier0" ||
+        (isa<StoreTmaOp>(op) && kTmaStoreChunkBytes <= slotBytes))
+      continue;
+    return {};
+  }
+  return outer;
+}
+
 namespace {
 /// Builds the pipelined loop of one candidate.
 class Pipeliner {
 public:
-  explicit Pipeliner(Candidate &c) : c(c), builder(c.loop) {}
+  Pipeliner(Candidate &c, bool carryRings) : c(c), builder(c.loop), carryRings(carryRings) {}
 
   void run() {
     if (c.tma)
@@ -430,13 +484,39 @@ private:
         if (Operation *def = v.getDefiningOp(); def && def->getBlock() == loop.getBody())
           (void)getBackwardSlice(v, &viewSlice, options);
     cloneOnly.emplace(viewSlice.begin(), viewSlice.end());
+    // A ring carried across an enclosing loop begins before it, with the
+    // count of the chunks before as the loop's new iter_arg.
+    scf::ForOp outer = carryRings ? getCarryingLoop(c) : scf::ForOp();
+    Value base;
+    if (outer) {
+      builder.setInsertionPoint(outer);
+      outer = carryChunkCount(outer);
+      base = outer.getRegionIterArgs().back();
+      builder.setInsertionPoint(outer); // (the old loop is gone)
+    }
     auto [lhsMap, rhsMap] = [&] {
+      Type i64 = builder.getI64Type();
+      if (outer) {
+        // Before the enclosing loop, which defines the starts: the maps
+        // do not read them (zeros stand in).
+        auto views = [&](ValueRange view) {
+          SmallVector<Value> values(getViewShape(view));
+          for (Value start : view.drop_front(values.size()))
+            values.push_back(constant(start.getType(), 0));
+          return values;
+        };
+        auto begin = TmaRingBeginOp::create(builder, loc, i64, i64, c.mma.getLhsBase(),
+                                            views(c.mma.getLhsView()), c.mma.getRhsBase(),
+                                            views(c.mma.getRhsView()), accType, c.chunk, stages);
+        builder.setInsertionPoint(loop);
+        TmaRingResumeOp::create(builder, loc, accType);
+        return std::make_pair(begin.getLhsMap(), begin.getRhsMap());
+      }
       builder.setInsertionPoint(loop);
       Value lb = loop.getLowerBound();
       auto views = [&](ValueRange view) {
         return llvm::map_to_vector(view, [&](Value v) { return at(v, lb); });
       };
-      Type i64 = builder.getI64Type();
       auto begin = TmaRingBeginOp::create(
           builder, loc, i64, i64, at(c.mma.getLhsBase(), lb), views(c.mma.getLhsView()),
           at(c.mma.getRhsBase(), lb),
@@ -455,10 +535,12 @@ private:
                              accType, element, j * c.chunk,
                              c.chunk, stages);
     };
-    // Prologue: chunks 0..S-2, each the first use of its slot.
+    // Prologue: chunks 0..S-2, each the first use of its slot (in a
+    // carried ring: chunks base..base+S-2, slots and parities going on).
     for (int64_t t = 0; t + 1 < stages; ++t)
-      emitLoad(addConstant(loop.getLowerBound(), (t / chunks) * c.step), constantI32(t),
-               constantI32(0), t % chunks);
+      emitLoad(addConstant(loop.getLowerBound(), (t / chunks) * c.step),
+               base ? slotOf(base, t) : constantI32(t), base ? phaseOf(base, t) : constantI32(0),
+               t % chunks);
 
     builder.setInsertionPoint(c.mma);
     Value iv = loop.getInductionVar();
@@ -466,6 +548,8 @@ private:
         builder, loc, arith::SubIOp::create(builder, loc, iv, loop.getLowerBound()),
         constant(iv.getType(), c.step));
     Value first = arith::MulIOp::create(builder, loc, toI32(index), constantI32(chunks));
+    if (base)
+      first = arith::AddIOp::create(builder, loc, base, first);
     Value acc = c.mma.getAcc();
     for (int64_t j = 0; j < chunks; ++j) {
       int64_t ahead = j + stages - 1;
@@ -496,12 +580,55 @@ private:
     builder.setInsertionPointAfter(loop);
     Value result = loop.getResult(accResult);
     auto end = TmaRingEndOp::create(builder, loc, result.getType(), result, element, c.chunk,
-                                    stages);
+                                    stages, /*warp_specialized=*/false, /*carried=*/bool(outer));
     result.replaceAllUsesExcept(end.getResult(), end);
+    if (!outer)
+      return;
+    // The next iteration's ring goes on after this one's chunks; the ring
+    // ends after the enclosing loop.
+    auto yield = cast<scf::YieldOp>(outer.getBody()->getTerminator());
+    yield->setOperand(yield.getNumOperands() - 1,
+                      arith::AddIOp::create(builder, loc, base, countChunks()));
+    builder.setInsertionPointAfter(outer);
+    TmaRingCloseOp::create(builder, loc, accType, c.chunk, stages);
+  }
+
+  /// `outer` with one more i32 iter_arg, starting at 0 and yielded
+  /// unchanged (runTma yields the count of chunks so far).
+  scf::ForOp carryChunkCount(scf::ForOp outer) {
+    IRRewriter rewriter(builder);
+    rewriter.setInsertionPoint(outer);
+    FailureOr<LoopLikeOpInterface> grown =
+        cast<LoopLikeOpInterface>(outer.getOperation())
+            .replaceWithAdditionalYields(
+                rewriter, ValueRange{constantI32(0)}, /*replaceInitOperandUsesInLoop=*/false,
+                [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+                  return SmallVector<Value>{args.back()};
+                });
+    return cast<scf::ForOp>(grown->getOperation());
+  }
+
+  /// The K chunks of the whole K loop: its trip count (0 where it runs not
+  /// at all) times the chunks of an iteration, as an i32.
+  Value countChunks() {
+    scf::ForOp loop = c.loop;
+    Location loc = loop.getLoc();
+    bool isUnsigned = loop.getUnsignedCmp();
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+    Value runs = arith::CmpIOp::create(
+        builder, loc, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, lb, ub);
+    Value span = arith::SubIOp::create(builder, loc, ub, lb);
+    Value step = constant(lb.getType(), c.step);
+    Value trips = isUnsigned ? Value(arith::CeilDivUIOp::create(builder, loc, span, step))
+                             : Value(arith::CeilDivSIOp::create(builder, loc, span, step));
+    Value chunks = arith::MulIOp::create(builder, loc, toI32(trips),
+                                         constantI32(c.k / c.chunk));
+    return arith::SelectOp::create(builder, loc, runs, chunks, constantI32(0));
   }
 
   Candidate &c;
   OpBuilder builder;
+  bool carryRings;
   /// The address computation per induction value it was cloned for.
   DenseMap<Value, IRMapping> clones;
   /// Where set, the part of the slice to clone (the TMA ring reads the
@@ -583,7 +710,7 @@ struct PipelineMmaLoopsPass
         candidates.push_back(std::move(*c));
     });
     for (Candidate &c : candidates)
-      Pipeliner(c).run();
+      Pipeliner(c, carryRings).run();
   }
 };
 } // namespace

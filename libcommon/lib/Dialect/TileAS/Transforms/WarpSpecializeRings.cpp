@@ -19,6 +19,12 @@
 // from tensors) stays single-role. The consumers keep the kernel with its
 // loads dropped and each begin replaced by a tma_ring_enter.
 //
+// A ring carried across an enclosing loop (the persistent matmul's tile
+// loop, tilepipe-pipeline-mma-loops) meets both roles once per iteration
+// (tma_ring_resume: the consumers' epilogue is done with the scratch) and
+// once after the loop (the consumers' tma_ring_close, the producer's
+// tma_ring_leave); its mbarriers are set up once, before the loop.
+//
 // The producer is the warpgroup after the consumers: their thread ids and
 // every layout stay as they were (tile_as.num_warps is still theirs). The
 // rings' begin and end meet both roles at a named barrier of all threads;
@@ -65,7 +71,8 @@ static RegisterSplit splitRegisters(int64_t consumerThreads, int64_t producer) {
 }
 
 static bool isRingOp(Operation *op) {
-  return isa<TmaRingBeginOp, TmaStageLoadOp, TmaRingLeaveOp, SetMaxNRegOp>(op);
+  return isa<TmaRingBeginOp, TmaStageLoadOp, TmaRingLeaveOp, TmaRingResumeOp, TmaRingCloseOp,
+             SetMaxNRegOp>(op);
 }
 
 /// Erases from `region` every op whose results nothing reads (side effects
@@ -244,6 +251,10 @@ private:
         dropped.push_back(load);
       else if (auto end = dyn_cast<TmaRingEndOp>(op))
         end.setWarpSpecialized(true);
+      else if (auto resume = dyn_cast<TmaRingResumeOp>(op))
+        resume.setWarpSpecialized(true);
+      else if (auto close = dyn_cast<TmaRingCloseOp>(op))
+        close.setWarpSpecialized(true);
     });
     for (Operation *op : dropped)
       op->erase();
@@ -267,11 +278,22 @@ private:
         stage.getResult().replaceAllUsesWith(stage.getAcc());
         replaced.push_back(stage);
       } else if (auto end = dyn_cast<TmaRingEndOp>(op)) {
-        OpBuilder at(end);
-        TmaRingLeaveOp::create(at, end.getLoc(), end.getAcc().getType(), end.getChunk(),
-                               end.getStages());
+        // A carried ring's producer meets the consumers once per iteration
+        // (tma_ring_resume) and leaves after the loop (tma_ring_close).
+        if (!end.getCarried()) {
+          OpBuilder at(end);
+          TmaRingLeaveOp::create(at, end.getLoc(), end.getAcc().getType(), end.getChunk(),
+                                 end.getStages());
+        }
         end.getResult().replaceAllUsesWith(end.getAcc());
         replaced.push_back(end);
+      } else if (auto resume = dyn_cast<TmaRingResumeOp>(op)) {
+        resume.setWarpSpecialized(true);
+      } else if (auto close = dyn_cast<TmaRingCloseOp>(op)) {
+        OpBuilder at(close);
+        TmaRingLeaveOp::create(at, close.getLoc(), close.getAccType(), close.getChunk(),
+                               close.getStages());
+        replaced.push_back(close);
       }
     });
     for (Operation *op : replaced)

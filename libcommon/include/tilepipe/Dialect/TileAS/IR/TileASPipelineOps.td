@@ -198,12 +198,58 @@ def TileAS_TmaRingEndOp : TileAS_Op<"tma_ring_end", [MemoryEffects<[MemRead, Mem
     the scratch may be reused. With `warp_specialized` (in the consumer
     warpgroups) the barrier is the ring's named barrier, which
     tile_as.tma_ring_leave meets in the producer, and the producer
-    invalidates the mbarriers.
+    invalidates the mbarriers. With `carried` (a ring carried across the
+    iterations of an enclosing loop, see below) it only waits for the
+    wgmmas: the ring goes on in the next iteration, and
+    tile_as.tma_ring_close ends it after the loop.
   }];
   let arguments = (ins AnyRankedTensor:$acc, TypeAttr:$operand_type, I64Attr:$chunk,
-                       I64Attr:$stages, UnitAttr:$warp_specialized);
+                       I64Attr:$stages, UnitAttr:$warp_specialized, UnitAttr:$carried);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$acc attr-dict `:` type($acc)";
+}
+
+//===----------------------------------------------------------------------===//
+// A TMA ring carried across the iterations of an enclosing loop
+//===----------------------------------------------------------------------===//
+//
+// Where a ring's K loop runs once per iteration of an enclosing scf.for (the
+// persistent matmul's tile loop) and the views' bases, sizes and strides
+// are defined outside it, tilepipe-pipeline-mma-loops sets the ring up once:
+// tile_as.tma_ring_begin before the enclosing loop, which carries the index
+// of the next chunk (an i32 iter_arg) so that slots and parities go on from
+// one iteration to the next instead of starting over with fresh mbarriers.
+// Each iteration begins with tile_as.tma_ring_resume and ends its K loop
+// with a `carried` tile_as.tma_ring_end; tile_as.tma_ring_close after the
+// loop ends the ring. The previous chunk's slot, which each wgmma_stage
+// releases, is then also the previous iteration's last.
+
+def TileAS_TmaRingResumeOp : TileAS_Op<"tma_ring_resume", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "a carried TMA ring's next run: the scratch's other users are done";
+  let description = [{
+    Meets the CTA at a barrier (with `warp_specialized`: the ring's named
+    barrier of both roles) before the producer refills the slots in this
+    iteration of the enclosing loop: whatever else used the shared scratch
+    since the ring's previous run (the epilogue's TMA-store staging) is
+    done with it. The mbarriers keep their phases.
+  }];
+  let arguments = (ins TypeAttr:$acc_type, UnitAttr:$warp_specialized);
+  let assemblyFormat = "attr-dict";
+}
+
+def TileAS_TmaRingCloseOp : TileAS_Op<"tma_ring_close", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "end a TMA ring carried across a loop: barrier, mbarriers invalidated";
+  let description = [{
+    After the enclosing loop of a carried ring: meets the CTA at a barrier
+    (nobody waits on the ring's mbarriers any more) and the CTA's first
+    thread invalidates them. With `warp_specialized` (in the consumer
+    warpgroups) it meets the producer's tile_as.tma_ring_leave at the
+    ring's named barrier, and the producer invalidates them.
+  }];
+  let arguments = (ins TypeAttr:$acc_type, I64Attr:$chunk, I64Attr:$stages,
+                       UnitAttr:$warp_specialized);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -240,7 +240,12 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
     addresses. On sm_120a/121a/120f (hasMmaSyncTensorMaps) a loop on the
     mma.sync path with the same operands takes the same ring, its consumer
     tile_as.mmaf_tma_stage (ldmatrix from the swizzled slots, mma.sync,
-    then the warps release the chunk's own slot).
+    then the warps release the chunk's own slot). A TMA ring whose K loop
+    runs once per iteration of an enclosing scf.for (the persistent
+    matmul's tile loop) is carried across it (carry-rings): begun once
+    before that loop, slots and parities going on from a chunk count the
+    loop carries, a tile_as.tma_ring_resume barrier per iteration and
+    tile_as.tma_ring_close after it.
 
     Cost rule: the ring keeps the accumulator and the addresses of the next
     copies (two registers per 16-byte cp.async run of one iteration's A and
@@ -257,7 +262,10 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
            "Most ring slots (2 or more; the shared-memory budget may use fewer)">,
     Option<"maxRingRegisters", "max-ring-registers", "int64_t", /*default=*/"160",
            "Pipeline only loops whose accumulator plus next-copy addresses take "
-           "at most this many registers per thread (the cost rule)">
+           "at most this many registers per thread (the cost rule)">,
+    Option<"carryRings", "carry-rings", "bool", /*default=*/"true",
+           "Carry a TMA ring across the loop enclosing its K loop (false: one "
+           "ring per iteration, its mbarriers set up and invalidated each time)">
   ];
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
                            "::mlir::arith::ArithDialect"];
