@@ -45,6 +45,18 @@
 // swizzled slots (mmaf_tma_stage), which releases its own slot at once:
 // mma.sync has nothing in flight after it.
 //
+// On sm_100a/103a/110a (the tcgen05 accumulator layout: M a multiple of
+// 128, A and B with their views, B N-major, unbatched) the same TMA ring
+// feeds tcgen05.mma (tcgen05_stage): one thread issues the loads and the
+// MMAs, and a slot's empty mbarrier is the tcgen05.commit that follows the
+// MMAs reading it, so the MMAs stay asynchronous across chunks and
+// iterations: the thread waits for a commit only when its slot is refilled
+// S - 1 chunks later. The accumulator stays in tensor memory through the
+// loop (acc_to_tmem before the ring, acc_from_tmem after tma_ring_end,
+// which waits for the last MMAs), as tilepipe-keep-accumulators-in-tmem
+// keeps it for the unpipelined loop; the ring then leaves 1 KiB of static
+// shared memory to the tensor-memory address word and the mbarriers.
+//
 // S is 3 (cuTile's bytecode carries no stage count: its hints are
 // occupancy, num_worker_warps and per-load latency), fewer where the ring
 // does not fit the shared memory; a loop keeps the unpipelined mmaf_global
@@ -104,6 +116,9 @@ using namespace tilepipe::tile_as;
 
 /// The k of one mma.sync step: chunks are multiples of it.
 static constexpr int64_t kStepK = 16;
+/// Rows of one cta_group::1 tcgen05.mma (the ring's M is a multiple) and
+/// the tensor-memory columns the accumulator must fit.
+static constexpr int64_t kTcgen05RingRows = 128, kTcgen05TmemColumns = 512;
 
 namespace {
 /// A loop to pipeline and how.
@@ -117,6 +132,8 @@ struct Candidate {
   bool tma = false;
   /// A TMA ring whose consumer is ldmatrix + mma.sync (sm_120a/121a).
   bool mmaSync = false;
+  /// A TMA ring whose consumer is tcgen05.mma (sm_100a/103a/110a).
+  bool tcgen05 = false;
 };
 } // namespace
 
@@ -161,14 +178,13 @@ chooseRing(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t maxStages) {
 
 /// The stage count and chunk of a TMA ring for an [M, N] f32 accumulator
 /// and 16-bit operands: as chooseRing, with wgmma's swizzled slots and the
-/// two mbarriers per slot after them.
-static std::optional<std::pair<int64_t, int64_t>> chooseTmaRing(int64_t m, int64_t n, int64_t k,
-                                                                int64_t maxStages) {
+/// two mbarriers per slot after them, within `limit` bytes.
+static std::optional<std::pair<int64_t, int64_t>>
+chooseTmaRing(int64_t m, int64_t n, int64_t k, int64_t maxStages, uint64_t limit) {
   for (int64_t stages = maxStages; stages >= 2; --stages)
     for (int64_t chunk = k; chunk >= kStepK; chunk -= kStepK)
       if (k % chunk == 0 &&
-          stages * (getSwizzledChunkBytes(m, n, chunk, 2) + kTmaRingBarrierBytes) <=
-              kMaxStaticSharedBytes)
+          stages * (getSwizzledChunkBytes(m, n, chunk, 2) + kTmaRingBarrierBytes) <= limit)
         return std::make_pair(stages, chunk);
   return std::nullopt;
 }
@@ -267,14 +283,21 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   // The wgmma path (sm_90a, the wgmma accumulator layout) takes the TMA
   // ring where TMA would load both operands anyway (both views, B not
   // transposed, unbatched) into an f32 accumulator, whose registers then
-  // stay untouched while a wgmma group is in flight across iterations. The
-  // tcgen05 path (sm_100) stages its operands itself.
-  if (hasTcgen05Accumulator(c.mma, accType))
-    return std::nullopt;
+  // stay untouched while a wgmma group is in flight across iterations.
   auto takesTma = [&] {
     return rank == 2 && accType.getElementType().isF32() && c.mma.getLhsBase() &&
            c.mma.getRhsBase() && !c.mma.getRhsViewTransposed();
   };
+  // The tcgen05 path (sm_100a/103a/110a) where its own staging would load
+  // both operands by TMA (B N-major; A without the padding rows of a
+  // 32-row tile) and the accumulator fits tensor memory for the loop.
+  if (hasTcgen05Accumulator(c.mma, accType)) {
+    if (!takesTma() || c.mma.getRhsKRuns() || accType.getShape()[0] % kTcgen05RingRows != 0 ||
+        getTcgen05TmemColumns(accType.getShape(), c.k, /*scaleBlock=*/0) > kTcgen05TmemColumns)
+      return std::nullopt;
+    c.tma = c.tcgen05 = true;
+    return c;
+  }
   // (Not a 32-row tile of one warpgroup, whose A the wgmmas read with
   // padding rows: the ring's slots hold A's rows unpadded.)
   if (hasWgmmaAccumulator(c.mma, accType)) {
@@ -305,8 +328,11 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
   if (c.tma) {
     // TMA needs no per-thread addresses: the cost rule has nothing to add
     // to the accumulator, which the unpipelined loop keeps live as well.
+    // tcgen05: 1 KiB for the tensor-memory address word and mbarriers,
+    // which precede the 1024-byte aligned scratch (Tcgen05ToLLVM.cpp).
+    uint64_t limit = kMaxStaticSharedBytes - (c.tcgen05 ? kSwizzleAlignment : 0);
     std::optional<std::pair<int64_t, int64_t>> ring =
-        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k, maxStages);
+        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k, maxStages, limit);
     if (!ring) {
       remark << "K loop not pipelined: not even two " << kStepK
              << "-deep chunks of A and B and their mbarriers fit the " << kMaxStaticSharedBytes
@@ -315,10 +341,14 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
     }
     std::tie(c.stages, c.chunk) = *ring;
     remark << "K loop pipelined: a TMA ring of " << c.stages << " stages of " << c.chunk
-           << "-deep K chunks, full and empty mbarriers per stage, "
-           << (c.mmaSync ? "ldmatrix + mma.sync from the swizzled slots ("
-                         : "one wgmma group in flight (")
-           << accRegisters << " accumulator registers per thread)";
+           << "-deep K chunks, full and empty mbarriers per stage, ";
+    if (c.tcgen05)
+      remark << "tcgen05.mma from the swizzled slots, each slot released by the "
+                "tcgen05.commit of its MMAs (the accumulator in tensor memory)";
+    else
+      remark << (c.mmaSync ? "ldmatrix + mma.sync from the swizzled slots ("
+                           : "one wgmma group in flight (")
+             << accRegisters << " accumulator registers per thread)";
     return success();
   }
   if (accRegisters + addressRegisters > maxRingRegisters) {
@@ -410,7 +440,10 @@ private:
   /// wait_group 1), and the one thread issuing the loads waits for every
   /// warp's release of that slot. tma_ring_begin before the prologue
   /// builds the maps and mbarriers; tma_ring_end after the loop drains the
-  /// wgmmas still in flight.
+  /// wgmmas still in flight. A tcgen05 ring multiplies with tcgen05_stage
+  /// (its commit releases the chunk's own slot, refilled by chunk t + S)
+  /// onto the accumulator's tensor-memory copy: acc_to_tmem before the
+  /// ring, acc_from_tmem after its end.
   void runTma() {
     scf::ForOp loop = c.loop;
     Location loc = c.mma.getLoc();
@@ -430,6 +463,11 @@ private:
         if (Operation *def = v.getDefiningOp(); def && def->getBlock() == loop.getBody())
           (void)getBackwardSlice(v, &viewSlice, options);
     cloneOnly.emplace(viewSlice.begin(), viewSlice.end());
+    if (c.tcgen05) {
+      builder.setInsertionPoint(loop);
+      OpOperand &init = loop.getInitArgsMutable()[accResult];
+      init.set(AccToTmemOp::create(builder, loc, init.get().getType(), init.get()));
+    }
     auto [lhsMap, rhsMap] = [&] {
       builder.setInsertionPoint(loop);
       Value lb = loop.getLowerBound();
@@ -473,7 +511,10 @@ private:
       // (wgmma); mma.sync releases chunk t's own slot, refilled by chunk
       // t + S (its fragments are in registers once the mma.syncs ran).
       Value refilled = slotOf(first, ahead);
-      if (c.mmaSync) {
+      if (c.tcgen05) {
+        acc = Tcgen05StageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
+                                     phaseOf(first, j), element, c.chunk, stages);
+      } else if (c.mmaSync) {
         acc = MmaFTmaStageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
                                      phaseOf(first, j), element, c.chunk, stages);
       } else {
@@ -497,7 +538,10 @@ private:
     Value result = loop.getResult(accResult);
     auto end = TmaRingEndOp::create(builder, loc, result.getType(), result, element, c.chunk,
                                     stages);
-    result.replaceAllUsesExcept(end.getResult(), end);
+    Value drained = end.getResult();
+    if (c.tcgen05)
+      drained = AccFromTmemOp::create(builder, loc, result.getType(), drained);
+    result.replaceAllUsesExcept(drained, end);
   }
 
   Candidate &c;
