@@ -173,14 +173,19 @@ setup() {
   ! grep -q 'wgmma\|cp.async.cg' "$BATS_TEST_TMPDIR/k.ptx"
 }
 
-@test "sm_100a: MatMul f16/bf16, persistent matmul f16 and BatchMatMul f16 take the tcgen05 TMA ring (-v) and assemble without spills in at most 48 KiB of shared memory" {
+@test "sm_100a: MatMul f16/bf16, persistent matmul f16 and BatchMatMul f16 and fp8 take the tcgen05 TMA ring (-v) and assemble without spills in at most 48 KiB of shared memory" {
   local case smem
   for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
-    BatchMatMul-batch_matmul_kernel.f16; do
+    BatchMatMul-batch_matmul_kernel.f16 BatchMatMul-batch_matmul_kernel.fp8e4m3; do
     run bash -c "tileiras '$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-$case.sm_100.13.4.tileirbc' --gpu-name sm_100 -v --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
     [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
-    [[ "$output" == *"remark: K loop pipelined: a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, tcgen05.mma"* ]] ||
+    # fp8's chunks are 32 deep: one 32-byte k step, as f16's 16.
+    local depth=16
+    [[ "$case" != *fp8* ]] || depth=32
+    [[ "$output" == *"remark: K loop pipelined: a TMA ring of 3 stages of $depth-deep K chunks, full and empty mbarriers per stage, tcgen05.mma"* ]] ||
       { echo "$case: $output"; false; }
+    [[ "$case" != *fp8* ]] || grep -q 'tcgen05.mma.cta_group::1.kind::f8f6f4' "$BATS_TEST_TMPDIR/k.ptx" ||
+      { echo "$case: no kind::f8f6f4"; false; }
     grep -q 'tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64' "$BATS_TEST_TMPDIR/k.ptx" &&
       grep -q 'cp.async.bulk.tensor.[23]d.shared::cluster.global.tile' "$BATS_TEST_TMPDIR/k.ptx" ||
       { echo "$case: no ring in the PTX"; false; }

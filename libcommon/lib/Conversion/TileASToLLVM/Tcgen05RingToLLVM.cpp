@@ -38,18 +38,18 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
     Type element = op.getOperandType();
     std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(element, element);
     if (accType.getRank() != 2 || !accType.getElementType().isF32() || !kind ||
-        kind->elementBytes != 2 || !isTcgen05AccumulatorLayout(laid->layout, accType.getShape()) ||
+        kind->elementBytes == 4 || !isTcgen05AccumulatorLayout(laid->layout, accType.getShape()) ||
         accType.getShape()[0] % kTcgen05Rows != 0)
       return op.emitOpError("needs an [M, N] f32 accumulator in the tcgen05 layout (M a "
-                            "multiple of 128) and f16 or bf16 operands");
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, accType);
+                            "multiple of 128) and f16, bf16 or fp8 operands");
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, accType, kind->elementBytes);
     if (failed(ring))
       return failure();
     Tcgen05RowBlocks blocks = Tcgen05RowBlocks::of(ring->s.m);
     int64_t columns = blocks.blocks * ring->s.n;
     Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns));
-    Tcgen05ChunkMmas mmas{&ring->staging, ring->s, blocks,    element, element,
-                          *kind,          false,   tmem,      Value(), 0};
+    Tcgen05ChunkMmas mmas{&ring->staging, ring->s, blocks, element, element, *kind,
+                          /*bKMajor=*/false, tmem, /*aTmem=*/Value(), /*aPerWord=*/0};
     Value slot = adaptor.getSlot();
     Type i64 = rewriter.getI64Type();
     LogicalResult result = success();

@@ -617,8 +617,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
     emitTensorMemoryBarrier(rewriter, loc);
   }
 
-  Tcgen05ChunkMmas mmas{&staging, s,      blocks, aElement, bElement,
-                        *kind,    bKMajor, tmem,   aTmem,    aPerWord};
+  Tcgen05ChunkMmas mmas{&staging, s, blocks, aElement, bElement, *kind, bKMajor, tmem, aTmem,
+                        aPerWord};
   Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
   // Thread 0 issues the MMAs of the chunk from K offset k0 (`len` of it)
   // staged in buffer `buffer`, and tcgen05.commit makes its mbarrier track

@@ -39,8 +39,8 @@ struct TmaRing {
   /// The ring op being lowered (it finds the kernel's module).
   mlir::Operation *anchor = nullptr;
 
-  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages)
-      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, /*elementBytes=*/2),
+  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages, unsigned elementBytes)
+      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, elementBytes),
         stages(stages) {
     auto layout = mlir::cast<BlockedAttr>(accType.getEncoding());
     consumer = isWgmmaAccumulatorLayout(layout, accType.getShape())    ? RingConsumer::Wgmma
@@ -68,12 +68,14 @@ struct TmaRing {
                   int64_t issuer) const;
 
   /// The ring of ring op `op` (its chunk and stages) for an accumulator of
-  /// type `accType`, placed at the start of the shared scratch; fails (with
-  /// a diagnostic) where it does not fit.
+  /// type `accType` and operands of `elementBytes` (2: f16/bf16, the wgmma
+  /// and mma.sync rings'; 1: a tcgen05 ring's fp8), placed at the start of
+  /// the shared scratch; fails (with a diagnostic) where it does not fit.
   template <typename RingOp>
-  static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op,
-                                         mlir::Type accType) {
-    TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages());
+  static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op, mlir::Type accType,
+                                         unsigned elementBytes = 2) {
+    TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages(),
+                 elementBytes);
     uint64_t bytes = ring.stages * (ring.staging.bufferBytes + kTmaRingBarrierBytes);
     mlir::FailureOr<Value> at =
         getSharedScratch(builder, op.getLoc(), op, bytes, kSwizzleAlignment);

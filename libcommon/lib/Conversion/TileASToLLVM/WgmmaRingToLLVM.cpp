@@ -103,12 +103,13 @@ struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
+    Type element = cast<PtrType>(op.getLhsBase().getType()).getPointeeType();
+    FailureOr<TmaRing> ring =
+        TmaRing::locate(rewriter, op, op.getAccType(), getElementBytes(element));
     if (failed(ring))
       return failure();
     std::optional<TmaView> a = getTmaView(adaptor.getLhsBase(), adaptor.getLhsView());
     std::optional<TmaView> b = getTmaView(adaptor.getRhsBase(), adaptor.getRhsView());
-    Type element = cast<PtrType>(op.getLhsBase().getType()).getPointeeType();
     int64_t issuer = ring->issuer(op.getWarpSpecialized());
     SmallVector<Value> maps =
         buildTensorMaps(rewriter, e, op, ring->operands(*a, *b), element, issuer);
@@ -137,7 +138,8 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType(),
+                                              getElementBytes(op.getOperandType()));
     if (failed(ring))
       return failure();
     // Only the starts are read; the maps hold the rest of the views.
@@ -222,7 +224,8 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAcc().getType());
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAcc().getType(),
+                                              getElementBytes(op.getOperandType()));
     if (failed(ring))
       return failure();
     // mma.sync leaves nothing in flight; wgmma's last group completes here,

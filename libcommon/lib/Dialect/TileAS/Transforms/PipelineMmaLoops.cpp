@@ -46,7 +46,8 @@
 // mma.sync has nothing in flight after it.
 //
 // On sm_100a/103a/110a (the tcgen05 accumulator layout: M a multiple of
-// 128, A and B with their views, B N-major, unbatched) the same TMA ring
+// 128, A and B with their views, B N-major, unbatched; f16/bf16 or one fp8
+// type, whose chunks are 32 deep: one 32-byte k step) the same TMA ring
 // feeds tcgen05.mma (tcgen05_stage): one thread issues the loads and the
 // MMAs, and a slot's empty mbarrier is the tcgen05.commit that follows the
 // MMAs reading it, so the MMAs stay asynchronous across chunks and
@@ -177,14 +178,19 @@ chooseRing(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t maxStages) {
 }
 
 /// The stage count and chunk of a TMA ring for an [M, N] f32 accumulator
-/// and 16-bit operands: as chooseRing, with wgmma's swizzled slots and the
-/// two mbarriers per slot after them, within `limit` bytes.
-static std::optional<std::pair<int64_t, int64_t>>
-chooseTmaRing(int64_t m, int64_t n, int64_t k, int64_t maxStages, uint64_t limit) {
+/// and operands of `elementBytes`: as chooseRing, with wgmma's swizzled
+/// slots and the two mbarriers per slot after them, within `limit` bytes,
+/// chunks of whole 32-byte k steps (16 f16, 32 fp8).
+static std::optional<std::pair<int64_t, int64_t>> chooseTmaRing(int64_t m, int64_t n, int64_t k,
+                                                                unsigned elementBytes,
+                                                                int64_t maxStages,
+                                                                uint64_t limit) {
+  int64_t step = kStepK * 2 / elementBytes;
   for (int64_t stages = maxStages; stages >= 2; --stages)
-    for (int64_t chunk = k; chunk >= kStepK; chunk -= kStepK)
+    for (int64_t chunk = k - k % step; chunk >= step; chunk -= step)
       if (k % chunk == 0 &&
-          stages * (getSwizzledChunkBytes(m, n, chunk, 2) + kTmaRingBarrierBytes) <= limit)
+          stages * (getSwizzledChunkBytes(m, n, chunk, elementBytes) + kTmaRingBarrierBytes) <=
+              limit)
         return std::make_pair(stages, chunk);
   return std::nullopt;
 }
@@ -276,9 +282,16 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
     return std::nullopt;
   // Both rings' staging is the 16-bit form's (mma.sync m16n8k16, wgmma
   // k16 with B N-major); fp8 and tf32 mmaf_globals keep the staging of
-  // their own form.
-  Type element = cast<PtrType>(cast<RankedTensorType>(c.mma.getLhs().getType()).getElementType()).getPointeeType();
-  if (!element.isF16() && !element.isBF16())
+  // their own form, except that the tcgen05 TMA ring takes fp8 (one
+  // type for A and B: kind::f8f6f4 from the same swizzled slots).
+  auto pointee = [](Value ptrs) {
+    return cast<PtrType>(cast<RankedTensorType>(ptrs.getType()).getElementType())
+        .getPointeeType();
+  };
+  Type element = pointee(c.mma.getLhs());
+  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(element) &&
+             element == pointee(c.mma.getRhs()) && hasTcgen05Accumulator(c.mma, accType);
+  if (!element.isF16() && !element.isBF16() && !fp8)
     return std::nullopt;
   // The wgmma path (sm_90a, the wgmma accumulator layout) takes the TMA
   // ring where TMA would load both operands anyway (both views, B not
@@ -331,8 +344,10 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
     // tcgen05: 1 KiB for the tensor-memory address word and mbarriers,
     // which precede the 1024-byte aligned scratch (Tcgen05ToLLVM.cpp).
     uint64_t limit = kMaxStaticSharedBytes - (c.tcgen05 ? kSwizzleAlignment : 0);
+    Type element = cast<PtrType>(getElementTypeOrSelf(c.mma.getLhs().getType())).getPointeeType();
     std::optional<std::pair<int64_t, int64_t>> ring =
-        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k, maxStages, limit);
+        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k,
+                      getElementBytes(element), maxStages, limit);
     if (!ring) {
       remark << "K loop not pipelined: not even two " << kStepK
              << "-deep chunks of A and B and their mbarriers fit the " << kMaxStaticSharedBytes
