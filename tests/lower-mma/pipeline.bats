@@ -197,6 +197,14 @@ setup() {
   done
 }
 
+@test "tile-llvm: a tcgen05_stage whose accumulator is not in the tcgen05 layout is a located error (exit 5)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tcgen05_stage_invalid.mlir"
+  run tile-llvm --gpu-name sm_100a "$in" -o "$BATS_TEST_TMPDIR/k.ll"
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  run FileCheck --input-file <(echo "$output") "$in"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "verifier: TMA ring ops with a one-slot ring or a view of the wrong length" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tma_ring_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
