@@ -1,6 +1,8 @@
 //===- Tcgen05Lowering.h - Pieces shared by the tcgen05.mma lowerings -----===//
 //
-// The tcgen05 lowerings of mmaf (Tcgen05ToLLVM.cpp, kind::f16) and of
+// The tcgen05 lowerings of mmaf (Tcgen05ToLLVM.cpp, kind::f16; its MMA
+// issue, Tcgen05ChunkMmas, also serves the TMA ring's tcgen05_stage in
+// Tcgen05RingToLLVM.cpp) and of
 // mmaf_scaled (BlockScaledTcgen05ToLLVM.cpp, kind::mxf8f6f4 / mxf4 /
 // mxf4nvf4 .block_scale)
 // share the kernel's one tensor-memory allocation, its mbarrier pair and
@@ -66,7 +68,9 @@ struct Tcgen05Kind {
   unsigned elementBytes;
 
   static std::optional<Tcgen05Kind> of(Type a, Type b) {
-    auto isFloat8 = [](Type t) { return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(t); };
+    auto isFloat8 = [](Type t) {
+      return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(t);
+    };
     if (a == b && (a.isF16() || a.isBF16()))
       return Tcgen05Kind{mlir::NVVM::Tcgen05MMAKind::F16, 2};
     if (mlir::isa<mlir::FloatTF32Type>(a) && mlir::isa<mlir::FloatTF32Type>(b))

@@ -49,6 +49,9 @@
 // and issues the MMAs; at the end it waits for the last commits and a
 // tensor-memory barrier hands their completion to every thread (the other
 // threads wait on no mbarrier, so none can be two phases ahead of one).
+// (A K loop of such a multiply becomes a TMA ring across its iterations
+// instead where tilepipe-pipeline-mma-loops can build one: tcgen05_stage,
+// Tcgen05RingToLLVM.cpp.)
 // f16 accumulators
 // accumulate in f32 and are rounded once at the end, as on the other
 // tensor-core paths.
