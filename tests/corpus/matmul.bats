@@ -101,6 +101,30 @@ compile_all() {
     { echo "BatchMatMul fp8: no kind::f8f6f4 tcgen05.mma"; false; }
 }
 
+# The sm_100a TMA ring across K (tile_as.tcgen05_stage; pipeline.bats pins
+# its IR and PTX): the corpus shape runs 12 K tiles, 48 chunks through 3
+# slots, so every slot's parity flips many times; the ragged shape ends
+# M, N and K mid-tile (K = 136: the last tile's loads are zero-filled).
+# BatchMatMul fp8 streams 32-deep chunks (kind::f8f6f4) through the same
+# ring; the sm_100 test above runs it ragged.
+@test "sm_100 (tcgen05 TMA ring): MatMul f16 at the corpus shape and ragged along M, N and K, and BatchMatMul fp8 at the corpus shape, match numpy in tile-emu" {
+  local case=samples-MatMul-matmul_kernel.f16
+  run tileiras -v "$BYTECODE/$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=scheduled -o "$TMP/k.mlir"
+  [[ "$status" -eq 0 && "$output" == *"remark: K loop pipelined: a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, tcgen05.mma"* ]] ||
+    { echo "$output"; false; }
+  run check $case sm_100 13.4
+  [ "$status" -eq 0 ] || { echo "corpus shape: $output"; false; }
+  run check $case sm_100 13.4 --shape A=200,136 --shape B=136,304 --shape C=200,304 --grid 4,1,1
+  [ "$status" -eq 0 ] || { echo "ragged: $output"; false; }
+  grep -q "llvm.nvvm.tcgen05.commit" "$TMP/$case.sm_100.13.4/kernel.ll" || { echo "no tcgen05.commit"; false; }
+  case=samples-BatchMatMul-batch_matmul_kernel.fp8e4m3
+  run tileiras -v "$BYTECODE/$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=scheduled -o "$TMP/k.mlir"
+  [[ "$status" -eq 0 && "$output" == *"remark: K loop pipelined: a TMA ring of 3 stages of 32-deep K chunks, full and empty mbarriers per stage, tcgen05.mma"* ]] ||
+    { echo "$output"; false; }
+  run check $case sm_100 13.4
+  [ "$status" -eq 0 ] || { echo "fp8 corpus shape: $output"; false; }
+}
+
 @test "MatMul's num_cta_in_cga = 2 (sm_100) is reported unused with -v: clusters of one CTA" {
   local f="$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_100.13.3.tileirbc"
   run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$f"

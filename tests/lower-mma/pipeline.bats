@@ -187,6 +187,72 @@ CHECK
   ! grep -q 'wgmma' "$BATS_TEST_TMPDIR/k.ptx"
 }
 
+# sm_100a: the tcgen05 path's mmaf_global (A and B by TMA) takes the TMA
+# ring across K: thread 0 loads 2 chunks ahead and issues the MMAs, each
+# slot released by the tcgen05.commit of the MMAs that read it, the
+# accumulator in tensor memory from before the ring to after its end.
+@test "tile-sched: on sm_100a cuTile's MatMul K loop becomes a TMA ring of 3 stages read by tcgen05.mma (-v says so); the accumulator stays in tensor memory" {
+  local matmul100="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_100.13.4.tileirbc"
+  run bash -c "tileiras '$matmul100' --gpu-name sm_100 --emit=scheduled -o '$BATS_TEST_TMPDIR/s.mlir' -v"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"MatMul.py:93:22: remark: K loop pipelined: a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, tcgen05.mma from the swizzled slots, each slot released by the tcgen05.commit of its MMAs (the accumulator in tensor memory)"* ]] &&
+    [[ "$output" == *"remark: TMA ring not warp-specialized: its consumer is tcgen05.mma, issued by the same thread as the loads"* ]] ||
+    { echo "$output"; false; }
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/s.mlir" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul100_ring.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run cat "$BATS_TEST_TMPDIR/s.mlir"
+  [[ "$output" != *"tile_as.mmaf_global"* && "$output" != *"tmem_accumulator"* ]] || false
+  [ "$(grep -c 'tile_as.tma_stage_load' <<< "$output")" -eq 6 ] || false
+  [ "$(grep -c 'tile_as.tcgen05_stage' <<< "$output")" -eq 4 ] || false
+  [ "$(grep -c 'tile_as.acc_to_tmem' <<< "$output")" -eq 1 ] || false
+  [ "$(grep -c 'tile_as.acc_from_tmem' <<< "$output")" -eq 1 ] || false
+}
+
+@test "PTX (default tileiras, sm_100a): MatMul's tcgen05 ring: per chunk full wait, tcgen05.mma, commit to the empty mbarrier, next loads; one drain commit and wait before the epilogue" {
+  local matmul100="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-MatMul-matmul_kernel.f16.sm_100.13.4.tileirbc"
+  run tileiras "$matmul100" --gpu-name sm_100 --emit=ptx -o "$BATS_TEST_TMPDIR/k.ptx"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/k.ptx" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul100_ring_ptx.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # 2 x 3 ring mbarriers and the drain one; 4 chunk commits and the drain's.
+  [ "$(grep -c 'mbarrier.init.shared.b64' "$BATS_TEST_TMPDIR/k.ptx")" -eq 7 ] || false
+  [ "$(grep -c 'mbarrier.inval.shared.b64' "$BATS_TEST_TMPDIR/k.ptx")" -eq 7 ] || false
+  [ "$(grep -c 'tcgen05.commit' "$BATS_TEST_TMPDIR/k.ptx")" -eq 5 ] || false
+  ! grep -q 'wgmma\|cp.async.cg' "$BATS_TEST_TMPDIR/k.ptx"
+}
+
+@test "sm_100a: MatMul f16/bf16, persistent matmul f16 and BatchMatMul f16 and fp8 take the tcgen05 TMA ring (-v) and assemble without spills in at most 48 KiB of shared memory" {
+  local case smem
+  for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
+    BatchMatMul-batch_matmul_kernel.f16 BatchMatMul-batch_matmul_kernel.fp8e4m3; do
+    run bash -c "tileiras '$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-$case.sm_100.13.4.tileirbc' --gpu-name sm_100 -v --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+    # fp8's chunks are 32 deep: one 32-byte k step, as f16's 16.
+    local depth=16
+    [[ "$case" != *fp8* ]] || depth=32
+    [[ "$output" == *"remark: K loop pipelined: a TMA ring of 3 stages of $depth-deep K chunks, full and empty mbarriers per stage, tcgen05.mma"* ]] ||
+      { echo "$case: $output"; false; }
+    [[ "$case" != *fp8* ]] || grep -q 'tcgen05.mma.cta_group::1.kind::f8f6f4' "$BATS_TEST_TMPDIR/k.ptx" ||
+      { echo "$case: no kind::f8f6f4"; false; }
+    grep -q 'tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64' "$BATS_TEST_TMPDIR/k.ptx" &&
+      grep -q 'cp.async.bulk.tensor.[23]d.shared::cluster.global.tile' "$BATS_TEST_TMPDIR/k.ptx" ||
+      { echo "$case: no ring in the PTX"; false; }
+    run ptxas -arch sm_100a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+      { echo "$case: $output"; false; }
+    smem=$(echo "$output" | sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p')
+    [ -n "$smem" ] && [ "$smem" -le 49152 ] || { echo "$case: $smem bytes of shared memory"; false; }
+  done
+}
+
+@test "tile-llvm: a tcgen05_stage whose accumulator is not in the tcgen05 layout is a located error (exit 5)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tcgen05_stage_invalid.mlir"
+  run tile-llvm --gpu-name sm_100a "$in" -o "$BATS_TEST_TMPDIR/k.ll"
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  run FileCheck --input-file <(echo "$output") "$in"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "verifier: TMA ring ops (begin, close) with a one-slot ring or a view of the wrong length" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tma_ring_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }

@@ -615,6 +615,9 @@ mlir::LogicalResult finishTensorMemory(mlir::ModuleOp module);
 /// The TMA ring's ops (WgmmaRingToLLVM.cpp).
 void populateWgmmaRingToLLVMPatterns(TileLLVMTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
+/// The tcgen05.mma consumer of the TMA ring (Tcgen05RingToLLVM.cpp).
+void populateTcgen05RingToLLVMPatterns(TileLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
 
 void populateMmaFGlobalToLLVMPatterns(TileLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);

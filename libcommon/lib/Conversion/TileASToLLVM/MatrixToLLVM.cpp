@@ -382,6 +382,7 @@ void populateMatrixToLLVMPatterns(TileLLVMTypeConverter &converter,
   patterns.add<MmaFLowering, MmaILowering>(converter);
   populateMmaFGlobalToLLVMPatterns(converter, patterns);
   populateWgmmaRingToLLVMPatterns(converter, patterns);
+  populateTcgen05RingToLLVMPatterns(converter, patterns);
 }
 
 } // namespace tilepipe::tile_as

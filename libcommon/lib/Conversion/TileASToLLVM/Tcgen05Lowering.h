@@ -1,6 +1,8 @@
 //===- Tcgen05Lowering.h - Pieces shared by the tcgen05.mma lowerings -----===//
 //
-// The tcgen05 lowerings of mmaf (Tcgen05ToLLVM.cpp, kind::f16) and of
+// The tcgen05 lowerings of mmaf (Tcgen05ToLLVM.cpp, kind::f16; its MMA
+// issue, Tcgen05ChunkMmas, also serves the TMA ring's tcgen05_stage in
+// Tcgen05RingToLLVM.cpp) and of
 // mmaf_scaled (BlockScaledTcgen05ToLLVM.cpp, kind::mxf8f6f4 / mxf4 /
 // mxf4nvf4 .block_scale)
 // share the kernel's one tensor-memory allocation, its mbarrier pair and
@@ -14,6 +16,7 @@
 #define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TCGEN05LOWERING_H
 
 #include "MatrixLowering.h"
+#include "SwizzledStaging.h"
 
 namespace tilepipe::tile_as {
 
@@ -54,6 +57,76 @@ struct Tcgen05RowBlocks {
   Value stagedRow(const IndexMath &m, Value t) const;
 
   static constexpr int64_t kPaddedMmaRows = 64;
+};
+
+/// The tcgen05.mma kind of `a` times `b` (tile element types) and the
+/// bytes of their elements: kind::f16 for f16/bf16, kind::tf32,
+/// kind::f8f6f4 for e4m3/e5m2 (either mixed with the other); nullopt for
+/// others.
+struct Tcgen05Kind {
+  mlir::NVVM::Tcgen05MMAKind kind;
+  unsigned elementBytes;
+
+  static std::optional<Tcgen05Kind> of(Type a, Type b) {
+    auto isFloat8 = [](Type t) {
+      return mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(t);
+    };
+    if (a == b && (a.isF16() || a.isBF16()))
+      return Tcgen05Kind{mlir::NVVM::Tcgen05MMAKind::F16, 2};
+    if (mlir::isa<mlir::FloatTF32Type>(a) && mlir::isa<mlir::FloatTF32Type>(b))
+      return Tcgen05Kind{mlir::NVVM::Tcgen05MMAKind::TF32, 4};
+    if (isFloat8(a) && isFloat8(b))
+      return Tcgen05Kind{mlir::NVVM::Tcgen05MMAKind::F8F6F4, 1};
+    return std::nullopt;
+  }
+
+  /// The atype/btype code of `type` in this kind: f16 0, bf16 1; tf32 2;
+  /// e4m3 0, e5m2 1.
+  static uint32_t typeCode(Type type) {
+    if (mlir::isa<mlir::FloatTF32Type>(type))
+      return 2;
+    return type.isBF16() || mlir::isa<mlir::Float8E5M2Type>(type) ? 1 : 0;
+  }
+
+  /// The instruction descriptor ("Instruction descriptor") of a multiply of
+  /// `a` by `b` with N = `n`: f32 D (bits 4-5 = 1), A and B types (bits 7-9,
+  /// 10-12), A K-major (bit 15 = 0), B MN-major (bit 16 = 1) unless
+  /// `bKMajor` (as SwizzledStaging stages it), N >> 3 (bits 17-22), M >> 4
+  /// (bits 24-28); dense, no negation or saturation.
+  static uint32_t instructionDescriptor(Type a, Type b, int64_t m, int64_t n, bool bKMajor) {
+    return 1u << 4 | typeCode(a) << 7 | typeCode(b) << 10 | uint32_t(!bKMajor) << 16 |
+           uint32_t(n >> 3) << 17 | uint32_t(m >> 4) << 24;
+  }
+};
+
+/// The tcgen05.mmas of a multiply whose B (and A, unless it is in tensor
+/// memory) is staged one K chunk at a time in the swizzled layouts of
+/// SwizzledStaging.h: one per (k step of 32 bytes, batch, row block, at most
+/// 256 columns) onto the D regions from `tmem` (Tcgen05ToLLVM.cpp), read
+/// from shared-memory descriptors and a 32-bit instruction descriptor. Both
+/// the two-buffer staging of mmaf / mmaf_global and the TMA ring's slots
+/// (tile_as.tcgen05_stage) issue through it.
+struct Tcgen05ChunkMmas {
+  const SwizzledStaging *staging = nullptr;
+  /// The multiply's shape and its row blocks (A's staged rows: padded).
+  MmaShape s;
+  Tcgen05RowBlocks blocks;
+  Type aElement, bElement;
+  Tcgen05Kind kind;
+  /// B staged K-major (else N-major).
+  bool bKMajor = false;
+  /// D's tensor-memory address (i32), and A's where it sits there
+  /// (`aPerWord` elements per column; 0: A is staged).
+  Value tmem, aTmem;
+  int64_t aPerWord = 0;
+
+  /// The calling thread (the issuer) orders itself after the thread sync
+  /// that published the chunk (tcgen05.fence::after_thread_sync), issues the
+  /// MMAs of the chunk from K offset `k0` (`len` of it) whose staged A and B
+  /// start at the shared addresses (i64) `aAddress` and `bAddress`, and
+  /// makes tcgen05.commit arrive on `barrier` once they have completed.
+  void issue(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e, Value aAddress,
+             Value bAddress, int64_t k0, int64_t len, Value barrier) const;
 };
 
 /// The canonical K-major layout without swizzling that tcgen05.mma reads

@@ -49,6 +49,9 @@
 // and issues the MMAs; at the end it waits for the last commits and a
 // tensor-memory barrier hands their completion to every thread (the other
 // threads wait on no mbarrier, so none can be two phases ahead of one).
+// (A K loop of such a multiply becomes a TMA ring across its iterations
+// instead where tilepipe-pipeline-mma-loops can build one: tcgen05_stage,
+// Tcgen05RingToLLVM.cpp.)
 // f16 accumulators
 // accumulate in f32 and are rounded once at the end, as on the other
 // tensor-core paths.
@@ -96,44 +99,6 @@ constexpr llvm::StringLiteral kTmemColumnsAttr = "tilepipe.tmem_columns";
 constexpr llvm::StringLiteral kMBarrierName = "__tile_tmem_mbarrier";
 constexpr int64_t kMBarriers = 2;
 
-
-/// The tcgen05.mma kind of `a` times `b` (tile element types) and the
-/// bytes of their elements: kind::f16 for f16/bf16, kind::tf32,
-/// kind::f8f6f4 for e4m3/e5m2 (either mixed with the other); nullopt for
-/// others.
-struct Tcgen05Kind {
-  NVVM::Tcgen05MMAKind kind;
-  unsigned elementBytes;
-
-  static std::optional<Tcgen05Kind> of(Type a, Type b) {
-    auto isFloat8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
-    if (a == b && (a.isF16() || a.isBF16()))
-      return Tcgen05Kind{NVVM::Tcgen05MMAKind::F16, 2};
-    if (isa<FloatTF32Type>(a) && isa<FloatTF32Type>(b))
-      return Tcgen05Kind{NVVM::Tcgen05MMAKind::TF32, 4};
-    if (isFloat8(a) && isFloat8(b))
-      return Tcgen05Kind{NVVM::Tcgen05MMAKind::F8F6F4, 1};
-    return std::nullopt;
-  }
-
-  /// The atype/btype code of `type` in this kind: f16 0, bf16 1; tf32 2;
-  /// e4m3 0, e5m2 1.
-  static uint32_t typeCode(Type type) {
-    if (isa<FloatTF32Type>(type))
-      return 2;
-    return type.isBF16() || isa<Float8E5M2Type>(type) ? 1 : 0;
-  }
-
-  /// The instruction descriptor ("Instruction descriptor") of a multiply of
-  /// `a` by `b` with N = `n`: f32 D (bits 4-5 = 1), A and B types (bits 7-9,
-  /// 10-12), A K-major (bit 15 = 0), B MN-major (bit 16 = 1) unless
-  /// `bKMajor` (as SwizzledStaging stages it), N >> 3 (bits 17-22), M >> 4
-  /// (bits 24-28); dense, no negation or saturation.
-  static uint32_t instructionDescriptor(Type a, Type b, int64_t m, int64_t n, bool bKMajor) {
-    return 1u << 4 | typeCode(a) << 7 | typeCode(b) << 10 | uint32_t(!bKMajor) << 16 |
-           uint32_t(n >> 3) << 17 | uint32_t(m >> 4) << 24;
-  }
-};
 
 /// A !llvm.ptr<3> to the shared global `name` of `type`, created on first use.
 Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
@@ -396,6 +361,64 @@ bool fitsTcgen05(Type a, Type b, Type lhs, Type acc) {
 
 } // namespace
 
+void Tcgen05ChunkMmas::issue(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                             Value aAddress, Value bAddress, int64_t k0, int64_t len,
+                             Value barrier) const {
+  Location loc = e.loc;
+  IndexMath m{e};
+  struct Issue {
+    int64_t batch, block, n0, width;
+  };
+  SmallVector<Issue> issues;
+  for (int64_t batch = 0; batch < s.batch; ++batch)
+    for (int64_t block = 0; block < blocks.blocks; ++block)
+      for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
+        issues.push_back({batch, block, n0, std::min(kMaxN, s.n - n0)});
+  const SwizzledArray &aArray = staging->a, &bArray = staging->b;
+  uint64_t aLayoutBits =
+      getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Tcgen05);
+  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Tcgen05);
+  Value accumulate = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                              rewriter.getBoolAttr(true));
+  int64_t stepElements = kMmaStepBytes / kind.elementBytes;
+  NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  emitCountedLoop(rewriter, loc, len / stepElements, {}, [&](Value k, ValueRange) {
+    // A k step is 32 bytes along A's rows (and a K-major B's) and 16
+    // (tf32: 8, fp8: 32) of an N-major B's rows.
+    Value kBytes = m.mul(k, kMmaStepBytes);
+    Value bStep =
+        bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(k, stepElements * bArray.width);
+    for (const Issue &issue : issues) {
+      int64_t region = issue.batch * blocks.blocks + issue.block;
+      int64_t bOrigin = staging->bRowOffset(issue.batch, issue.n0);
+      // A in tensor memory: the k step's 32 bytes are 8 columns of its
+      // region; in shared memory: a descriptor of its rows.
+      Value matrixA =
+          aPerWord ? getTensorPointer(e, m.add(m.add(aTmem, (region * s.k + k0) / aPerWord),
+                                               m.mul(k, kMmaStepBytes / 4)))
+                   : emitMatrixDescriptor(
+                         e,
+                         addBytes(e, aAddress,
+                                  m.add(aArray.kStepOffset(m, kBytes),
+                                        (issue.batch * blocks.stagedRows() +
+                                         issue.block * blocks.mmaRows) *
+                                            aArray.width)),
+                         aLayoutBits);
+      Value descB =
+          emitMatrixDescriptor(e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
+      Value d = getTensorPointer(e, m.add(tmem, region * s.n + issue.n0));
+      Value idesc = e.i32(int32_t(Tcgen05Kind::instructionDescriptor(
+          aElement, bElement, blocks.mmaRows, issue.width, bKMajor)));
+      NVVM::Tcgen05MMAOp::create(rewriter, loc, kind.kind, NVVM::CTAGroupKind::CTA_1,
+                                 NVVM::Tcgen05MMACollectorOp::DISCARD,
+                                 /*aShift=*/false, d, matrixA, descB, idesc, accumulate,
+                                 /*scaleInputD=*/Value(), /*disableOutputLane=*/Value());
+    }
+    return SmallVector<Value>{};
+  });
+  NVVM::Tcgen05CommitOp::create(rewriter, loc, barrier, /*multicastMask=*/Value());
+}
+
 void storeAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
                       ArrayRef<Value> sums) {
   Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
@@ -597,66 +620,16 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
     emitTensorMemoryBarrier(rewriter, loc);
   }
 
-  struct Issue {
-    int64_t batch, block, n0, width;
-  };
-  SmallVector<Issue> issues;
-  for (int64_t batch = 0; batch < s.batch; ++batch)
-    for (int64_t block = 0; block < rowBlocks; ++block)
-      for (int64_t n0 = 0; n0 < s.n; n0 += kMaxN)
-        issues.push_back({batch, block, n0, std::min(kMaxN, s.n - n0)});
-  const SwizzledArray &aArray = staging.a, &bArray = staging.b;
-  uint64_t aLayoutBits =
-      getDescriptorLayoutBits(aArray, /*kMajor=*/true, DescriptorFormat::Tcgen05);
-  uint64_t bLayoutBits = getDescriptorLayoutBits(bArray, bKMajor, DescriptorFormat::Tcgen05);
+  Tcgen05ChunkMmas mmas{&staging, s, blocks, aElement, bElement, *kind, bKMajor, tmem, aTmem,
+                        aPerWord};
   Value scratchAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, *scratch);
-  Value accumulate = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
-                                              rewriter.getBoolAttr(true));
-  int64_t stepElements = kMmaStepBytes / elementBytes;
-
   // Thread 0 issues the MMAs of the chunk from K offset k0 (`len` of it)
   // staged in buffer `buffer`, and tcgen05.commit makes its mbarrier track
   // them.
   auto issueChunk = [&](int64_t k0, int64_t len, int64_t buffer) {
-    Value aAddress = addBytes(e, scratchAddress, e.i32(staging.aStart(buffer)));
-    Value bAddress = addBytes(e, scratchAddress, e.i32(staging.bStart(buffer)));
-    NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    emitCountedLoop(rewriter, loc, len / stepElements, {}, [&](Value k, ValueRange) {
-      // A k step is 32 bytes along A's rows (and a K-major B's) and 16
-      // (tf32: 8, fp8: 32) of an N-major B's rows.
-      Value kBytes = m.mul(k, kMmaStepBytes);
-      Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes)
-                            : m.mul(k, stepElements * bArray.width);
-      for (const Issue &issue : issues) {
-        int64_t region = issue.batch * rowBlocks + issue.block;
-        int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
-        // A in tensor memory: the k step's 32 bytes are 8 columns of its
-        // region; in shared memory: a descriptor of its rows.
-        Value matrixA =
-            aInTmem ? getTensorPointer(e, m.add(m.add(aTmem, (region * s.k + k0) / aPerWord),
-                                                m.mul(k, kMmaStepBytes / 4)))
-                    : emitMatrixDescriptor(
-                          e,
-                          addBytes(e, aAddress,
-                                   m.add(aArray.kStepOffset(m, kBytes),
-                                         (issue.batch * staged.m +
-                                          issue.block * blocks.mmaRows) *
-                                             aArray.width)),
-                          aLayoutBits);
-        Value descB =
-            emitMatrixDescriptor(e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
-        Value d = getTensorPointer(e, m.add(tmem, region * s.n + issue.n0));
-        Value idesc = e.i32(int32_t(
-            Tcgen05Kind::instructionDescriptor(aElement, bElement, blocks.mmaRows, issue.width,
-                                               bKMajor)));
-        NVVM::Tcgen05MMAOp::create(rewriter, loc, kind->kind, NVVM::CTAGroupKind::CTA_1,
-                                   NVVM::Tcgen05MMACollectorOp::DISCARD,
-                                   /*aShift=*/false, d, matrixA, descB, idesc, accumulate,
-                                   /*scaleInputD=*/Value(), /*disableOutputLane=*/Value());
-      }
-      return SmallVector<Value>{};
-    });
-    NVVM::Tcgen05CommitOp::create(rewriter, loc, barriers[buffer], /*multicastMask=*/Value());
+    mmas.issue(rewriter, e, addBytes(e, scratchAddress, e.i32(staging.aStart(buffer))),
+               addBytes(e, scratchAddress, e.i32(staging.bStart(buffer))), k0, len,
+               barriers[buffer]);
   };
 
   int64_t chunks = llvm::divideCeil(s.k, staging.chunk);

@@ -4,11 +4,13 @@
 // keeps its K chunks: at the start of the shared scratch, `stages` slots,
 // each one buffer of the swizzled staging of one K chunk (SwizzledStaging.h:
 // A then B N-major, 1024-byte aligned), then the mbarriers full[0..S) and
-// empty[0..S). Two consumers read the slots: wgmma (WgmmaRingToLLVM.cpp, an
+// empty[0..S). Three consumers read the slots: wgmma (WgmmaRingToLLVM.cpp, an
 // accumulator in the wgmma layout: A's rows in wgmma fragment order, boxes
-// of 8 rows, all warps along M) and, on sm_120a/121a, ldmatrix + mma.sync
-// (MmaSyncToLLVM.cpp, the mma.sync accumulator layout: A's rows in order).
-// The accumulator's layout says which.
+// of 8 rows, all warps along M), on sm_120a/121a ldmatrix + mma.sync
+// (MmaSyncToLLVM.cpp, the mma.sync accumulator layout: A's rows in order)
+// and on sm_100a/103a/110a tcgen05.mma (Tcgen05RingToLLVM.cpp, the tcgen05
+// accumulator layout: A's rows in order, the one issuing thread releasing a
+// slot through tcgen05.commit). The accumulator's layout says which.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
@@ -23,26 +25,35 @@ namespace tilepipe::tile_as {
 /// consumers are `warps` warps.
 void emitBothRolesBarrier(RegisterEmitter &e, int64_t warps);
 
+/// What reads a TMA ring's slots (the accumulator's layout says which).
+enum class RingConsumer { Wgmma, MmaSync, Tcgen05 };
+
 struct TmaRing {
   MmaShape s;
   SwizzledStaging staging;
   int64_t stages;
-  /// The consumer is ldmatrix + mma.sync (A's rows in order) rather than
-  /// wgmma.
-  bool mmaSync;
-  /// The warps that release a slot (the empty mbarriers' arrival count).
+  RingConsumer consumer;
+  /// The accumulator's warps (the CTA's threads besides a producer).
   int64_t warps;
   Value scratch;
+  /// The ring op being lowered (it finds the kernel's module).
+  mlir::Operation *anchor = nullptr;
 
-  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages)
-      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, /*elementBytes=*/2),
+  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages, unsigned elementBytes)
+      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, elementBytes),
         stages(stages) {
     auto layout = mlir::cast<BlockedAttr>(accType.getEncoding());
-    mmaSync = !isWgmmaAccumulatorLayout(layout, accType.getShape());
+    consumer = isWgmmaAccumulatorLayout(layout, accType.getShape())    ? RingConsumer::Wgmma
+               : isTcgen05AccumulatorLayout(layout, accType.getShape()) ? RingConsumer::Tcgen05
+                                                                         : RingConsumer::MmaSync;
     warps = 1;
     for (unsigned w : layout.getWarpsPerCTA())
       warps *= w;
   }
+
+  /// The arrivals that release a slot (the empty mbarriers' count): one per
+  /// warp that read it, or tcgen05.commit's one.
+  int64_t releases() const { return consumer == RingConsumer::Tcgen05 ? 1 : warps; }
 
   /// The thread that builds the maps, sets up the mbarriers and issues the
   /// loads: the producer warpgroup's first where the ring is
@@ -57,18 +68,21 @@ struct TmaRing {
                   int64_t issuer) const;
 
   /// The ring of ring op `op` (its chunk and stages) for an accumulator of
-  /// type `accType`, placed at the start of the shared scratch; fails (with
-  /// a diagnostic) where it does not fit.
+  /// type `accType` and operands of `elementBytes` (2: f16/bf16, the wgmma
+  /// and mma.sync rings'; 1: a tcgen05 ring's fp8), placed at the start of
+  /// the shared scratch; fails (with a diagnostic) where it does not fit.
   template <typename RingOp>
-  static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op,
-                                         mlir::Type accType) {
-    TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages());
+  static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op, mlir::Type accType,
+                                         unsigned elementBytes = 2) {
+    TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages(),
+                 elementBytes);
     uint64_t bytes = ring.stages * (ring.staging.bufferBytes + kTmaRingBarrierBytes);
     mlir::FailureOr<Value> at =
         getSharedScratch(builder, op.getLoc(), op, bytes, kSwizzleAlignment);
     if (mlir::failed(at))
       return mlir::failure();
     ring.scratch = *at;
+    ring.anchor = op.getOperation();
     return ring;
   }
   Value gep(RegisterEmitter &e, Value base, Value bytes) const {
@@ -88,9 +102,12 @@ struct TmaRing {
     uint64_t first = stages * staging.bufferBytes + (empty ? stages * 8 : 0);
     return gep(e, scratch, m.add(m.mul(slot, 8), first));
   }
+  /// A tcgen05 ring's drain mbarrier: tma_ring_end's tcgen05.commit of all
+  /// the MMAs signals it (the kernel's tcgen05 mbarrier 0, idle in a ring).
+  Value drainBarrier(RegisterEmitter &e) const;
   /// The TMA operands of a slot (views as given).
   SmallVector<TmaOperand, 2> operands(const TmaView &a, const TmaView &b) const {
-    if (mmaSync)
+    if (consumer != RingConsumer::Wgmma)
       return getInOrderTmaOperands(staging, s, a, b);
     return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bTransposed=*/false);
   }

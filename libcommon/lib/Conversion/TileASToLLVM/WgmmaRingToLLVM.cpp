@@ -20,8 +20,12 @@
 //   through the async proxy; the mbarriers order them.
 // - mmaf_tma_stage (sm_120a/121a): lowered with the mma.sync path
 //   (MmaSyncToLLVM.cpp); the slots then hold A's rows in order (TmaRing.h).
+// - tcgen05_stage (sm_100a/103a/110a): Tcgen05RingToLLVM.cpp; empty[s]
+//   then takes one arrival, tcgen05.commit's (TmaRing::releases).
 // - tma_ring_end: wgmma.wait_group 0 (the accumulator tied through it; none
-//   after mma.sync), a
+//   after mma.sync; after tcgen05.mma thread 0 commits all its MMAs to one
+//   more mbarrier, the kernel's tcgen05 mbarrier 0 that begin initialized,
+//   and waits for it, and the barrier below is a tensor-memory one), a
 //   CTA barrier, thread 0 invalidating
 //   the mbarriers (the scratch may be reused, the ring begun again).
 // - A ring carried across an enclosing loop: tma_ring_resume is the
@@ -39,6 +43,7 @@
 // tile_as.producer_warpgroup and tile_as.setmaxnreg split the roles.
 //
 //===----------------------------------------------------------------------===//
+#include "Tcgen05Lowering.h"
 #include "TmaRing.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -71,12 +76,18 @@ void TmaRing::emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const {
     emitCTABarrier(e.builder, e.loc);
 }
 
+Value TmaRing::drainBarrier(RegisterEmitter &e) const {
+  return getTcgen05MBarrier(e, anchor, 0);
+}
+
 void TmaRing::invalidate(ConversionPatternRewriter &rewriter, RegisterEmitter &e,
                          int64_t issuer) const {
   emitIf(rewriter, e.loc, isThread(e, issuer), [&] {
     for (int64_t slot = 0; slot < stages; ++slot)
       for (bool empty : {false, true})
         NVVM::MBarrierInvalOp::create(rewriter, e.loc, barrier(e, e.i32(slot), empty));
+    if (consumer == RingConsumer::Tcgen05)
+      NVVM::MBarrierInvalOp::create(rewriter, e.loc, drainBarrier(e));
   });
 }
 
@@ -95,12 +106,13 @@ struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
+    Type element = cast<PtrType>(op.getLhsBase().getType()).getPointeeType();
+    FailureOr<TmaRing> ring =
+        TmaRing::locate(rewriter, op, op.getAccType(), getElementBytes(element));
     if (failed(ring))
       return failure();
     std::optional<TmaView> a = getTmaView(adaptor.getLhsBase(), adaptor.getLhsView());
     std::optional<TmaView> b = getTmaView(adaptor.getRhsBase(), adaptor.getRhsView());
-    Type element = cast<PtrType>(op.getLhsBase().getType()).getPointeeType();
     int64_t issuer = ring->issuer(op.getWarpSpecialized());
     SmallVector<Value> maps =
         buildTensorMaps(rewriter, e, op, ring->operands(*a, *b), element, issuer);
@@ -109,8 +121,10 @@ struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
         NVVM::MBarrierInitOp::create(rewriter, loc, ring->barrier(e, e.i32(slot), false), e.i32(1),
                                      Value());
         NVVM::MBarrierInitOp::create(rewriter, loc, ring->barrier(e, e.i32(slot), true),
-                                     e.i32(ring->warps), Value());
+                                     e.i32(ring->releases()), Value());
       }
+      if (ring->consumer == RingConsumer::Tcgen05)
+        NVVM::MBarrierInitOp::create(rewriter, loc, ring->drainBarrier(e), e.i32(1), Value());
     });
     ring->emitRingBarrier(e, op.getWarpSpecialized());
     SmallVector<Value> results;
@@ -127,7 +141,8 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType(),
+                                              getElementBytes(op.getOperandType()));
     if (failed(ring))
       return failure();
     // Only the starts are read; the maps hold the rest of the views.
@@ -212,15 +227,34 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAcc().getType());
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAcc().getType(),
+                                              getElementBytes(op.getOperandType()));
     if (failed(ring))
       return failure();
-    // mma.sync leaves nothing in flight; wgmma's last group completes here.
-    Value acc = ring->mmaSync ? adaptor.getAcc() : emitDrainingWait(e, adaptor.getAcc());
-    // A carried ring goes on (tma_ring_resume, tma_ring_close); the
-    // producer invalidates a warp-specialized ring (tma_ring_leave).
+    // mma.sync leaves nothing in flight; wgmma's last group completes here,
+    // tcgen05's MMAs once thread 0 saw its last commit's mbarrier complete.
+    Value acc = adaptor.getAcc();
+    if (ring->consumer == RingConsumer::Wgmma)
+      acc = emitDrainingWait(e, acc);
+    bool tcgen05 = ring->consumer == RingConsumer::Tcgen05;
+    if (tcgen05) {
+      LogicalResult waited = success();
+      emitIf(rewriter, loc, isThread(e, 0), [&] {
+        Value done = ring->drainBarrier(e);
+        NVVM::Tcgen05CommitOp::create(rewriter, loc, done, /*multicastMask=*/Value());
+        waited = emitParityWait(rewriter, e, done, e.i32(0));
+      });
+      if (failed(waited))
+        return failure();
+      NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    }
+    // A carried ring goes on (tma_ring_resume, tma_ring_close; never a
+    // tcgen05 one); the producer invalidates a warp-specialized ring
+    // (tma_ring_leave).
     if (!op.getCarried()) {
       ring->emitRingBarrier(e, op.getWarpSpecialized());
+      if (tcgen05)
+        NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
       if (!op.getWarpSpecialized())
         ring->invalidate(rewriter, e, 0);
     }

@@ -55,6 +55,19 @@
 // tma_ring_close after the loop. Each chunk's slot is released by the next
 // chunk's wgmma_stage, the next iteration's first for an iteration's last.
 //
+// On sm_100a/103a/110a (the tcgen05 accumulator layout: M a multiple of
+// 128, A and B with their views, B N-major, unbatched; f16/bf16 or one fp8
+// type, whose chunks are 32 deep: one 32-byte k step) the same TMA ring
+// feeds tcgen05.mma (tcgen05_stage): one thread issues the loads and the
+// MMAs, and a slot's empty mbarrier is the tcgen05.commit that follows the
+// MMAs reading it, so the MMAs stay asynchronous across chunks and
+// iterations: the thread waits for a commit only when its slot is refilled
+// S - 1 chunks later. The accumulator stays in tensor memory through the
+// loop (acc_to_tmem before the ring, acc_from_tmem after tma_ring_end,
+// which waits for the last MMAs), as tilepipe-keep-accumulators-in-tmem
+// keeps it for the unpipelined loop; the ring then leaves 1 KiB of static
+// shared memory to the tensor-memory address word and the mbarriers.
+//
 // S is 3 (cuTile's bytecode carries no stage count: its hints are
 // occupancy, num_worker_warps and per-load latency), fewer where the ring
 // does not fit the shared memory; a loop keeps the unpipelined mmaf_global
@@ -117,6 +130,9 @@ using namespace tilepipe::tile_as;
 
 /// The k of one mma.sync step: chunks are multiples of it.
 static constexpr int64_t kStepK = 16;
+/// Rows of one cta_group::1 tcgen05.mma (the ring's M is a multiple) and
+/// the tensor-memory columns the accumulator must fit.
+static constexpr int64_t kTcgen05RingRows = 128, kTcgen05TmemColumns = 512;
 
 namespace {
 /// A loop to pipeline and how.
@@ -130,6 +146,8 @@ struct Candidate {
   bool tma = false;
   /// A TMA ring whose consumer is ldmatrix + mma.sync (sm_120a/121a).
   bool mmaSync = false;
+  /// A TMA ring whose consumer is tcgen05.mma (sm_100a/103a/110a).
+  bool tcgen05 = false;
 };
 } // namespace
 
@@ -173,15 +191,19 @@ chooseRing(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t maxStages) {
 }
 
 /// The stage count and chunk of a TMA ring for an [M, N] f32 accumulator
-/// and 16-bit operands: as chooseRing, with wgmma's swizzled slots and the
-/// two mbarriers per slot after them.
+/// and operands of `elementBytes`: as chooseRing, with wgmma's swizzled
+/// slots and the two mbarriers per slot after them, within `limit` bytes,
+/// chunks of whole 32-byte k steps (16 f16, 32 fp8).
 static std::optional<std::pair<int64_t, int64_t>> chooseTmaRing(int64_t m, int64_t n, int64_t k,
-                                                                int64_t maxStages) {
+                                                                unsigned elementBytes,
+                                                                int64_t maxStages,
+                                                                uint64_t limit) {
+  int64_t step = kStepK * 2 / elementBytes;
   for (int64_t stages = maxStages; stages >= 2; --stages)
-    for (int64_t chunk = k; chunk >= kStepK; chunk -= kStepK)
+    for (int64_t chunk = k - k % step; chunk >= step; chunk -= step)
       if (k % chunk == 0 &&
-          stages * (getSwizzledChunkBytes(m, n, chunk, 2) + kTmaRingBarrierBytes) <=
-              kMaxStaticSharedBytes)
+          stages * (getSwizzledChunkBytes(m, n, chunk, elementBytes) + kTmaRingBarrierBytes) <=
+              limit)
         return std::make_pair(stages, chunk);
   return std::nullopt;
 }
@@ -273,21 +295,35 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
     return std::nullopt;
   // Both rings' staging is the 16-bit form's (mma.sync m16n8k16, wgmma
   // k16 with B N-major); fp8 and tf32 mmaf_globals keep the staging of
-  // their own form.
-  Type element = cast<PtrType>(cast<RankedTensorType>(c.mma.getLhs().getType()).getElementType()).getPointeeType();
-  if (!element.isF16() && !element.isBF16())
+  // their own form, except that the tcgen05 TMA ring takes fp8 (one
+  // type for A and B: kind::f8f6f4 from the same swizzled slots).
+  auto pointee = [](Value ptrs) {
+    return cast<PtrType>(cast<RankedTensorType>(ptrs.getType()).getElementType())
+        .getPointeeType();
+  };
+  Type element = pointee(c.mma.getLhs());
+  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(element) &&
+             element == pointee(c.mma.getRhs()) && hasTcgen05Accumulator(c.mma, accType);
+  if (!element.isF16() && !element.isBF16() && !fp8)
     return std::nullopt;
   // The wgmma path (sm_90a, the wgmma accumulator layout) takes the TMA
   // ring where TMA would load both operands anyway (both views, B not
   // transposed, unbatched) into an f32 accumulator, whose registers then
-  // stay untouched while a wgmma group is in flight across iterations. The
-  // tcgen05 path (sm_100) stages its operands itself.
-  if (hasTcgen05Accumulator(c.mma, accType))
-    return std::nullopt;
+  // stay untouched while a wgmma group is in flight across iterations.
   auto takesTma = [&] {
     return rank == 2 && accType.getElementType().isF32() && c.mma.getLhsBase() &&
            c.mma.getRhsBase() && !c.mma.getRhsViewTransposed();
   };
+  // The tcgen05 path (sm_100a/103a/110a) where its own staging would load
+  // both operands by TMA (B N-major; A without the padding rows of a
+  // 32-row tile) and the accumulator fits tensor memory for the loop.
+  if (hasTcgen05Accumulator(c.mma, accType)) {
+    if (!takesTma() || c.mma.getRhsKRuns() || accType.getShape()[0] % kTcgen05RingRows != 0 ||
+        getTcgen05TmemColumns(accType.getShape(), c.k, /*scaleBlock=*/0) > kTcgen05TmemColumns)
+      return std::nullopt;
+    c.tma = c.tcgen05 = true;
+    return c;
+  }
   // (Not a 32-row tile of one warpgroup, whose A the wgmmas read with
   // padding rows: the ring's slots hold A's rows unpadded.)
   if (hasWgmmaAccumulator(c.mma, accType)) {
@@ -318,8 +354,13 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
   if (c.tma) {
     // TMA needs no per-thread addresses: the cost rule has nothing to add
     // to the accumulator, which the unpipelined loop keeps live as well.
+    // tcgen05: 1 KiB for the tensor-memory address word and mbarriers,
+    // which precede the 1024-byte aligned scratch (Tcgen05ToLLVM.cpp).
+    uint64_t limit = kMaxStaticSharedBytes - (c.tcgen05 ? kSwizzleAlignment : 0);
+    Type element = cast<PtrType>(getElementTypeOrSelf(c.mma.getLhs().getType())).getPointeeType();
     std::optional<std::pair<int64_t, int64_t>> ring =
-        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k, maxStages);
+        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k,
+                      getElementBytes(element), maxStages, limit);
     if (!ring) {
       remark << "K loop not pipelined: not even two " << kStepK
              << "-deep chunks of A and B and their mbarriers fit the " << kMaxStaticSharedBytes
@@ -328,10 +369,14 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
     }
     std::tie(c.stages, c.chunk) = *ring;
     remark << "K loop pipelined: a TMA ring of " << c.stages << " stages of " << c.chunk
-           << "-deep K chunks, full and empty mbarriers per stage, "
-           << (c.mmaSync ? "ldmatrix + mma.sync from the swizzled slots ("
-                         : "one wgmma group in flight (")
-           << accRegisters << " accumulator registers per thread)";
+           << "-deep K chunks, full and empty mbarriers per stage, ";
+    if (c.tcgen05)
+      remark << "tcgen05.mma from the swizzled slots, each slot released by the "
+                "tcgen05.commit of its MMAs (the accumulator in tensor memory)";
+    else
+      remark << (c.mmaSync ? "ldmatrix + mma.sync from the swizzled slots ("
+                           : "one wgmma group in flight (")
+             << accRegisters << " accumulator registers per thread)";
     return success();
   }
   if (accRegisters + addressRegisters > maxRingRegisters) {
@@ -464,7 +509,10 @@ private:
   /// wait_group 1), and the one thread issuing the loads waits for every
   /// warp's release of that slot. tma_ring_begin before the prologue
   /// builds the maps and mbarriers; tma_ring_end after the loop drains the
-  /// wgmmas still in flight.
+  /// wgmmas still in flight. A tcgen05 ring multiplies with tcgen05_stage
+  /// (its commit releases the chunk's own slot, refilled by chunk t + S)
+  /// onto the accumulator's tensor-memory copy: acc_to_tmem before the
+  /// ring, acc_from_tmem after its end.
   void runTma() {
     scf::ForOp loop = c.loop;
     Location loc = c.mma.getLoc();
@@ -484,9 +532,15 @@ private:
         if (Operation *def = v.getDefiningOp(); def && def->getBlock() == loop.getBody())
           (void)getBackwardSlice(v, &viewSlice, options);
     cloneOnly.emplace(viewSlice.begin(), viewSlice.end());
+    if (c.tcgen05) {
+      builder.setInsertionPoint(loop);
+      OpOperand &init = loop.getInitArgsMutable()[accResult];
+      init.set(AccToTmemOp::create(builder, loc, init.get().getType(), init.get()));
+    }
     // A ring carried across an enclosing loop begins before it, with the
-    // count of the chunks before as the loop's new iter_arg.
-    scf::ForOp outer = carryRings ? getCarryingLoop(c) : scf::ForOp();
+    // count of the chunks before as the loop's new iter_arg. tcgen05 rings
+    // are not carried: each iteration's tma_ring_end waits for its MMAs.
+    scf::ForOp outer = carryRings && !c.tcgen05 ? getCarryingLoop(c) : scf::ForOp();
     Value base;
     if (outer) {
       builder.setInsertionPoint(outer);
@@ -557,7 +611,10 @@ private:
       // (wgmma); mma.sync releases chunk t's own slot, refilled by chunk
       // t + S (its fragments are in registers once the mma.syncs ran).
       Value refilled = slotOf(first, ahead);
-      if (c.mmaSync) {
+      if (c.tcgen05) {
+        acc = Tcgen05StageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
+                                     phaseOf(first, j), element, c.chunk, stages);
+      } else if (c.mmaSync) {
         acc = MmaFTmaStageOp::create(builder, loc, acc.getType(), acc, slotOf(first, j),
                                      phaseOf(first, j), element, c.chunk, stages);
       } else {
@@ -581,7 +638,10 @@ private:
     Value result = loop.getResult(accResult);
     auto end = TmaRingEndOp::create(builder, loc, result.getType(), result, element, c.chunk,
                                     stages, /*warp_specialized=*/false, /*carried=*/bool(outer));
-    result.replaceAllUsesExcept(end.getResult(), end);
+    Value drained = end.getResult();
+    if (c.tcgen05)
+      drained = AccFromTmemOp::create(builder, loc, result.getType(), drained);
+    result.replaceAllUsesExcept(drained, end);
     if (!outer)
       return;
     // The next iteration's ring goes on after this one's chunks; the ring

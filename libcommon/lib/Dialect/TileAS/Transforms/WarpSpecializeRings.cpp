@@ -189,6 +189,12 @@ private:
     for (TmaRingBeginOp begin : begins) {
       auto acc = cast<RankedTensorType>(begin.getAccType());
       auto layout = cast<BlockedAttr>(acc.getEncoding());
+      // sm_100a's ring has one thread issue loads and MMAs alike: no
+      // consumer warps to specialize.
+      if (isTcgen05AccumulatorLayout(layout, acc.getShape())) {
+        os << "its consumer is tcgen05.mma, issued by the same thread as the loads";
+        return why;
+      }
       // sm_120a's ring (ldmatrix + mma.sync consumers, tile_as.mmaf_tma_stage)
       // has no setmaxnreg-balanced form yet.
       if (!isWgmmaAccumulatorLayout(layout, acc.getShape())) {

@@ -74,7 +74,8 @@ def TileAS_MmaFStageOp : TileAS_Op<"mmaf_stage", [MemoryEffects<[MemRead]>,
 }
 
 //===----------------------------------------------------------------------===//
-// The TMA ring of the wgmma path (sm_90a) and of mma.sync on sm_120a/121a
+// The TMA ring of the wgmma path (sm_90a), of mma.sync on sm_120a/121a
+// and of tcgen05.mma on sm_100a/103a/110a
 //===----------------------------------------------------------------------===//
 //
 // The same modulo schedule over K chunks for a K loop whose mmaf_global
@@ -94,7 +95,9 @@ def TileAS_MmaFStageOp : TileAS_Op<"mmaf_stage", [MemoryEffects<[MemRead]>,
 // fresh mbarrier (phase 0 not complete) already passes for u = 0.
 // M, N and the warps are the accumulator's (`acc_type`); its layout says
 // which consumer reads the slots: wgmma (all warps along M, A's rows in
-// wgmma fragment order) or mma.sync (A's rows in order).
+// wgmma fragment order), mma.sync or tcgen05.mma (A's rows in order). The
+// tcgen05 ring's empty[s] takes one arrival, tcgen05.commit's once the MMAs
+// that read the slot have completed (tile_as.tcgen05_stage).
 
 def TileAS_TmaRingBeginOp : TileAS_Op<"tma_ring_begin", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead, MemWrite]>]> {
@@ -188,12 +191,35 @@ def TileAS_MmaFTmaStageOp : TileAS_Op<"mmaf_tma_stage", [MemoryEffects<[MemRead,
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$acc `slot` $slot `phase` $phase attr-dict `:` type($acc)";
 }
+def TileAS_Tcgen05StageOp : TileAS_Op<"tcgen05_stage", [MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "tcgen05.mma of one K chunk in a TMA ring slot, released by its commit";
+  let description = [{
+    The tcgen05 consumer of a TMA ring (sm_100a/103a/110a: an accumulator
+    in the tcgen05 layout, A's rows in order in the slots). `acc` names the
+    accumulator's tensor-memory copy (tile_as.acc_to_tmem before the loop):
+    it has no registers. The CTA's first thread waits for slot `slot`'s
+    full mbarrier (parity `phase`), issues the chunk's tcgen05.mmas onto D
+    in tensor memory and makes tcgen05.commit arrive on the slot's empty
+    mbarrier once they have completed (its only arrival): the MMAs run on
+    while the thread issues the next loads. The other threads do nothing.
+    The result is the same tensor-memory copy, complete only once
+    tile_as.tma_ring_end has waited for the last MMAs.
+  }];
+  let arguments = (ins AnyRankedTensor:$acc, I32:$slot, I32:$phase, TypeAttr:$operand_type,
+                       I64Attr:$chunk, I64Attr:$stages);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$acc `slot` $slot `phase` $phase attr-dict `:` type($acc)";
+}
+
 def TileAS_TmaRingEndOp : TileAS_Op<"tma_ring_end", [MemoryEffects<[MemRead, MemWrite]>,
     AllTypesMatch<["acc", "result"]>]> {
   let summary = "drain a TMA ring: the last wgmmas complete, the mbarriers go";
   let description = [{
     Waits for every wgmma in flight (wgmma.wait_group 0: `acc`'s registers
-    are defined again and returned), meets the CTA at a barrier (nobody
+    are defined again and returned; a tcgen05 ring's first thread commits
+    its MMAs to one more mbarrier and waits for it, and a tensor-memory
+    barrier hands their completion to every thread), meets the CTA at a barrier (nobody
     reads the ring any more) and invalidates the ring's mbarriers, so that
     the scratch may be reused. With `warp_specialized` (in the consumer
     warpgroups) the barrier is the ring's named barrier, which
