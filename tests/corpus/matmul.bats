@@ -463,7 +463,7 @@ compile_all() {
 # (167 and none unpromoted; cutting N into 64-column wgmmas alone, without
 # promotion, already takes 230), so only assembling is checked here;
 # fast-accumulation=true gives back the m64n256k32 form, without spills.
-@test "sm_90: fp8 BatchMatMul takes sm_90a, TMA operands, B transposed in shared memory, e4m3 wgmma promoted into f32 (-v says so); no spills" {
+@test "sm_90: fp8 BatchMatMul takes sm_90a, TMA operands, B transposed in shared memory, e4m3 wgmma promoted into f32 (-v says so); fast accumulation without spills" {
   local bc="$BYTECODE/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_90.13.4.tileirbc"
   run tileiras "$bc" --gpu-name sm_90 -v --emit=ptx -o "$TMP/k.ptx"
   [[ "$status" -eq 0 && "$output" == *"BatchMatMul.py:"*": remark: fp8 wgmma accumulation promoted to f32: every 4 k steps (K 128) of wgmmas into a temporary (scale-d 0 first)"* ]] ||
