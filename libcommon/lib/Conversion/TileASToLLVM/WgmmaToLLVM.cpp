@@ -80,6 +80,12 @@
 // defined again and the scratch free. f16 accumulators accumulate in f32
 // and are rounded once at the end, as on the mma.sync path.
 //
+// fp8 multiplies marked by tilepipe-promote-fp8-accumulation do not
+// accumulate in the wgmmas: the issuer sums each interval of k steps per N
+// piece in a temporary and adds it into the f32 sums after its
+// wait_group (WgmmaChunks.h), since Hopper's fp8 wgmma keeps only about
+// 14 bits of its sum.
+//
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
