@@ -52,6 +52,9 @@ static const PipelineRow kSchedPipeline[] = {
     {1, "tilepipe-warp-specialize-rings"},
     // A tcgen05 K loop's accumulator stays in tensor memory.
     {1, "tilepipe-keep-accumulators-in-tmem"},
+    // sm_90a: fp8 wgmma sums promoted into the f32 accumulator every few
+    // k steps (numerics, so at every -O level).
+    {0, "tilepipe-promote-fp8-accumulation"},
 };
 
 // tile-llvm: -> LLVM + NVVM dialects. Cleanups run before translation.

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Compile a small cuda_tile kernel and check what it computes in tile-emu.
 
-  emu-check.py KERNEL.mlir --entry NAME [--grid X[,Y,Z]] [--gpu-name sm_80]
+  emu-check.py KERNEL.mlir|KERNEL.ll --entry NAME [--grid X[,Y,Z]] [--gpu-name sm_80]
       [--array NAME=NUMPY_EXPR | --scalar TYPE:VALUE]...   (kernel params, in order)
       --expect 'NAME = NUMPY_EXPR' [--expect ...] [--rtol R] [--atol A]
       [--helpers FILE.py]
@@ -14,6 +14,8 @@ statement over the *input* values of the arrays and compares the named array
 as the kernel left it. Exit 0 when all match, 1 otherwise (with a diff), 2 on
 a tool failure (its stderr is shown). --helpers runs a Python file first and
 puts what it defines in scope of every expression (reference implementations).
+A KERNEL.ll is LLVM IR compiled already (by the stage tools, with pass options
+tileiras has no flag for) and runs as it is.
 """
 import argparse, os, subprocess, sys, tempfile
 import numpy as np
@@ -47,12 +49,14 @@ def main():
     tool = lambda name: os.path.join(o.bin, name) if o.bin else name
 
     work = tempfile.mkdtemp(prefix="emu-check-")
-    ll = os.path.join(work, "kernel.ll")
-    r = subprocess.run([tool("tileiras"), o.kernel, "--emit=llvm", "-o", ll,
-                        "--gpu-name", o.gpu_name], capture_output=True, text=True)
-    if r.returncode:
-        sys.stderr.write(r.stderr)
-        return 2
+    ll = o.kernel
+    if not ll.endswith(".ll"):
+        ll = os.path.join(work, "kernel.ll")
+        r = subprocess.run([tool("tileiras"), o.kernel, "--emit=llvm", "-o", ll,
+                            "--gpu-name", o.gpu_name], capture_output=True, text=True)
+        if r.returncode:
+            sys.stderr.write(r.stderr)
+            return 2
 
     env = {"np": np, "bf16": bf16}
     for helpers in o.helpers:

@@ -38,7 +38,9 @@ teardown() {
 # the views cover only VM x VK of A, VK x VN of B and VM x VN of C and D, so
 # the tiles overhang them into random data that must read as zero padding.
 # MMA_B_KMAJOR=1 (2-D only): the array b holds B^T, N x K, which the kernel
-# reads through a dim_map'd view as FMHA reads K^T.)
+# reads through a dim_map'd view as FMHA reads K^T. MMA_COMPILE=FUNCTION:
+# FUNCTION KERNEL.mlir KERNEL.ll compiles the kernel instead of emu-check's
+# tileiras.)
 # A and B are standard normal (f16/bf16/f32/tf32), small fp8 values of
 # either sign, or in [-128, 128) (i8).
 mma_case() {
@@ -56,6 +58,11 @@ mma_case() {
   local sb="($lead$k,$n)" bm=b
   if [ -n "${MMA_B_KMAJOR:-}" ]; then gen+=(--b-kmajor); sb="($n,$k)"; bm=b.T; fi
   "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
+  local kernel="$TMP/k.mlir"
+  if [ -n "${MMA_COMPILE:-}" ]; then
+    "$MMA_COMPILE" "$TMP/k.mlir" "$TMP/k.ll" || return 3
+    kernel="$TMP/k.ll"
+  fi
   local sa="($lead$m,$k)" sc="($lead$m,$n)" a b c d
   case $ta in
     f16) a="a=$RNG.standard_normal($sa).astype(np.float16)"
@@ -103,7 +110,7 @@ mma_case() {
   elif [ "$bm" != b ]; then
     d="(lambda b: $d)($bm)"
   fi
-  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
+  run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" \
     --array "$a" --array "$b" --array "$c" --array "d_out=np.zeros($sc, c.dtype)" \
     --expect "d_out = $d" "$@"
   [ "$status" -eq 0 ] || { echo "mma $m x $n x $k $ta -> $tacc batch=$batch: $output"; false; }
@@ -342,6 +349,49 @@ wgmma_kind_case() {
   [[ "$output" == *"$instruction"* ]] || { echo "$*: no $instruction in the PTX"; false; }
 }
 
+# fp8_stages KERNEL.mlir KERNEL.ll: the stage tools for sm_90a, tile-sched's
+# passes run by tile-opt with tilepipe-promote-fp8-accumulation's interval
+# FP8_INTERVAL (k steps per promotion).
+fp8_stages() {
+  local passes
+  passes=$(tile-sched --print-pipeline |
+    sed "s/^tilepipe-promote-fp8-accumulation\$/&{interval=$FP8_INTERVAL}/" | paste -sd, -)
+  tile-read "$1" -o "$2.read.mlir" && tile-lower --gpu-name sm_90a "$2.read.mlir" -o "$2.lowered.mlir" &&
+    tile-opt "--pass-pipeline=builtin.module($passes)" "$2.lowered.mlir" -o "$2.sched.mlir" &&
+    tile-llvm "$2.sched.mlir" -o "$2"
+}
+
+# fp8_promoted_case INTERVAL INSTRUCTION wgmma_case-args: wgmma_case through
+# fp8_stages, whose LLVM IR must have INSTRUCTION and more than one
+# promotion per K chunk where INTERVAL is below the chunk's k steps:
+# wgmmas with scale-d 0 (temporaries started from zero) and, after
+# wgmma.wait_group with them tied through, add.f32 into the accumulator.
+fp8_promoted_case() {
+  local interval=$1 instruction=$2
+  shift 2
+  FP8_INTERVAL=$interval MMA_COMPILE=fp8_stages mma_case "$@" --gpu-name sm_90a
+  grep -q "wgmma.mma_async.sync.aligned.$instruction" "$TMP/k.ll" &&
+    grep -q 'i64 %[0-9]*, i32 0, i32 1, i32 1)' "$TMP/k.ll" &&
+    grep -q 'wgmma.wait_group.sync.aligned 1;' "$TMP/k.ll" && grep -q 'fadd float' "$TMP/k.ll" ||
+    { echo "$*: no promoted $instruction (scale-d 0, tied wait_group 1, fadd)"; false; }
+}
+
+# Promoted fp8 accumulation (tilepipe-promote-fp8-accumulation): intervals
+# below K and below a chunk (several promotions per chunk, the last
+# interval ragged: 3 + 1 of K 128's 4 k steps), N pieces (a 64 x 256
+# warpgroup tile: 4 pieces of 64 columns, double-buffered), padding rows
+# (32 rows at M = 64), batched, ragged views, an f16 accumulator. The sums
+# are exact in tile-emu, so this checks that every temporary is added once
+# into its own registers.
+@test "wgmma path (sm_90a): fp8 sums promoted into f32 every 1 to 3 k steps; N pieces, ragged intervals, padding rows, batched, ragged views" {
+  fp8_promoted_case 3 m64n128k32.f32.e4m3.e4m3 64 128 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_WARPS=8 fp8_promoted_case 1 m64n64k32.f32.e4m3.e4m3 128 256 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  fp8_promoted_case 2 m64n64k32.f32.e5m2.e5m2 32 64 128 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
+  fp8_promoted_case 1 m64n32k32.f32.e4m3.e4m3 64 32 64 f8E4M3FN f32 2 -- --rtol 1e-5 --atol 1e-4
+  MMA_VALID=50,60,40 fp8_promoted_case 1 m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
+  fp8_promoted_case 3 m64n32k32.f32.e4m3.e4m3 64 32 128 f8E4M3FN f16 0 -- --rtol 2e-3 --atol 2e-2
+}
+
 # tf32 (k8) and fp8 (k32) wgmma: exact operand values, so only the f32 sums
 # round (1e-5 fails where B is read in the wrong order or A and B of
 # different k meet).
@@ -351,7 +401,8 @@ wgmma_kind_case() {
   wgmma_kind_case m64n32k8.f32.tf32.tf32 64 32 16 tf32 f32 2 -- --rtol 1e-5 --atol 1e-5
   MMA_VALID=50,60,20 wgmma_kind_case m64n64k8.f32.tf32.tf32 64 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
   wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
-  MMA_WARPS=8 wgmma_kind_case m64n256k32.f32.e4m3.e4m3 128 256 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
+  # (fp8 sums promoted into f32 in N pieces of 64: tilepipe-promote-fp8-accumulation.)
+  MMA_WARPS=8 wgmma_kind_case m64n64k32.f32.e4m3.e4m3 128 256 128 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-3
   wgmma_kind_case m64n64k32.f32.e5m2.e5m2 64 64 512 f8E5M2 f32 0 -- --rtol 1e-5 --atol 1e-3
   wgmma_kind_case m64n32k32.f32.e4m3.e4m3 64 32 64 f8E4M3FN f16 0 -- --rtol 2e-3 --atol 2e-2
   MMA_VALID=50,60,40 wgmma_kind_case m64n64k32.f32.e4m3.e4m3 64 64 64 f8E4M3FN f32 0 -- --rtol 1e-5 --atol 1e-4
@@ -402,7 +453,7 @@ wgmma_kind_case() {
     run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
     [[ "$output" == *"wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32"* && "$output" == *cp.async.bulk.tensor.2d* ]] ||
       { echo "$shape: no TMA-fed tf32 wgmma"; false; }
-    run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_90 \
+    run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_90 \
       --array "a=$RNG.standard_normal(($m, $k)).astype(np.float32)" \
       --array "b=$RNG.standard_normal(($k, $n)).astype(np.float32)" \
       --array "c=$RNG.standard_normal(($m, $n)).astype(np.float32)" \
@@ -470,6 +521,11 @@ tcgen05_chain_case() {
   local gen=(--m "$m" --n "$n" --k "$k" --a "$ta" --acc f32 --then "$n2")
   if [ "$batch" != 0 ]; then lead="$batch,"; gen+=(--batch "$batch"); fi
   "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
+  local kernel="$TMP/k.mlir"
+  if [ -n "${MMA_COMPILE:-}" ]; then
+    "$MMA_COMPILE" "$TMP/k.mlir" "$TMP/k.ll" || return 3
+    kernel="$TMP/k.ll"
+  fi
   local ints="$RNG.integers(LO, HI, (SHAPE)).astype(np.float32)"
   a=${ints//SHAPE/$lead$m,$k}; b=${ints//SHAPE/$lead$k,$n}; e=${ints//SHAPE/$lead$n,$n2}
   a=${a//LO/-1}; a=${a//HI/2}; b=${b//LO/-1}; b=${b//HI/2}; e=${e//LO/-2}; e=${e//HI/3}
@@ -481,7 +537,7 @@ tcgen05_chain_case() {
     a="a=($a).astype(np.float16)"; b="b=($b).astype(np.float16)"; e="e=($e).astype(np.float16)"
     d="(a.astype(np.float32) @ b.astype(np.float32) + c) @ e.astype(np.float32)"
   fi
-  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_100 \
+  run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_100 \
     --array "$a" --array "$b" --array "$c" --array "$e" \
     --array "d_out=np.zeros(($lead$m,$n2), np.float32)" --expect "d_out = $d" --rtol 0 --atol 0
   [ "$status" -eq 0 ] || { echo "chain $m x $n x $k then $n2 $ta batch=$batch: $output"; false; }
@@ -730,7 +786,7 @@ tma_store_case() {
   # Every pattern in A (rows 0-3; the NaNs 0x7F and 0xFF in rows 1 and 3),
   # every finite one in B.
   local finite="np.setdiff1d(np.arange(256), [0x7F, 0xFF])"
-  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
+  run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" \
     --array "a=np.concatenate([np.arange(256), $finite[$RNG.integers(0, 254, 32 * 64 - 256)]]).astype(np.uint8).reshape(32, 64)" \
     --array "b=$finite[$RNG.permutation(np.arange(64 * 32) % 254)].astype(np.uint8).reshape(64, 32)" \
     --array "c=$RNG.standard_normal((32, 32)).astype(np.float32)" \
@@ -743,7 +799,7 @@ tma_store_case() {
   "$KERNEL" --m 32 --n 32 --k 64 --a f8E5M2 --acc f16 > "$TMP/k.mlir"
   # Small finite values (|x| < 2^-3, subnormals included) so f16 sums stay
   # exact enough; A[0, 0] is +inf and A[1, 0] NaN.
-  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
+  run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" \
     --array "a=(np.array([0x7C] + [0x7E] + [0] * (32 * 64 - 2)) + np.concatenate([[0, 0], $RNG.integers(0, 0x30, 32 * 64 - 2) | ($RNG.integers(0, 2, 32 * 64 - 2) << 7)])).astype(np.uint8).reshape(32, 64)" \
     --array "b=($RNG.integers(0x01, 0x30, (64, 32)) | ($RNG.integers(0, 2, (64, 32)) << 7)).astype(np.uint8)" \
     --array "c=$RNG.standard_normal((32, 32)).astype(np.float16)" \
@@ -755,7 +811,7 @@ tma_store_case() {
 @test "mmaf f64 accumulates in f64" {
   "$KERNEL" --m 32 --n 16 --k 64 --a f64 --acc f64 > "$TMP/k.mlir"
   # 1e-12 fails if any step rounds to f32.
-  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
+  run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" \
     --array "a=$RNG.standard_normal((32, 64))" --array "b=$RNG.standard_normal((64, 16))" \
     --array "c=$RNG.standard_normal((32, 16))" --array "d_out=np.zeros((32, 16))" \
     --expect "d_out = a @ b + c" --rtol 1e-12 --atol 1e-12

@@ -22,6 +22,19 @@ namespace tilepipe::tile_as {
 /// warpgroup), the last pair's second half is padding: the issuer keeps
 /// its D registers from one chunk to the next, so that nothing but a wgmma
 /// writes a register of a D fragment in flight.
+///
+/// Promoted fp8 accumulation (promoteEvery; tilepipe-promote-fp8-accumulation
+/// has why): the wgmmas do not accumulate into the accumulator. Per
+/// interval of at most `steps` k steps within the chunk and per N piece of
+/// each (batch, row pair) wgmma, one group between fence and commit sums
+/// the interval into a temporary D fragment, the first wgmma with scale-d
+/// 0 (so the temporary starts undefined: no register is written before the
+/// fence). After each commit, wgmma.wait_group 1 with the previous piece's
+/// temporary tied through it (nothing reads it before the wait) lets that
+/// piece be added into the accumulator's registers by add.f32 while this
+/// piece's wgmmas run: two temporaries live, which bounds the pieces' width
+/// (a register budget, see WgmmaToLLVM.cpp). The last piece stays in
+/// flight after issue(); wait(0, ...) adds it. Padding rows are dropped.
 class WgmmaChunkIssuer {
 public:
   /// `aRegs`: A comes from registers (the accumulator's layout) rather
@@ -36,12 +49,43 @@ public:
   mlir::FailureOr<SmallVector<Value>> issue(Value aAddress, Value bAddress, int64_t k0,
                                             int64_t len, ArrayRef<Value> sums);
 
+  /// Sums fp8 K in temporaries of at most `steps` k steps each, added into
+  /// the accumulator (see the class comment); 0 does not promote.
+  void promoteEvery(int64_t steps);
+  bool promotes() const { return promotion > 0; }
+  /// wgmma.wait_group `groups` after issue(); the sums after it (promoted:
+  /// the pending piece added once no group is left in flight).
+  SmallVector<Value> wait(int64_t groups, ArrayRef<Value> sums);
+
 private:
   struct Issue {
     int64_t batch, pair, n0, width;
   };
+  /// The A and B address offsets of k step `k` (an i32).
+  struct StepOffsets {
+    Value a, b;
+  };
+  StepOffsets offsetsOf(Value k);
   SmallVector<Value> step(Value k, int64_t staticK, int64_t k0, Value aAddress, Value bAddress,
                           ValueRange carried, bool &emitted);
+  /// One wgmma of `issue` at k step `k` (`staticK` where known, else -1)
+  /// onto the D fragment `d` (its registers fragmentRegs(issue)); `scaleD`
+  /// false: D = A * B, `d` unread. The D registers after it.
+  mlir::FailureOr<SmallVector<Value>> emitWgmma(const Issue &issue, const StepOffsets &offsets,
+                                                int64_t staticK, int64_t k0, Value aAddress,
+                                                Value bAddress, ArrayRef<Value> d, bool scaleD);
+  mlir::FailureOr<SmallVector<Value>> issuePromoted(Value aAddress, Value bAddress, int64_t k0,
+                                                    int64_t len, ArrayRef<Value> sums);
+  /// Adds the pending piece's temporary, tied through wgmma.wait_group
+  /// `groups`, into `sums`.
+  void addPending(int64_t groups, SmallVector<Value> &sums);
+  /// wgmma.wait_group `groups` with `values` and the sums of the last adds
+  /// (`added`) tied through it; `values` after it. The adds then stay
+  /// before it: LLVM would otherwise sink them to their users in later
+  /// blocks (the next chunk's), keeping every piece's temporary live
+  /// (ptxas spilled 920 bytes at 255 registers).
+  SmallVector<Value> tieAdded(int64_t groups, ArrayRef<Value> values, SmallVector<Value> &sums);
+  SmallVector<int64_t> fragmentRegs(const Issue &issue) const;
   int64_t regOf(int64_t batch, int64_t row, int64_t col) const;
 
   mlir::ConversionPatternRewriter &rewriter;
@@ -62,7 +106,22 @@ private:
   Value warpgroup;
   uint64_t aLayoutBits = 0, bLayoutBits = 0;
   SmallVector<Issue> issues;
+  /// Promoted accumulation: k steps per interval (0: none), the issues cut
+  /// into N pieces, and the piece still in flight (its temporary's values
+  /// and their accumulator registers).
+  int64_t promotion = 0;
+  SmallVector<Issue> pieces;
+  SmallVector<Value> pendingTemp;
+  SmallVector<int64_t> pendingRegs;
+  /// The accumulator registers the last adds wrote (tieAdded).
+  SmallVector<int64_t> added;
 };
+
+/// wgmma.wait_group `groups` as inline PTX that passes f32 registers
+/// (`values`) through, tied: the values after it are its results, so
+/// nothing that reads them is scheduled before the wait, which NVVM's op
+/// (no operands) would allow.
+SmallVector<Value> emitTiedWaitGroup(RegisterEmitter &e, int64_t groups, ArrayRef<Value> values);
 
 /// The TMA operands (views and boxes) that fill one chunk of `staging`: A
 /// (unless null: in registers or staged by the threads) in its rows' wgmma

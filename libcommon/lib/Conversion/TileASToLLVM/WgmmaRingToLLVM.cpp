@@ -263,35 +263,15 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
   }
 
 private:
-  /// wgmma.wait_group 0 as inline PTX that passes the accumulator registers
-  /// (`acc`, a vector of f32) through, tied: the values after it are its
-  /// results, so nothing that reads them (the epilogue's conversions) can be
-  /// scheduled before the wait, which NVVM's op (no operands) would allow.
+  /// wgmma.wait_group 0 with the accumulator registers (`acc`, a vector of
+  /// f32) tied through it (emitTiedWaitGroup): nothing that reads them (the
+  /// epilogue's conversions) is scheduled before the wait.
   static Value emitDrainingWait(RegisterEmitter &e, Value acc) {
-    OpBuilder &b = e.builder;
     auto vectorType = cast<VectorType>(acc.getType());
-    int64_t count = vectorType.getNumElements();
     SmallVector<Value> values;
-    std::string constraints;
-    llvm::raw_string_ostream c(constraints);
-    for (int64_t i = 0; i < count; ++i)
-      c << (i ? "," : "") << "=f";
-    for (int64_t i = 0; i < count; ++i) {
-      c << "," << i;
+    for (int64_t i = 0; i < vectorType.getNumElements(); ++i)
       values.push_back(e.extract(acc, i));
-    }
-    auto type = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(count, vectorType.getElementType()));
-    Value drained =
-        LLVM::InlineAsmOp::create(b, e.loc, type, values, "wgmma.wait_group.sync.aligned 0;",
-                                  constraints, /*has_side_effects=*/true,
-                                  /*is_align_stack=*/false,
-                                  LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-                                  ArrayAttr())
-            .getResult(0);
-    for (int64_t i = 0; i < count; ++i)
-      values[i] = LLVM::ExtractValueOp::create(b, e.loc, drained, i);
-    return e.buildVector(vectorType, values);
+    return e.buildVector(vectorType, emitTiedWaitGroup(e, 0, values));
   }
 };
 

@@ -80,10 +80,18 @@
 // defined again and the scratch free. f16 accumulators accumulate in f32
 // and are rounded once at the end, as on the mma.sync path.
 //
+// fp8 multiplies marked by tilepipe-promote-fp8-accumulation do not
+// accumulate in the wgmmas: the issuer sums each interval of k steps per N
+// piece in a temporary and adds it into the f32 sums after its
+// wait_group (WgmmaChunks.h), since Hopper's fp8 wgmma keeps only about
+// 14 bits of its sum.
+//
 //===----------------------------------------------------------------------===//
 #include "MatrixLowering.h"
 #include "SharedScratch.h"
 #include "WgmmaChunks.h"
+
+#include "tilepipe/Dialect/TileAS/IR/Fp8Promotion.h"
 
 #include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -107,6 +115,13 @@ constexpr int64_t kWarpgroupRows = 64, kMaxN = 256;
 constexpr int64_t kWarpsPerWarpgroup = 4;
 /// Rows of one half of an m16n8 fragment.
 constexpr int64_t kCoreRows = 8;
+/// Promoted fp8 accumulation (WgmmaChunkIssuer::promoteEvery): registers
+/// per thread the accumulator and two temporary pieces may take (255 is
+/// ptxas's limit; the rest is for addresses, descriptors and the loop), and
+/// the narrowest piece. (Not enough for cuTile's fp8 BatchMatMul: ptxas
+/// 13.0 spills 816 bytes at 255 registers there; its accumulator in
+/// 64-column wgmmas alone, unpromoted, takes 230 against 167 at 256.)
+constexpr int64_t kPromotionRegisters = 192, kMinPieceWidth = 32;
 
 /// The wgmma.mma_async operand type of a tile element type (f16, bf16,
 /// tf32, e4m3, e5m2), and its bytes in registers and shared memory; the k
@@ -300,10 +315,12 @@ int64_t WgmmaChunkIssuer::regOf(int64_t batch, int64_t row, int64_t col) const {
 
 FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issue(Value aAddress, Value bAddress, int64_t k0,
                                                       int64_t len, ArrayRef<Value> sums) {
+  assert(sums.size() == size_t(realRegs) && "the accumulator's registers");
+  if (promotes())
+    return issuePromoted(aAddress, bAddress, k0, len, sums);
   int64_t stepK = WgmmaOperandType::of(aElement).stepK();
   bool emitted = true;
   NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
-  assert(sums.size() == size_t(realRegs) && "the accumulator's registers");
   // The padding rows' D registers ride along (see the constructor).
   SmallVector<Value> result(sums);
   llvm::append_range(result, padding);
@@ -324,87 +341,237 @@ FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issue(Value aAddress, Value bAdd
   return result;
 }
 
+void WgmmaChunkIssuer::promoteEvery(int64_t steps) {
+  assert(!aRegs && "fp8 A is never in registers");
+  promotion = steps;
+  pieces.clear();
+  if (!steps)
+    return;
+  // Two temporaries of width / 2 registers each are live beside the
+  // accumulator: the widest power-of-two piece (down to 32 columns) that
+  // keeps them within the budget. cuTile's fp8 BatchMatMul (128 x 256 on
+  // two warpgroups, 128 accumulator registers) takes N = 64 pieces.
+  int64_t widest = 0;
+  for (const Issue &issue : issues)
+    widest = std::max(widest, issue.width);
+  int64_t width = kMaxN;
+  while (width > kMinPieceWidth && realRegs + std::min(width, widest) > kPromotionRegisters)
+    width /= 2;
+  for (const Issue &issue : issues)
+    for (int64_t n0 = issue.n0; n0 < issue.n0 + issue.width; n0 += width)
+      pieces.push_back({issue.batch, issue.pair, n0, std::min(width, issue.n0 + issue.width - n0)});
+}
+
+FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issuePromoted(Value aAddress, Value bAddress,
+                                                              int64_t k0, int64_t len,
+                                                              ArrayRef<Value> sums) {
+  int64_t steps = len / WgmmaOperandType::of(aElement).stepK();
+  SmallVector<Value> result(sums);
+  for (int64_t first = 0; first < steps; first += promotion) {
+    int64_t count = std::min(promotion, steps - first);
+    SmallVector<StepOffsets> offsets;
+    for (int64_t k = first; k < first + count; ++k)
+      offsets.push_back(offsetsOf(e.i32(k)));
+    for (const Issue &piece : pieces) {
+      NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
+      SmallVector<Value> temp;
+      for (int64_t i = 0; i < count; ++i) {
+        FailureOr<SmallVector<Value>> d = emitWgmma(piece, offsets[i], first + i, k0, aAddress,
+                                                    bAddress, temp, /*scaleD=*/i > 0);
+        if (failed(d))
+          return failure();
+        temp = std::move(*d);
+      }
+      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, e.loc);
+      // The previous piece's group is done once at most this one is in
+      // flight; its adds run beside this piece's wgmmas.
+      if (!pendingTemp.empty())
+        addPending(1, result);
+      pendingTemp = std::move(temp);
+      pendingRegs = fragmentRegs(piece);
+    }
+  }
+  // The last adds stay in this chunk too (the caller stages the next one
+  // while the last piece is in flight).
+  tieAdded(1, {}, result);
+  return result;
+}
+
+void WgmmaChunkIssuer::addPending(int64_t groups, SmallVector<Value> &sums) {
+  SmallVector<Value> temp = tieAdded(groups, pendingTemp, sums);
+  for (auto [reg, value] : llvm::zip(pendingRegs, temp))
+    if (reg < realRegs) { // (padding rows' registers are dropped)
+      sums[reg] = LLVM::FAddOp::create(rewriter, e.loc, sums[reg], value);
+      added.push_back(reg);
+    }
+  pendingTemp.clear();
+  pendingRegs.clear();
+}
+
+SmallVector<Value> WgmmaChunkIssuer::tieAdded(int64_t groups, ArrayRef<Value> values,
+                                              SmallVector<Value> &sums) {
+  if (values.empty() && added.empty())
+    return {};
+  SmallVector<Value> tied(values);
+  for (int64_t reg : added)
+    tied.push_back(sums[reg]);
+  SmallVector<Value> waited = emitTiedWaitGroup(e, groups, tied);
+  for (auto [i, reg] : llvm::enumerate(added))
+    sums[reg] = waited[values.size() + i];
+  added.clear();
+  waited.resize(values.size());
+  return waited;
+}
+
+SmallVector<Value> WgmmaChunkIssuer::wait(int64_t groups, ArrayRef<Value> sums) {
+  SmallVector<Value> result(sums);
+  if (!promotes())
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, e.loc, groups);
+  else if (groups == 0 && !pendingTemp.empty())
+    addPending(0, result);
+  // (Promoted, issue() already left at most the pending piece in flight.)
+  return result;
+}
+
+SmallVector<int64_t> WgmmaChunkIssuer::fragmentRegs(const Issue &issue) const {
+  // D register 4j + 2h + x: row register 2 * pair + h, column register
+  // 2 * (n0 / 8 + j) + x.
+  SmallVector<int64_t> regs;
+  for (int64_t j = 0; j < issue.width / 8; ++j)
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t x = 0; x < 2; ++x)
+        regs.push_back(regOf(issue.batch, 2 * issue.pair + h, 2 * (issue.n0 / 8 + j) + x));
+  return regs;
+}
+
+WgmmaChunkIssuer::StepOffsets WgmmaChunkIssuer::offsetsOf(Value k) {
+  IndexMath m{e};
+  int64_t stepK = WgmmaOperandType::of(aElement).stepK();
+  // A k step is 32 bytes along A's rows (which the blocks continue) and,
+  // for an N-major B, 16 of B's rows; a K-major B steps like A.
+  Value kBytes = m.mul(k, kMmaStepBytes);
+  Value aStep = staging.a.kStepOffset(m, kBytes);
+  Value bStep =
+      bKMajor ? staging.b.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), staging.b.width);
+  return {aStep, bStep};
+}
+
 SmallVector<Value> WgmmaChunkIssuer::step(Value k, int64_t staticK, int64_t k0, Value aAddress,
                                           Value bAddress, ValueRange carried, bool &emitted) {
+  StepOffsets offsets = offsetsOf(k);
+  SmallVector<Value> next(carried);
+  for (const Issue &issue : issues) {
+    SmallVector<int64_t> regs = fragmentRegs(issue);
+    SmallVector<Value> d;
+    for (int64_t reg : regs)
+      d.push_back(next[reg]);
+    FailureOr<SmallVector<Value>> out =
+        emitWgmma(issue, offsets, staticK, k0, aAddress, bAddress, d, /*scaleD=*/true);
+    if (failed(out)) {
+      emitted = false;
+      continue;
+    }
+    for (auto [reg, value] : llvm::zip(regs, *out))
+      next[reg] = value;
+  }
+  return next;
+}
+
+FailureOr<SmallVector<Value>>
+WgmmaChunkIssuer::emitWgmma(const Issue &issue, const StepOffsets &offsets, int64_t staticK,
+                            int64_t k0, Value aAddress, Value bAddress, ArrayRef<Value> d,
+                            bool scaleD) {
   Location loc = e.loc;
   MLIRContext *context = rewriter.getContext();
   IndexMath m{e};
   Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
   WgmmaOperandType aType = WgmmaOperandType::of(aElement);
   int64_t stepK = aType.stepK();
-  const SwizzledArray &aArray = staging.a, &bArray = staging.b;
   auto addBytes = [&](Value address, Value bytes) -> Value {
     Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, bytes);
     return LLVM::AddOp::create(rewriter, loc, address, wide);
   };
-  // A k step is 32 bytes along A's rows (which the blocks continue) and,
-  // for an N-major B, 16 of B's rows; a K-major B steps like A.
-  Value kBytes = m.mul(k, kMmaStepBytes);
-  Value aStep = aArray.kStepOffset(m, kBytes);
-  Value bStep = bKMajor ? bArray.kStepOffset(m, kBytes) : m.mul(m.mul(k, stepK), bArray.width);
-  SmallVector<Value> next(carried);
-  for (const Issue &issue : issues) {
-    Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs), issue.pair);
-    int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
-    Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(bStep, bOrigin)), bLayoutBits);
-    // D register 4j + 2h + x: row register 2 * pair + h, column register
-    // 2 * (n0 / 8 + j) + x.
-    SmallVector<int64_t> regs;
-    for (int64_t j = 0; j < issue.width / 8; ++j)
-      for (int64_t h = 0; h < 2; ++h)
-        for (int64_t x = 0; x < 2; ++x)
-          regs.push_back(regOf(issue.batch, 2 * issue.pair + h, 2 * (issue.n0 / 8 + j) + x));
-    Type fragmentType =
-        LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs.size(), f32));
-    Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
-    for (auto [i, reg] : llvm::enumerate(regs))
-      fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, next[reg], i);
-    if (aRegs) {
-      // The A fragment of rows 2 * pair + {0, 1} and k columns
-      // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row 2p + 1),
-      // a2 and a3 the same for the second 8, each an element pair (column
-      // registers 2c, 2c + 1 of 8-column block c).
-      int64_t kBlock = (k0 + staticK * stepK) / 8;
-      SmallVector<Value> aFragment;
-      for (int64_t half = 0; half < 2; ++half)
-        for (int64_t h = 0; h < 2; ++h) {
-          SmallVector<Value> pair;
-          for (int64_t x = 0; x < 2; ++x) {
-            SmallVector<int64_t> perDim{2 * issue.pair + h, 2 * (kBlock + half) + x};
-            if (s.batched)
-              perDim.insert(perDim.begin(), issue.batch);
-            pair.push_back(aRegs->regs.values[linearizeRegister(layout, aRegs->laid.shape, perDim)]);
-          }
-          Value packed = e.buildVector(VectorType::get({2}, aElement), pair);
-          aFragment.push_back(LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
+  Value block = m.add(m.mul(m.add(warpgroup, issue.batch * warpgroups), rowPairs), issue.pair);
+  int64_t bOrigin = staging.bRowOffset(issue.batch, issue.n0);
+  Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(offsets.b, bOrigin)), bLayoutBits);
+  int64_t regs = issue.width / 2;
+  Type fragmentType = LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs, f32));
+  // (Without scale-d the fragment is not read: undefined, see promoteEvery.)
+  Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
+  for (auto [i, value] : llvm::enumerate(d))
+    fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, value, i);
+  Value out;
+  if (aRegs) {
+    assert(scaleD && "an A in registers accumulates");
+    // The A fragment of rows 2 * pair + {0, 1} and k columns
+    // 16 * kStep + {0..7, 8..15}: a0 (row 2p, first 8), a1 (row 2p + 1),
+    // a2 and a3 the same for the second 8, each an element pair (column
+    // registers 2c, 2c + 1 of 8-column block c).
+    int64_t kBlock = (k0 + staticK * stepK) / 8;
+    SmallVector<Value> aFragment;
+    for (int64_t half = 0; half < 2; ++half)
+      for (int64_t h = 0; h < 2; ++h) {
+        SmallVector<Value> pair;
+        for (int64_t x = 0; x < 2; ++x) {
+          SmallVector<int64_t> perDim{2 * issue.pair + h, 2 * (kBlock + half) + x};
+          if (s.batched)
+            perDim.insert(perDim.begin(), issue.batch);
+          pair.push_back(aRegs->regs.values[linearizeRegister(layout, aRegs->laid.shape, perDim)]);
         }
-      Value d = emitRegisterAWgmma(e, fragment, aFragment, descB, issue.width,
-                                   aElement.isBF16() ? "bf16" : "f16", bKMajor);
-      for (auto [i, reg] : llvm::enumerate(regs))
-        next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, d, i);
-      continue;
-    }
+        Value packed = e.buildVector(VectorType::get({2}, aElement), pair);
+        aFragment.push_back(LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), packed));
+      }
+    out = emitRegisterAWgmma(e, fragment, aFragment, descB, issue.width,
+                             aElement.isBF16() ? "bf16" : "f16", bKMajor);
+  } else {
     Value descA = emitMatrixDescriptor(
-        e, addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * aArray.width), aStep)),
+        e,
+        addBytes(aAddress, m.add(m.mul(block, kWarpgroupRows * staging.a.width), offsets.a)),
         aLayoutBits);
     auto mma = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, fragmentType, fragment, descA, descB,
         NVVM::MMAShapeAttr::get(context, kWarpgroupRows, issue.width, stepK), aType.type,
-        WgmmaOperandType::of(bElement).type,
-        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        WgmmaOperandType::of(bElement).type, NVVM::WGMMATypes::f32,
+        scaleD ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero, NVVM::WGMMAScaleIn::one,
         NVVM::WGMMAScaleIn::one,
         // A K-major (row-major), B N-major (row-major: transposed) or
         // K-major (column-major, the only form of tf32 and fp8).
         NVVM::MMALayout::row, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row, nullptr);
-    FailureOr<Value> d = emitAsInlinePtx(rewriter, mma.getOperation());
-    if (failed(d)) {
-      emitted = false;
-      continue;
-    }
-    for (auto [i, reg] : llvm::enumerate(regs))
-      next[reg] = LLVM::ExtractValueOp::create(rewriter, loc, *d, i);
+    FailureOr<Value> result = emitAsInlinePtx(rewriter, mma.getOperation());
+    if (failed(result))
+      return failure();
+    out = *result;
   }
-  return next;
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < regs; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, out, i));
+  return values;
+}
+
+SmallVector<Value> emitTiedWaitGroup(RegisterEmitter &e, int64_t groups, ArrayRef<Value> values) {
+  OpBuilder &b = e.builder;
+  int64_t count = values.size();
+  std::string constraints;
+  llvm::raw_string_ostream c(constraints);
+  for (int64_t i = 0; i < count; ++i)
+    c << (i ? "," : "") << "=f";
+  for (int64_t i = 0; i < count; ++i)
+    c << "," << i;
+  SmallVector<Type> types;
+  for (Value value : values)
+    types.push_back(value.getType());
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  Value waited =
+      LLVM::InlineAsmOp::create(b, e.loc, type, values,
+                                ("wgmma.wait_group.sync.aligned " + llvm::Twine(groups) + ";").str(),
+                                constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                                ArrayAttr())
+          .getResult(0);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < count; ++i)
+    results.push_back(LLVM::ExtractValueOp::create(b, e.loc, waited, i));
+  return results;
 }
 
 bool canLowerToWgmma(MmaFOp op) {
@@ -562,6 +729,18 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                 element, bytesAt(staging.bytes), staging.buffers);
   WgmmaChunkIssuer issuer(rewriter, e, s, layout, accLaid->shape, staging, element, bElement, bKMajor,
                           aInRegisters ? &a : nullptr);
+  // fp8 sums promoted into f32 (tilepipe-promote-fp8-accumulation).
+  if (auto interval =
+          op->getAttrOfType<IntegerAttr>(kFp8PromotionIntervalAttrName)) {
+    bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(element) ||
+               isa<Float8E4M3FNType, Float8E5M2Type>(bElement);
+    if (!fp8 || interval.getInt() <= 0)
+      return op->emitOpError("has ") << kFp8PromotionIntervalAttrName << " = "
+                                     << interval.getInt()
+                                     << ", which only a positive number of k steps of a "
+                                        "multiply with fp8 operands can have";
+    issuer.promoteEvery(interval.getInt());
+  }
 
   auto aRowOf = [&](size_t i) {
     return stagedRowOfA(batchOf(a.regs, i), a.regs.coords[mDim][i]);
@@ -605,10 +784,9 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
                      addBytes(scratchAddress, e.i32(bStart)), k0, len, sums);
     if (failed(next))
       return failure();
-    sums = std::move(*next);
     // The last chunk's group ends the multiply; before it, one group stays
     // in flight while the next chunk is staged.
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, chunk + 1 == chunks ? 0 : 1);
+    sums = issuer.wait(chunk + 1 == chunks ? 0 : 1, *next);
   }
   emitCTABarrier(rewriter, loc); // later users of the scratch may overwrite it
   if (tma)
