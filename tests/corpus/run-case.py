@@ -4,6 +4,11 @@
   run-case.py --manifest M --case KEY --bytecode FILE --gpu-name sm_XX --bin DIR --work DIR
               [--shape NAME=D0,D1,...]... [--grid X,Y,Z] [--seed N]
   run-case.py ... --cubin IMAGE [--block X,Y,Z]
+  run-case.py ... --llvm KERNEL.ll --bin DIR
+
+With --llvm tile-emu runs KERNEL.ll (nvptx64 LLVM IR made beforehand, e.g. by
+tile-llvm from an edited stage output) instead of what tileiras makes of the
+bytecode.
 
 With --cubin the case runs on a real GPU instead: IMAGE (a cubin or PTX made
 beforehand) is launched by tests/gpu/launch-cubin.py, which takes tile-emu's
@@ -133,6 +138,7 @@ def main():
     p.add_argument("--bytecode")
     p.add_argument("--bin")
     p.add_argument("--cubin", help="run IMAGE on the GPU instead of compiling it for tile-emu")
+    p.add_argument("--llvm", help="run this LLVM IR in tile-emu instead of compiling --bytecode")
     p.add_argument("--block", default="1,1,1", help="with --cubin: the launch's block")
     p.add_argument("--time", default="0", help="with --cubin: also time N launches")
     p.add_argument("--seed", type=int, default=0)
@@ -144,11 +150,12 @@ def main():
     os.makedirs(o.work, exist_ok=True)
     rng = np.random.default_rng(o.seed)
 
-    if not o.cubin and not (o.bin and o.bytecode):
-        p.error("--bin and --bytecode are needed unless --cubin is given")
-    kernel_ll = os.path.join(o.work, "kernel.ll")
+    if not o.cubin and not (o.bin and (o.bytecode or o.llvm)):
+        p.error("--bin and --bytecode (or --llvm) are needed unless --cubin is given")
+    kernel_ll = o.llvm or os.path.join(o.work, "kernel.ll")
     compiled = subprocess.run([os.path.join(o.bin, "tileiras"), o.bytecode, "--emit=llvm",
-                               "-o", kernel_ll, "--gpu-name", o.gpu_name]) if not o.cubin else None
+                               "-o", kernel_ll, "--gpu-name", o.gpu_name]) \
+        if not (o.cubin or o.llvm) else None
     if compiled and compiled.returncode != 0:
         print("%s: tileiras failed (exit %d) for %s" % (o.case, compiled.returncode, o.bytecode),
               file=sys.stderr)
