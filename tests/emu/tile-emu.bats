@@ -232,11 +232,33 @@ np.save('ref.npy', A.astype(np.float64) @ B.astype(np.float64))"
   gen "np.save('out.npy', np.zeros(2, np.int32))"
   run timeout 30 tile-emu "$K/edge.ll" --kernel runaway --grid 1 --param ptr:out.npy --param i32:0
   [ "$status" -eq 5 ]
-  [[ "$output" == *"kernel 'runaway', CTA (0,0,0), thread (0,0,0): host memory fault"* ]]
+  [[ "$output" == *"kernel 'runaway', CTA (0,0,0), thread (0,0,0): host stack overflow: the emulated thread used more than its 4 MiB stack (tile-emu --thread-stack-mib raises it)"* ]]
   run timeout 30 tile-emu "$K/edge.ll" --kernel spin --grid 1 --param ptr:out.npy --param i32:0 \
     --timeout 1
   [ "$status" -eq 5 ]
   [[ "$output" == *"kernel 'spin', CTA (0,0,0), thread (0,0,0): time limit exceeded"* ]]
+}
+
+@test "a kernel frame larger than the thread stack is refused before the launch and runs with --thread-stack-mib; a callee's large frame overflows onto the guard page" {
+  gen "np.save('out.npy', np.zeros(2, np.int32))"
+  run tile-emu "$K/edge.ll" --kernel bigframe --grid 1 --param ptr:out.npy --param i32:5 --out-dir out
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  [[ "$output" == *"tile-emu: error: kernel 'bigframe': its host frame takes 8193 KiB per emulated thread, which with the runtime's 256 KiB exceeds the 4 MiB thread stack (tile-emu --thread-stack-mib 9 raises it)"* ]] ||
+    { echo "$output"; false; }
+  [ ! -e out/out.npy ]
+  run tile-emu "$K/edge.ll" --kernel bigframe --grid 1 --param ptr:out.npy --param i32:5 --out-dir out \
+    --thread-stack-mib 9
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  check "list(np.load('out/out.npy')) == [5, 6]"
+  # The callee's 8 MiB frame is probed page by page from the top: the first
+  # page past the stack is its guard page, whatever lies below.
+  run tile-emu "$K/edge.ll" --kernel bigcall --grid 1 --param ptr:out.npy --param i32:5 --out-dir out
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  [[ "$output" == *"kernel 'bigcall', CTA (0,0,0), thread (0,0,0): host stack overflow: the emulated thread used more than its 4 MiB stack"* ]] ||
+    { echo "$output"; false; }
+  run tile-emu "$K/edge.ll" --kernel bigcall --grid 1 --param ptr:out.npy --param i32:5 --thread-stack-mib 0
+  [ "$status" -eq 1 ] && [[ "$output" == *"--thread-stack-mib: Value 0 not in range 1 to 1024"* ]] ||
+    { echo "$output"; false; }
 }
 
 @test "scalar parameters of every type; out-of-range integers are usage errors" {

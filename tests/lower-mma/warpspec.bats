@@ -60,3 +60,23 @@ setup() {
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
     { echo "$output"; false; }
 }
+
+@test "barriers know their roles: a global alloca's entry and exit meet all 384 threads at barrier 1, tile code's barriers (tile-lower's barrier0 too) count the 256 consumers; the MatMul with both matches numpy in tile-emu" {
+  local t="$BATS_TEST_TMPDIR"
+  tileiras "$MATMUL90" --gpu-name sm_90a --emit=scheduled -o "$t/s.mlir"
+  # At the consumers' start: a global alloca (thread 0 mallocs at the
+  # kernel's entry, frees at its exit) and a CTA barrier from tile-lower.
+  sed '/^    } else {$/a\      %buf = tile_as.alloca {alignment = 16 : i64, global, num_elem = 16 : i64} : !tile_as.ptr<f32, 1>\n      nvvm.barrier0' \
+    "$t/s.mlir" > "$t/alloca.mlir"
+  [ "$(grep -c 'tile_as.alloca' "$t/alloca.mlir")" -eq 1 ]
+  run tile-llvm "$t/alloca.mlir" -o "$t/k.ll"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run FileCheck --input-file "$t/k.ll" "$INPUTS/warpspec_barriers.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # Counting the consumers at the entry and exit too, the producer's 128
+  # threads never got past the first.
+  run "$TILEPIPE_SOURCE_DIR/tests/corpus/run-case.py" --manifest "$TILEPIPE_SHARED_DIR/corpus/cutile/manifest.json" \
+    --case samples-MatMul-matmul_kernel.f16 --llvm "$t/k.ll" --gpu-name sm_90a --bin "$TILEPIPE_BIN" \
+    --work "$t/run" --shape A=128,40 --shape B=40,256 --shape C=128,256 --grid 1,1,1
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

@@ -110,6 +110,34 @@ teardown() {
   [[ "$output" == *"cannot write"* ]]
 }
 
+@test "-o naming a FIFO or a device writes into it instead of replacing it; a failing write (/dev/full) is an I/O error (exit 4)" {
+  # The FIFO first: a tool that renamed a temporary over its output would
+  # fail here before it could replace /dev/full below.
+  mkfifo "$TMP/pipe"
+  local tool emit reader
+  for tool in tile-read tileiras; do
+    emit=""
+    [ "$tool" = tile-read ] || emit=--emit=cuda_tile
+    cat "$TMP/pipe" > "$TMP/got" &
+    reader=$!
+    run "$tool" "$TMP/empty.mlir" $emit -o "$TMP/pipe"
+    # Nothing opened the FIFO where the tool failed or replaced it: the
+    # reader would wait forever.
+    [ "$status" -eq 0 ] && [ -p "$TMP/pipe" ] || { kill "$reader"; echo "$tool: $status $output"; false; }
+    wait "$reader"
+    grep -q module "$TMP/got"
+  done
+  [ -c /dev/full ] || skip "no /dev/full"
+  for tool in tile-read tileiras; do
+    emit=""
+    [ "$tool" = tile-read ] || emit=--emit=cuda_tile
+    run "$tool" "$TMP/empty.mlir" $emit -o /dev/full
+    [ "$status" -eq 4 ] && [[ "$output" == *"$tool: error: cannot write '/dev/full': No space left on device"* ]] ||
+      { echo "$tool: $status $output"; false; }
+    [ -c /dev/full ]
+  done
+}
+
 @test "input that is neither TileIR nor MLIR is refused with exit 3" {
   echo "hello, world" > "$TMP/fake.bc"
   run tile-read "$TMP/fake.bc"

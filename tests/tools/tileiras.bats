@@ -91,3 +91,31 @@ compile() {
     head -c 4 "$TMP/$f.cubin" | od -An -c | grep -q 'E   L   F'
   done
 }
+
+@test "a broken CUDA toolkit: a ptxas that is not executable (named so), one killed by a signal, and no libdevice for a kernel calling __nv_* are exit 5 with a message and no output" {
+  local bc="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
+  local vecadd="$bc/samples-VectorAddition-vec_add_kernel_1d.f32.sm_80.13.4.tileirbc"
+  local layernorm="$bc/samples-LayerNorm-layer_norm_fwd.f16.sm_80.13.4.tileirbc"
+  mkdir -p "$TMP/toolkit/bin"
+  printf '#!/bin/sh\nexit 0\n' > "$TMP/toolkit/bin/ptxas"
+  # The toolkit alone: no ptxas beside tileiras, on PATH or in the default.
+  local tileiras
+  tileiras="$(command -v tileiras)"
+  broken() {
+    CUDA_ROOT="$TMP/toolkit" TILEPIPE_DEFAULT_CUDA_ROOT=/nonexistent PATH=/usr/bin:/bin "$tileiras" "$@"
+  }
+  run broken "$vecadd" --gpu-name sm_80 -o "$TMP/k.cubin"
+  [ "$status" -eq 5 ] && [[ "$output" == *"tile-pack: error: cannot find 'ptxas' of the CUDA toolkit"*"$TMP/toolkit/bin/ptxas (not executable)"* ]] ||
+    { echo "$output"; false; }
+  printf '#!/bin/sh\nkill -9 $$\n' > "$TMP/toolkit/bin/ptxas"
+  chmod +x "$TMP/toolkit/bin/ptxas"
+  run broken "$vecadd" --gpu-name sm_80 -o "$TMP/k.cubin"
+  [ "$status" -eq 5 ] && [[ "$output" == *"tile-pack: error: ptxas was killed by a signal"* ]] ||
+    { echo "$output"; false; }
+  [ ! -e "$TMP/k.cubin" ]
+  # LayerNorm's rsqrt comes from libdevice, which this toolkit lacks.
+  run broken "$layernorm" --gpu-name sm_80 --emit=ptx -o "$TMP/k.ptx"
+  [ "$status" -eq 5 ] && [[ "$output" == *"error: could not find libdevice.10.bc of the CUDA toolkit; set CUDA_HOME. Searched:"*"$TMP/toolkit/nvvm/libdevice/libdevice.10.bc"* ]] ||
+    { echo "$output"; false; }
+  [ ! -e "$TMP/k.ptx" ]
+}

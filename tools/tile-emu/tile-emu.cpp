@@ -34,6 +34,7 @@ struct EmuOptions {
   uint32_t dynamicShared = 0;
   bool noLibdevice = false;
   unsigned timeout = 300;
+  unsigned threadStackMiB = kDefaultThreadStackBytes >> 20;
 };
 } // namespace
 
@@ -77,6 +78,10 @@ int main(int argc, char **argv) {
   app.add_flag("--no-libdevice", options.noLibdevice, "Do not link libdevice for __nv_* calls");
   app.add_option("--timeout", options.timeout,
                  "Stop with exit 5 after this many seconds (0: never), default 300");
+  app.add_option("--thread-stack-mib", options.threadStackMiB,
+                 "Host stack of each emulated thread in MiB, default 4 (kernels with large "
+                 "tiles need more; only the pages a thread touches cost memory)")
+      ->check(CLI::Range(1u, 1024u));
   if (auto exit = driver.parse(argc, argv))
     return *exit;
   llvm::StringRef tool = driver.toolName();
@@ -120,6 +125,7 @@ int main(int argc, char **argv) {
   emuOptions.smVersion = target->sm;
   emuOptions.dynamicSharedBytes = options.dynamicShared;
   emuOptions.linkLibdevice = !options.noLibdevice;
+  emuOptions.threadStackBytes = uint64_t(options.threadStackMiB) << 20;
   auto emulator = Emulator::createFromIR(contents, options.input, emuOptions);
   if (!emulator)
     return reportError(tool, emulator.takeError(), kExitCompile);

@@ -2,6 +2,7 @@
 #include "tilepipe/Emu/Emulator.h"
 
 #include "FloatBits.h"
+#include "HostStack.h"
 #include "Rewrite.h"
 #include "Runtime.h"
 #include "RuntimeEntryPoints.h"
@@ -83,6 +84,9 @@ namespace tilepipe::emu {
 class EmulatorImpl {
 public:
   EmulatorOptions options;
+  /// Each function's host frame in bytes, as the JIT reports it (before
+  /// `jit`: the JIT's context refers to it).
+  StringMap<uint64_t> frames;
   std::unique_ptr<orc::LLJIT> jit;
   std::deque<IntrinsicHandler> handlers;
   RewriteResult module;
@@ -173,6 +177,7 @@ Expected<Emulator> Emulator::create(std::unique_ptr<Module> module,
   if (!rewritten)
     return rewritten.takeError();
   impl->module = std::move(*rewritten);
+  measureHostFrames(*module, impl->frames);
 
   auto jit = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*builder)).create();
   if (!jit)
@@ -269,6 +274,9 @@ Error Emulator::launch(StringRef kernel, Dim3 grid, Dim3 block, ArrayRef<KernelA
     std::memcpy(buffer.data() + info->params[i].offset, &arg.bits64,
                 std::min<uint32_t>(info->params[i].size, 8));
 
+  if (Error err = checkKernelFrame(info->name, impl_->frames.lookup(info->name),
+                                   impl_->options.threadStackBytes))
+    return err;
   LaunchEntry &entry = impl_->launchers[info->name];
   if (!entry) {
     auto address = impl_->jit->lookup(info->launcher);
@@ -291,6 +299,7 @@ Error Emulator::launch(StringRef kernel, Dim3 grid, Dim3 block, ArrayRef<KernelA
   }
   Runtime runtime(info->name, entry, buffer.data(), ctas, block, info->cluster, shared,
                   std::move(regions),
-                  impl_->options.printfStream ? *impl_->options.printfStream : outs());
+                  impl_->options.printfStream ? *impl_->options.printfStream : outs(),
+                  impl_->options.threadStackBytes);
   return runtime.run();
 }

@@ -2,6 +2,7 @@
 #include "Runtime.h"
 
 #include "Fiber.h"
+#include "HostStack.h"
 #include "RuntimeEntryPoints.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -24,6 +25,9 @@ char *tp_emu_shared_base = nullptr; // declared extern "C" in RuntimeEntryPoints
 
 static thread_local Runtime *activeRuntime = nullptr;
 
+/// The guard page below each thread's stack.
+static constexpr size_t kStackPageBytes = 4096;
+
 Runtime &Runtime::active() { return *activeRuntime; }
 
 static std::string hex(uint64_t value) {
@@ -37,10 +41,11 @@ static std::string dim3(const uint32_t v[3]) {
 
 Runtime::Runtime(std::string kernel, LaunchEntry entry, const uint8_t *args,
                  Dim3 grid, Dim3 block, Dim3 cluster, uint32_t sharedBytes,
-                 std::vector<MemoryRegion> regions, llvm::raw_ostream &printfStream)
+                 std::vector<MemoryRegion> regions, llvm::raw_ostream &printfStream,
+                 uint64_t stackBytes)
     : kernel_(std::move(kernel)), entry_(entry), args_(args), grid_(grid),
       block_(block), cluster_(cluster), sharedBytes_(sharedBytes), regions_(std::move(regions)),
-      printfStream_(printfStream) {
+      printfStream_(printfStream), stackBytes_(llvm::alignTo(stackBytes, kStackPageBytes)) {
   std::sort(regions_.begin(), regions_.end(),
             [](const MemoryRegion &a, const MemoryRegion &b) { return a.begin < b.begin; });
 }
@@ -91,9 +96,11 @@ llvm::Error Runtime::run() {
   uint32_t clusterCtas = uint32_t(cluster_.count());
   threads *= clusterCtas;
 
-  // One stack per thread, each with an inaccessible guard page below it.
-  size_t page = 4096;
-  size_t perThread = kFiberStackBytes + page;
+  // One stack per thread, each with an inaccessible guard page below it
+  // (the JIT probes frames larger than a page, see Emulator.cpp, so an
+  // overflow always lands on it).
+  size_t page = kStackPageBytes;
+  size_t perThread = stackBytes_ + page;
   stackPoolBytes_ = perThread * threads;
   void *pool = mmap(nullptr, stackPoolBytes_, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -922,10 +929,24 @@ uint32_t Runtime::activeMask() {
 static const char *faultToolName = "tile-emu";
 static int faultExitCode = 5;
 
+std::string Runtime::describeHostFault(uintptr_t address) const {
+  if (!current_)
+    return "";
+  auto lo = reinterpret_cast<uintptr_t>(current_->stackLo);
+  if (address >= lo || address < lo - kStackPageBytes)
+    return "";
+  return "host stack overflow: the emulated thread used more than its " +
+         formatStackBytes(stackBytes_) + " stack (tile-emu --thread-stack-mib raises it)";
+}
+
 /// Dying anyway: formatting with snprintf is acceptable here.
-static void onFatalSignal(int signal) {
+static void onFatalSignal(int signal, siginfo_t *info, void *) {
   char text[1024];
+  std::string overflow;
+  if ((signal == SIGSEGV || signal == SIGBUS) && activeRuntime && info)
+    overflow = activeRuntime->describeHostFault(reinterpret_cast<uintptr_t>(info->si_addr));
   const char *what = signal == SIGALRM ? "time limit exceeded (endless loop or spin-wait?)"
+                     : !overflow.empty() ? overflow.c_str()
                      : signal == SIGSEGV || signal == SIGBUS
                          ? "host memory fault (an emulated thread overflowed its stack?)"
                          : signal == SIGFPE ? "arithmetic exception" : "illegal instruction";
@@ -946,8 +967,8 @@ void tilepipe::emu::installFaultHandlers(const char *toolName, int exitCode,
   stack.ss_size = alternateStack.size();
   sigaltstack(&stack, nullptr);
   struct sigaction action = {};
-  action.sa_handler = onFatalSignal;
-  action.sa_flags = SA_ONSTACK;
+  action.sa_sigaction = onFatalSignal;
+  action.sa_flags = SA_ONSTACK | SA_SIGINFO;
   sigemptyset(&action.sa_mask);
   for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM})
     sigaction(signal, &action, nullptr);

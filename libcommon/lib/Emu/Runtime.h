@@ -149,8 +149,14 @@ public:
   /// `grid` counts CTAs; it is a whole number of clusters of `cluster` CTAs.
   Runtime(std::string kernel, LaunchEntry entry, const uint8_t *args,
           Dim3 grid, Dim3 block, Dim3 cluster, uint32_t sharedBytes,
-          std::vector<MemoryRegion> regions, llvm::raw_ostream &printfStream);
+          std::vector<MemoryRegion> regions, llvm::raw_ostream &printfStream,
+          uint64_t stackBytes = kDefaultThreadStackBytes);
   ~Runtime();
+
+  /// What a host fault at `address` means for the running thread: its stack
+  /// overflowed where `address` is in the guard page below the stack; empty
+  /// otherwise. Safe to call from a signal handler that is about to exit.
+  std::string describeHostFault(uintptr_t address) const;
 
   /// Runs every cluster; the first failure stops the launch.
   llvm::Error run();
@@ -295,6 +301,7 @@ private:
   uint32_t sharedBytes_;
   std::vector<MemoryRegion> regions_;
   llvm::raw_ostream &printfStream_;
+  uint64_t stackBytes_;
 
   // Two sets of shared-memory blocks (one block per CTA of a cluster) used by
   // alternate clusters, so that a pointer kept from the previous cluster is
@@ -323,13 +330,7 @@ private:
 /// The most CTAs of a cluster (16 with the non-portable size opt-in).
 constexpr uint32_t kMaxClusterCtas = 16;
 
-/// The stack each emulated thread gets. Kernels JIT-compiled without
-/// optimization keep every tile register in their frame: a 256x256 f32
-/// accumulator over 128 threads alone is 2 KiB per thread and every value
-/// derived from it another copy, so frames of large-tile kernels (block-scaled
-/// matmul) exceed 256 KiB. Reserved lazily (MAP_NORESERVE): only the pages a
-/// thread touches cost memory.
-constexpr size_t kFiberStackBytes = 4 * 1024 * 1024;
+
 
 } // namespace tilepipe::emu
 

@@ -46,7 +46,12 @@ llvm::Expected<std::string> tilepipe::findCudaTool(llvm::StringRef name) {
     llvm::SmallString<256> candidate(dir);
     llvm::sys::path::append(candidate, name);
     searched += "\n  " + candidate.str().str();
-    return isExecutable(candidate) ? candidate.str().str() : std::string();
+    if (isExecutable(candidate))
+      return candidate.str().str();
+    // A broken install: say why the file that is there does not count.
+    if (llvm::sys::fs::exists(candidate))
+      searched += llvm::sys::fs::is_directory(candidate) ? " (a directory)" : " (not executable)";
+    return {};
   };
 
   if (std::string found = tryPath(executableDir()); !found.empty())

@@ -96,6 +96,22 @@ Error tilepipe::checkOutputAllowed(const OutputOptions &options) {
   return Error::success();
 }
 
+/// Writes `contents` to the existing special file `path`, reporting a write
+/// that fails (ENOSPC from /dev/full, a closed pipe).
+static Error writeInPlace(StringRef path, StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return makeError("cannot write '" + path + "': " + ec.message());
+  os << contents;
+  os.close();
+  if (!os.has_error())
+    return Error::success();
+  std::string message = os.error().message();
+  os.clear_error();
+  return makeError("cannot write '" + path + "': " + message);
+}
+
 Error tilepipe::writeOutput(const OutputOptions &options, StringRef contents) {
   if (Error err = checkOutputAllowed(options))
     return err;
@@ -117,6 +133,14 @@ Error tilepipe::writeOutput(const OutputOptions &options, StringRef contents) {
     }
     return Error::success();
   }
+
+  // A device, FIFO or socket is written in place: a temporary beside it
+  // renamed over it would replace it with a regular file (/dev/null itself,
+  // for root).
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(options.path, status) && llvm::sys::fs::exists(status) &&
+      !llvm::sys::fs::is_regular_file(status))
+    return writeInPlace(options.path, contents);
 
   // Write beside the target so that the rename stays on one file system.
   llvm::SmallString<256> tempPath;

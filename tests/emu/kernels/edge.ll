@@ -30,6 +30,34 @@ define ptx_kernel void @runaway(ptr addrspace(1) %out, i32 %d) "nvvm.reqntid"="2
   ret void
 }
 
+; Frames larger than a thread's 4 MiB host stack: an 8 MiB local array in
+; the kernel itself (tile-emu refuses the launch, --thread-stack-mib 16 runs
+; it: out[t] = d + t), and one in a function it calls (found at run time).
+define ptx_kernel void @bigframe(ptr addrspace(1) %out, i32 %d) "nvvm.reqntid"="2" {
+  %a = alloca [2097152 x i32], align 4, addrspace(5)
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %far = sub i32 2097151, %t
+  %p = getelementptr [2097152 x i32], ptr addrspace(5) %a, i32 0, i32 %far
+  %v = add i32 %d, %t
+  store volatile i32 %v, ptr addrspace(5) %p
+  %w = load volatile i32, ptr addrspace(5) %p
+  %q = getelementptr i32, ptr addrspace(1) %out, i32 %t
+  store i32 %w, ptr addrspace(1) %q
+  ret void
+}
+
+define internal void @bigcallee(i32 %n) {
+  %a = alloca [2097152 x i32], align 4, addrspace(5)
+  %p = getelementptr [2097152 x i32], ptr addrspace(5) %a, i32 0, i32 7
+  store volatile i32 %n, ptr addrspace(5) %p
+  ret void
+}
+
+define ptx_kernel void @bigcall(ptr addrspace(1) %out, i32 %d) "nvvm.reqntid"="2" {
+  call void @bigcallee(i32 %d)
+  ret void
+}
+
 ; Waits for a flag nobody sets.
 define ptx_kernel void @spin(ptr addrspace(1) %out, i32 %d) "nvvm.reqntid"="2" {
 entry:

@@ -55,6 +55,20 @@ struct KernelArg {
   static KernelArg pointer(const void *address);
 };
 
+/// The host stack each emulated thread runs on by default. Kernels
+/// JIT-compiled without optimization keep every tile register in their frame:
+/// a 256x256 f32 accumulator over 128 threads alone is 2 KiB per thread and
+/// every value derived from it another copy, so frames of large-tile kernels
+/// (block-scaled matmul) exceed 256 KiB, and a 128x4096 fp4 operand tile
+/// needs several MiB. Reserved lazily (MAP_NORESERVE): only the pages a
+/// thread touches cost memory.
+constexpr uint64_t kDefaultThreadStackBytes = 4 * 1024 * 1024;
+
+/// Host stack a launch keeps free below the kernel's own frame for the
+/// runtime functions the kernel calls (barriers, checks, matrix helpers) and
+/// for the calls the kernel makes itself.
+constexpr uint64_t kThreadStackReserveBytes = 256 * 1024;
+
 struct EmulatorOptions {
   /// __CUDA_ARCH__ seen by __nvvm_reflect (sm_80 -> 800).
   unsigned smVersion = 80;
@@ -64,6 +78,10 @@ struct EmulatorOptions {
   uint32_t dynamicSharedBytes = 0;
   /// Where vprintf output goes (default: stdout).
   llvm::raw_ostream *printfStream = nullptr;
+  /// The host stack of each emulated thread. A launch whose kernel's
+  /// JIT-compiled frame plus kThreadStackReserveBytes does not fit fails
+  /// before it runs; a deeper overflow at run time hits a guard page.
+  uint64_t threadStackBytes = kDefaultThreadStackBytes;
 };
 
 /// The failure of a launch: a wrong memory access, trap, failed assert,

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringCommon.h"
+#include "SharedScratch.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -93,7 +94,7 @@ static void materializeInFunction(func::FuncOp func, ArrayRef<AllocaOp> allocas)
                             LLVM::AddressOfOp::create(rewriter, loc, slot));
     }
   });
-  NVVM::Barrier0Op::create(rewriter, loc);
+  emitCTABarrier(rewriter, loc, BarrierReach::AllThreads);
   SmallVector<Value> blocks;
   for (auto [index, slot] : llvm::enumerate(slots)) {
     AllocaOp alloca = allocas[index];
@@ -121,7 +122,7 @@ static void materializeInFunction(func::FuncOp func, ArrayRef<AllocaOp> allocas)
   func.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
   for (func::ReturnOp ret : returns) {
     rewriter.setInsertionPoint(ret);
-    NVVM::Barrier0Op::create(rewriter, loc);
+    emitCTABarrier(rewriter, loc, BarrierReach::AllThreads);
     Value last = isFirstThread();
     emitIf(rewriter, loc, last, [&] {
       for (Value block : blocks)

@@ -2,10 +2,13 @@
 #include "SharedScratch.h"
 #include "LoweringCommon.h"
 
+#include "tilepipe/Dialect/TileAS/IR/TileAS.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
+using namespace tilepipe::tile_as;
 
 static constexpr llvm::StringLiteral kScratchName = "__tile_scratch";
 
@@ -48,6 +51,57 @@ FailureOr<Value> tilepipe::tile_as::getSharedScratch(OpBuilder &builder,
       .getResult();
 }
 
-void tilepipe::tile_as::emitCTABarrier(OpBuilder &builder, Location loc) {
-  NVVM::Barrier0Op::create(builder, loc);
+/// The nearest module around `op` that says how many producer warps the
+/// kernel has; null where none does.
+static IntegerAttr getProducerWarps(Operation *op, ModuleOp &module) {
+  for (module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>(); module;
+       module = module->getParentOfType<ModuleOp>())
+    if (auto warps = module->getAttrOfType<IntegerAttr>(kProducerWarpsAttrName))
+      return warps;
+  return {};
+}
+
+bool tilepipe::tile_as::isInWarpSpecializedModule(Operation *op) {
+  ModuleOp module;
+  return static_cast<bool>(getProducerWarps(op, module));
+}
+
+void tilepipe::tile_as::emitCTABarrier(OpBuilder &builder, Location loc, BarrierReach reach) {
+  ModuleOp module;
+  IntegerAttr producerWarps = getProducerWarps(builder.getInsertionBlock()->getParentOp(), module);
+  if (!producerWarps) {
+    NVVM::Barrier0Op::create(builder, loc);
+    return;
+  }
+  int64_t consumerWarps = 4;
+  if (auto warps = module->getAttrOfType<IntegerAttr>(TileASDialect::kNumWarpsAttrName))
+    consumerWarps = warps.getInt();
+  int64_t id = 0, warps = consumerWarps;
+  if (reach == BarrierReach::AllThreads) {
+    id = kTmaRingNamedBarrier;
+    warps += producerWarps.getInt();
+  }
+  auto i32 = [&](int64_t value) {
+    return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), value);
+  };
+  NVVM::BarrierOp::create(builder, loc, TypeRange{}, i32(id), i32(32 * warps), {}, Value());
+}
+
+namespace {
+/// tile-lower's barriers (accesses ordered after a write) predate the
+/// roles; all of them are in the consumers' code.
+struct Barrier0Lowering : OpRewritePattern<NVVM::Barrier0Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NVVM::Barrier0Op op, PatternRewriter &rewriter) const override {
+    if (!isInWarpSpecializedModule(op))
+      return failure();
+    emitCTABarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void tilepipe::tile_as::populateCTABarrierToLLVMPatterns(RewritePatternSet &patterns) {
+  patterns.add<Barrier0Lowering>(patterns.getContext());
 }

@@ -14,6 +14,7 @@
 #include "MatrixLowering.h"
 #include "tilepipe/Support/GpuTarget.h"
 #include "RegisterEmitter.h"
+#include "SharedScratch.h"
 
 #include "tilepipe/Conversion/Passes.h"
 #include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
@@ -440,6 +441,7 @@ struct ConvertTileASToLLVMPass
     populateDirectedArithToLLVMPatterns(converter, patterns);
     populateMiscToLLVMPatterns(converter, patterns);
     populateTmaStoreToLLVMPatterns(converter, patterns);
+    populateCTABarrierToLLVMPatterns(patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // Transcendentals through libdevice (__nv_*), the rest to LLVM intrinsics.
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/2);
@@ -448,28 +450,14 @@ struct ConvertTileASToLLVMPass
 
     LLVMConversionTarget target(*context);
     target.addLegalDialect<NVVM::NVVMDialect>();
+    target.addDynamicallyLegalOp<NVVM::Barrier0Op>(
+        [](NVVM::Barrier0Op op) { return !isInWarpSpecializedModule(op); });
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))) ||
         failed(finishTensorMemory(module)))
       return signalPassFailure();
 
     setKernelLaunchAttributes(module);
-  }
-
-  /// Makes every whole-CTA barrier of `func` wait for its first `threads`
-  /// threads only.
-  static void countConsumersAtBarriers(LLVM::LLVMFuncOp func, int32_t threads) {
-    SmallVector<NVVM::Barrier0Op> barriers;
-    func.walk([&](NVVM::Barrier0Op op) { barriers.push_back(op); });
-    for (NVVM::Barrier0Op op : barriers) {
-      OpBuilder builder(op);
-      auto constant = [&](int32_t value) {
-        return LLVM::ConstantOp::create(builder, op.getLoc(), builder.getI32Type(), value);
-      };
-      NVVM::BarrierOp::create(builder, op.getLoc(), TypeRange{}, constant(0), constant(threads),
-                              {}, Value());
-      op.erase();
-    }
   }
 
   /// Kernel entry attributes: the CTA size (reqntid = 32 * num_warps), and on
@@ -482,9 +470,8 @@ struct ConvertTileASToLLVMPass
   ///
   /// A warp-specialized kernel (tile_as.producer_warps, see
   /// WarpSpecializeRings.cpp) has the producer's warps after the
-  /// consumers' num_warps. The producer leaves once its rings are done, so
-  /// every CTA barrier of such a kernel becomes barrier 0 counting the
-  /// consumers only; the rings meet both roles at their own named barrier.
+  /// consumers' num_warps; its CTA barriers count whom they wait for as
+  /// emitCTABarrier makes them.
   static void setKernelLaunchAttributes(ModuleOp module) {
     unsigned numWarps = 4, producerWarps = 0;
     if (auto attr = module->getAttrOfType<IntegerAttr>(TileASDialect::kNumWarpsAttrName))
@@ -505,8 +492,6 @@ struct ConvertTileASToLLVMPass
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), builder.getUnitAttr());
       func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     builder.getDenseI32ArrayAttr({int32_t(32 * (numWarps + producerWarps)), 1, 1}));
-      if (producerWarps)
-        countConsumersAtBarriers(func, 32 * numWarps);
       // `.minnctapersm 1`: without it ptxas (13.0) caps a `.reqntid 256`
       // kernel at 48 registers and spills kilobytes (an 8-warp 128x256
       // matmul); with it the whole register file is available.

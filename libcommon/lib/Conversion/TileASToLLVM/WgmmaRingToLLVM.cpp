@@ -39,7 +39,7 @@
 // of all the CTA's threads: begin (producer) with tma_ring_enter
 // (consumers), end (consumers) with tma_ring_leave (producer), which then
 // invalidates the mbarriers. The consumers' other CTA barriers do not count
-// the producer (TileASToLLVM.cpp), so the ring cannot use barrier 0.
+// the producer (emitCTABarrier), so the ring cannot use barrier 0.
 // tile_as.producer_warpgroup and tile_as.setmaxnreg split the roles.
 //
 //===----------------------------------------------------------------------===//

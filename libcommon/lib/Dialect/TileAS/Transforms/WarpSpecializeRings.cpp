@@ -28,8 +28,8 @@
 // The producer is the warpgroup after the consumers: their thread ids and
 // every layout stay as they were (tile_as.num_warps is still theirs). The
 // rings' begin and end meet both roles at a named barrier of all threads;
-// every other CTA barrier of the kernel counts the consumers alone
-// (TileASToLLVM.cpp), since the producer leaves after its loops.
+// every other CTA barrier of the tile code counts the consumers alone, and
+// the kernel's entry and exit both (emitCTABarrier, SharedScratch.h).
 //
 //===----------------------------------------------------------------------===//
 #include "tilepipe/Dialect/TileAS/IR/MmaStaging.h"
