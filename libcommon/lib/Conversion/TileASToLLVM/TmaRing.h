@@ -8,7 +8,11 @@
 // accumulator in the wgmma layout: A's rows in wgmma fragment order, boxes
 // of 8 rows, all warps along M) and, on sm_120a/121a, ldmatrix + mma.sync
 // (MmaSyncToLLVM.cpp, the mma.sync accumulator layout: A's rows in order).
-// The accumulator's layout says which.
+// The target says which (hasMmaSyncTensorMaps), not the accumulator's
+// layout: a 4-warp [4, 1] mma.sync layout of 64 rows is also wgmma's, and
+// read as wgmma's it staged A's rows out of the order ldmatrix reads. wgmma's rings are 16-bit; mma.sync's
+// also 4-byte (tf32, f32 in memory) and 1-byte (fp8) operands, in the same
+// swizzled layouts of their element width.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
@@ -34,11 +38,11 @@ struct TmaRing {
   int64_t warps;
   Value scratch;
 
-  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages)
-      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, /*elementBytes=*/2),
-        stages(stages) {
+  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages, unsigned elementBytes,
+          bool mmaSync)
+      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, elementBytes),
+        stages(stages), mmaSync(mmaSync) {
     auto layout = mlir::cast<BlockedAttr>(accType.getEncoding());
-    mmaSync = !isWgmmaAccumulatorLayout(layout, accType.getShape());
     warps = 1;
     for (unsigned w : layout.getWarpsPerCTA())
       warps *= w;
@@ -62,7 +66,8 @@ struct TmaRing {
   template <typename RingOp>
   static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op,
                                          mlir::Type accType) {
-    TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages());
+    TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages(),
+                 elementBytesOf(op), hasMmaSyncTensorMaps(op));
     uint64_t bytes = ring.stages * (ring.staging.bufferBytes + kTmaRingBarrierBytes);
     mlir::FailureOr<Value> at =
         getSharedScratch(builder, op.getLoc(), op, bytes, kSwizzleAlignment);
@@ -94,6 +99,18 @@ struct TmaRing {
       return getInOrderTmaOperands(staging, s, a, b);
     return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bTransposed=*/false);
   }
+
+private:
+  /// The bytes of a ring op's operand elements: its operand_type's (tf32
+  /// is 4), the pointee's of tma_ring_begin's A. tma_ring_leave ends a
+  /// warp-specialized ring, which only wgmma's 16-bit rings are.
+  template <typename RingOp> static unsigned elementBytesOf(RingOp op) {
+    return getElementBytes(op.getOperandType());
+  }
+  static unsigned elementBytesOf(TmaRingBeginOp op) {
+    return getElementBytes(mlir::cast<PtrType>(op.getLhsBase().getType()).getPointeeType());
+  }
+  static unsigned elementBytesOf(TmaRingLeaveOp) { return 2; }
 };
 
 /// A blocking wait for `bar`'s phase of parity `parity` (an i32) to
