@@ -245,7 +245,7 @@ compile_all() {
       [ "$status" -eq 0 ] && [[ "$output" == *"a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, ldmatrix + mma.sync from the swizzled slots"* ]] ||
         { echo "$case $sm: $output"; false; }
       grep -q "^.target $sm" "$TMP/k.ptx" && grep -q 'tensormap.replace' "$TMP/k.ptx" &&
-        grep -qE 'cp.async.bulk.tensor.[23]d.shared::cluster.global' "$TMP/k.ptx" &&
+        grep -qE 'cp.async.bulk.tensor.[23]d.shared::cta.global' "$TMP/k.ptx" &&
         grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx" &&
         grep -q '^\s*ldmatrix.sync.aligned.m8n8.x4.shared.b16' "$TMP/k.ptx" &&
         grep -q '^\s*ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16' "$TMP/k.ptx" &&
@@ -300,7 +300,7 @@ compile_all() {
       [ "$status" -eq 0 ] && [[ "$output" == *"a TMA ring of 3 stages of $chunk-deep K chunks, full and empty mbarriers per stage, ldmatrix + mma.sync from the swizzled slots"* ]] ||
         { echo "$case $sm: $output"; false; }
       grep -q "^.target $sm" "$TMP/k.ptx" && grep -q 'tensormap.replace' "$TMP/k.ptx" &&
-        grep -qE 'cp.async.bulk.tensor.[23]d.shared::cluster.global' "$TMP/k.ptx" &&
+        grep -qE 'cp.async.bulk.tensor.[23]d.shared::cta.global' "$TMP/k.ptx" &&
         grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" &&
         grep -q "mma.sync.aligned.m16n8k[0-9]*.row.col.f32.$kind.$kind.f32" "$TMP/k.ptx" &&
         grep -q '^\s*ldmatrix.sync.aligned.m8n8.x4.shared.b16' "$TMP/k.ptx" &&

@@ -11,7 +11,8 @@
 // - tma_stage_load: thread 0 waits on empty[slot] (parity phase ^ 1: the
 //   release of the slot's previous chunk; a fresh mbarrier passes parity 1),
 //   arrives on full[slot] expecting the chunk's bytes and issues the boxes
-//   (TMA completes the bytes on full[slot]).
+//   (TMA completes the bytes on full[slot]); on sm_120a/121a into
+//   shared::cta (issueTmaBoxes).
 // - wgmma_stage: every thread waits on full[slot] (parity phase), the
 //   warpgroups issue the chunk's wgmmas (WgmmaChunks.h) between fence and
 //   commit, wgmma.wait_group 1 leaves just this group in flight, so the
@@ -151,7 +152,7 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
       Value maps[] = {adaptor.getLhsMap(), adaptor.getRhsMap()};
       for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
         issueTmaBoxes(e, LLVM::IntToPtrOp::create(rewriter, loc, generic, map), operand, dst,
-                      op.getKOffset(), full);
+                      op.getKOffset(), full, /*ctaDestination=*/hasMmaSyncTensorMaps(op));
     });
     if (failed(result))
       return failure();
