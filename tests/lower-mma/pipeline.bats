@@ -169,6 +169,13 @@ setup() {
   done
 }
 
+@test "tile-llvm (sm_120a): an mmaf_tma_stage of a type the ring's mma.sync cannot read fails with a located error (exit 5)" {
+  run tile-llvm "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_tma_stage_invalid.mlir" --gpu-name sm_120a -o /dev/null
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  [[ "$output" == *"mmaf_tma_stage_invalid.mlir:7:10: error: 'tile_as.mmaf_tma_stage' op has no mma.sync form reading 'f8E4M3FN' from a TMA ring slot (B N-major)"* ]] ||
+    { echo "$output"; false; }
+}
+
 @test "verifier: TMA ring ops with a one-slot ring or a view of the wrong length" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tma_ring_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
