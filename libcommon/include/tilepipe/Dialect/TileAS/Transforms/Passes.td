@@ -231,7 +231,9 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
     addresses. On sm_120a/121a/120f (hasMmaSyncTensorMaps) a loop on the
     mma.sync path with the same operands takes the same ring, its consumer
     tile_as.mmaf_tma_stage (ldmatrix from the swizzled slots, mma.sync,
-    then the warps release the chunk's own slot).
+    then the warps release the chunk's own slot); there the ring also
+    takes tf32 (f32 loads) and e4m3/e5m2 operands of one type, in chunks
+    of a multiple of 32 bytes of K.
 
     Cost rule: the ring keeps the accumulator and the addresses of the next
     copies (two registers per 16-byte cp.async run of one iteration's A and
