@@ -360,7 +360,7 @@ CHECK
       [ "$status" -eq 0 ] && [[ "$output" == *"a TMA ring of 3 stages of 16-deep K chunks, full and empty mbarriers per stage, ldmatrix + mma.sync from the swizzled slots"* ]] ||
         { echo "$case $sm: $output"; false; }
       grep -q "^.target $sm" "$TMP/k.ptx" && grep -q 'tensormap.replace' "$TMP/k.ptx" &&
-        grep -qE 'cp.async.bulk.tensor.[23]d.shared::cluster.global' "$TMP/k.ptx" &&
+        grep -qE 'cp.async.bulk.tensor.[23]d.shared::cta.global' "$TMP/k.ptx" &&
         grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && grep -q 'mma.sync.aligned.m16n8k16' "$TMP/k.ptx" &&
         grep -q '^\s*ldmatrix.sync.aligned.m8n8.x4.shared.b16' "$TMP/k.ptx" &&
         grep -q '^\s*ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16' "$TMP/k.ptx" &&
@@ -400,6 +400,71 @@ CHECK
   run check samples-BatchMatMul-batch_matmul_kernel.f16 sm_120a 13.4 \
     --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
   [ "$status" -eq 0 ] || { echo "BatchMatMul: $output"; false; }
+}
+
+# The same ring for the tf32 and fp8 K loops on sm_120a/121a/120f: f32
+# tiles by 4-byte TMA maps (rounded to tf32 in the fragments, B read by
+# ld.shared.b32), fp8 by 1-byte maps (B fragments by ldmatrix.x4.trans and
+# prmt); the chunks are 32 bytes of K or more (BatchMatMul fp8: 32-deep;
+# MatMul f32: the whole 32-deep K tile; AllGatherMatmul: 8-deep, its
+# 128x128 tiles leaving room for no more).
+@test "sm_120a/121a/120f: the tf32 matmuls (non-multiple, persistent, all-gather too) and fp8 BatchMatMul load by TMA into the ring and assemble without spills" {
+  local entry case chunk kind sm
+  for sm in sm_120a sm_121a sm_120f; do
+    for entry in MatMul-matmul_kernel.f32:32:tf32 MatMul-matmul_kernel-nonmult.f32:32:tf32 \
+      MatMul-persistent_matmul_kernel.f32:32:tf32 AllGatherMatmul-gather_matmul_kernel.f32:8:tf32 \
+      BatchMatMul-batch_matmul_kernel.fp8e4m3:32:e4m3; do
+      IFS=: read -r case chunk kind <<< "$entry"
+      run tileiras "$BYTECODE/samples-$case.sm_120.13.4.tileirbc" --gpu-name $sm --emit=ptx -o "$TMP/k.ptx" -v
+      [ "$status" -eq 0 ] && [[ "$output" == *"a TMA ring of 3 stages of $chunk-deep K chunks, full and empty mbarriers per stage, ldmatrix + mma.sync from the swizzled slots"* ]] ||
+        { echo "$case $sm: $output"; false; }
+      grep -q "^.target $sm" "$TMP/k.ptx" && grep -q 'tensormap.replace' "$TMP/k.ptx" &&
+        grep -qE 'cp.async.bulk.tensor.[23]d.shared::cta.global' "$TMP/k.ptx" &&
+        grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" &&
+        grep -q "mma.sync.aligned.m16n8k[0-9]*.row.col.f32.$kind.$kind.f32" "$TMP/k.ptx" &&
+        grep -q '^\s*ldmatrix.sync.aligned.m8n8.x4.shared.b16' "$TMP/k.ptx" &&
+        ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" || { echo "$case $sm: no TMA ring feeding $kind mma.sync"; false; }
+      if [ $kind = tf32 ]; then
+        grep -q '^\s*ld.shared.b32' "$TMP/k.ptx" || { echo "$case $sm: no word reads of B"; false; }
+      else
+        grep -q '^\s*ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' "$TMP/k.ptx" && grep -q '^\s*prmt.b32' "$TMP/k.ptx" ||
+          { echo "$case $sm: no ldmatrix.trans + prmt B"; false; }
+      fi
+      run ptxas -arch $sm -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+      [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+        { echo "$case $sm: $output"; false; }
+    done
+  done
+  # Plain sm_120 keeps cp.async for them.
+  tileiras "$BYTECODE/samples-MatMul-matmul_kernel.f32.sm_120.13.4.tileirbc" --gpu-name sm_120 --emit=ptx -o "$TMP/k.ptx"
+  grep -q 'cp.async.c[ag]' "$TMP/k.ptx" && ! grep -q 'cp.async.bulk.tensor' "$TMP/k.ptx"
+}
+
+# In tile-emu: the f32 MatMul at ragged N and K (the kernel assumes M and K
+# multiples of 16: K half a 32-deep K tile and chunk, one and a half, and
+# over several phases of the 3 slots), the
+# non-multiple one (its 4-byte runs read by TMA, zero-filled past the
+# extents), persistent, BatchMatMul fp8 ragged, the all-gather matmul's two
+# list items.
+@test "sm_120a: MatMul f32 (ragged, non-multiple, persistent), BatchMatMul fp8 and the all-gather matmul through the TMA ring match numpy in tile-emu" {
+  local k
+  for k in 16 48 208; do
+    run check samples-MatMul-matmul_kernel.f32 sm_120a 13.4 --shape A=64,$k --shape B=$k,96 --shape C=64,96 --grid 6,1,1
+    [ "$status" -eq 0 ] || { echo "K=$k: $output"; false; }
+  done
+  run check samples-MatMul-matmul_kernel-nonmult.f32 sm_120a 13.4 \
+    --shape A=100,68 --shape B=68,52 --shape C=100,52 --grid 8,1,1
+  [ "$status" -eq 0 ] || { echo "non-multiple: $output"; false; }
+  run check samples-MatMul-persistent_matmul_kernel.f32 sm_120a 13.4 --shape A=80,112 --shape B=112,48 \
+    --shape C=80,48 --grid 3,1,1
+  [ "$status" -eq 0 ] || { echo "persistent: $output"; false; }
+  run check samples-BatchMatMul-batch_matmul_kernel.fp8e4m3 sm_120a 13.4 \
+    --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
+  [ "$status" -eq 0 ] || { echo "BatchMatMul fp8: $output"; false; }
+  run check samples-AllGatherMatmul-gather_matmul_kernel.f32 sm_120a 13.4 \
+    --shape 'inp_list[0]=128,128' --shape 'inp_list[1]=128,128' --shape w=128,128 \
+    --shape out=256,128 --grid 2,1,1
+  [ "$status" -eq 0 ] || { echo "all-gather: $output"; false; }
 }
 
 @test "mma.sync path (sm_80, sm_89, sm_120): the f16 matmuls and FMHA have mma.sync, ldmatrix and cp.async and assemble without spills" {

@@ -28,13 +28,15 @@ class Kernel:
         self.emit("%%c%d = constant <i32: %d> : tile<i32>" % (self.n, value))
         return "%%c%d" % self.n
 
-    def view(self, ptr, shape, dtype, extent=None, padding=None, dim_map=None):
+    def view(self, ptr, shape, dtype, extent=None, padding=None, dim_map=None, tile_shape=None):
         """A partition view covering the whole dense tensor at `ptr`, with its
         sizes and strides passed as values (as cuTile does). With `extent`,
         the view claims only that much of each dimension (the tile overhangs
         it, and `padding`, e.g. "zero", fills the rest). With `dim_map`, tile
         dimension i covers tensor dimension dim_map[i] (`shape` and `extent`
-        are the tensor's; the tile is them permuted)."""
+        are the tensor's; the tile is them permuted). With `tile_shape`
+        (no dim_map), the view's tiles are that shape rather than the
+        whole tensor."""
         self.n += 1
         dims = [self.const(s) for s in (extent or shape)]
         strides = [self.const(s) for s in dense_strides(shape)[:-1]] + ["1"]
@@ -42,7 +44,9 @@ class Kernel:
         sq = ",".join(["?"] * (len(shape) - 1) + ["1"])
         tview = "tensor_view<%sx%s, strides=[%s]>" % (q, dtype, sq)
         pad = "padding_value = %s, " % padding if padding else ""
-        tile_shape = [shape[d] for d in dim_map] if dim_map else shape
+        if dim_map:
+            tile_shape = [shape[d] for d in dim_map]
+        tile_shape = tile_shape or shape
         mapping = ", dim_map=[%s]" % ", ".join(map(str, dim_map)) if dim_map else ""
         pview = "partition_view<tile=(%s), %s%s%s>" % ("x".join(map(str, tile_shape)), pad, tview,
                                                        mapping)

@@ -10,6 +10,7 @@
   kernel.py ... --valid 50,60,40 [--padding zero]
   kernel.py --m 128 --n 64 --k 32 --a f16 --acc f32 --then 32
   kernel.py --m 64 --n 32 --k 64 --a f32 --ftof-tf32   (f32 loads, ftof to tf32)
+  kernel.py --m 64 --n 32 --k 256 --a f16 --k-tile 64   (a K loop, as cuTile's matmuls)
 
 Kernel @k(a, b, c, d) loads A [batch x] M x K, B [batch x] K x N and the
 accumulator C [batch x] M x N (row-major, dense), computes D = A x B + C with
@@ -25,6 +26,11 @@ P = ftof(A x B + C) to A's type (f32 accumulator), then D = P x E (E
 [batch x] N x N2, of A's type; D [batch x] M x N2, f32, no addend).
 With --ftof-tf32, A and B (f32) are converted to tf32 (ftof, rounding to
 nearest even) before the mmaf, as cuTile's tf32 matmuls do.
+With --k-tile KT (2-D, no --then or --b-kmajor) the mmaf runs in a K loop,
+as in cuTile's matmuls: per iteration i it loads tile i of views of A and B
+tiled M x KT and KT x N (as many iterations as A's view has tiles along K,
+so a --valid K that KT does not divide ends in a zero-padded tile) and
+accumulates onto C, carried through the loop.
 """
 import argparse
 import os
@@ -50,7 +56,10 @@ def main():
     p.add_argument("--padding", default="zero")
     p.add_argument("--then", type=int, default=0, help="N2: chain P x E (see above)")
     p.add_argument("--ftof-tf32", action="store_true", help="ftof A and B (f32) to tf32")
+    p.add_argument("--k-tile", type=int, default=0, help="KT: loop over K in tiles of KT")
     o = p.parse_args()
+    if o.k_tile and (o.batch or o.then or o.b_kmajor or o.k % o.k_tile):
+        p.error("--k-tile takes a 2-D multiply whose K it divides, without --then or --b-kmajor")
     o.b = o.b or o.a
     lead = [o.batch] if o.batch else []
     sa, sb, sc = lead + [o.m, o.k], lead + [o.k, o.n], lead + [o.m, o.n]
@@ -66,10 +75,26 @@ def main():
     if o.valid:
         vm, vn, vk = map(int, o.valid.split(","))
         ea, eb, ec, pad = lead + [vm, vk], lead + [vk, vn], lead + [vm, vn], o.padding
-    a = k.load("%a_p", sa, o.a, extent=ea, padding=pad)
-    b = k.load("%b_p", sb, o.b, extent=eb, padding=pad,
-               dim_map=[1, 0] if o.b_kmajor and not o.batch else None)
     c = k.load("%c_p", sc, o.acc, extent=ec, padding=pad)
+    if o.k_tile:
+        # The loop's body: tile %kk of A and B, the multiply below onto the
+        # carried %acc, continued.
+        ka, kb = [o.m, o.k_tile], [o.k_tile, o.n]
+        pa, ptype_a = k.view("%a_p", sa, o.a, extent=ea, padding=pad, tile_shape=ka)
+        pb, ptype_b = k.view("%b_p", sb, o.b, extent=eb, padding=pad, tile_shape=kb)
+        zero, one = k.const(0), k.const(1)
+        k.emit("%%tiles:2 = get_index_space_shape %s : %s -> tile<i32>" % (pa, ptype_a))
+        k.emit("%%d = for %%kk in (%s to %%tiles#1, step %s) : tile<i32> iter_values(%%acc = %s)"
+               " -> (%s) {" % (zero, one, c, tile(sc, o.acc)))
+        k.emit("  %%ka, %%kat = load_view_tko weak %s[%s, %%kk] token = %%tok : %s, tile<i32> -> %s, token"
+               % (pa, zero, ptype_a, tile(ka, o.a)))
+        k.emit("  %%kb, %%kbt = load_view_tko weak %s[%%kk, %s] token = %%tok : %s, tile<i32> -> %s, token"
+               % (pb, zero, ptype_b, tile(kb, o.b)))
+        a, b, c, sa, sb = "%ka", "%kb", "%acc", ka, kb
+    else:
+        a = k.load("%a_p", sa, o.a, extent=ea, padding=pad)
+        b = k.load("%b_p", sb, o.b, extent=eb, padding=pad,
+                   dim_map=[1, 0] if o.b_kmajor and not o.batch else None)
     ta, tb = o.a, o.b
     if o.ftof_tf32:
         for name, shape in (("a", sa), ("b", sb)):
@@ -82,7 +107,11 @@ def main():
         k.emit("%%d = mmai %s, %s, %s %s %s : %s" % (a, b, c, sign(o.unsigned_lhs),
                                                    sign(o.unsigned_rhs), types))
     else:
-        k.emit("%%d = mmaf %s, %s, %s : %s" % (a, b, c, types))
+        # (In the loop the product is continued; the loop's result is %d.)
+        k.emit("%%%s = mmaf %s, %s, %s : %s" % ("dk" if o.k_tile else "d", a, b, c, types))
+    if o.k_tile:
+        k.emit("  continue %%dk : %s" % tile(sc, o.acc))
+        k.emit("}")
     if o.then:
         se, sd = lead + [o.n, o.then], lead + [o.m, o.then]
         e = k.load("%e_p", se, o.a)

@@ -40,7 +40,8 @@ teardown() {
 # MMA_B_KMAJOR=1 (2-D only): the array b holds B^T, N x K, which the kernel
 # reads through a dim_map'd view as FMHA reads K^T. MMA_COMPILE=FUNCTION:
 # FUNCTION KERNEL.mlir KERNEL.ll compiles the kernel instead of emu-check's
-# tileiras.)
+# tileiras. MMA_K_TILE=KT (2-D only): the kernel multiplies in a K loop
+# over tiles of KT, as cuTile's matmuls.)
 # A and B are standard normal (f16/bf16/f32/tf32), small fp8 values of
 # either sign, or in [-128, 128) (i8).
 mma_case() {
@@ -55,6 +56,7 @@ mma_case() {
   [ -z "${MMA_WARPS:-}" ] || gen+=(--warps "$MMA_WARPS")
   [ -z "${MMA_VALID:-}" ] || gen+=(--valid "$MMA_VALID")
   [ -z "${MMA_FROM_F32:-}" ] || gen+=(--ftof-tf32)
+  [ -z "${MMA_K_TILE:-}" ] || gen+=(--k-tile "$MMA_K_TILE")
   local sb="($lead$k,$n)" bm=b
   if [ -n "${MMA_B_KMAJOR:-}" ]; then gen+=(--b-kmajor); sb="($n,$k)"; bm=b.T; fi
   "$KERNEL" "${gen[@]}" > "$TMP/k.mlir" || return 3
@@ -865,4 +867,49 @@ tma_store_case() {
     --array "d_out=np.zeros((64, 64), np.float32)" \
     --expect "d_out = $rows @ $BF(b)[:200]" --rtol 1e-4 --atol 1e-4
   [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+# ring120_case INSTRUCTION M N K KT A-TYPE ACC-TYPE [-- emu-check args]:
+# mma_case with the multiply in a K loop over tiles of KT (MMA_K_TILE) on
+# sm_120a, whose PTX must stream the loop through the TMA ring (-v says so)
+# into mma.sync of INSTRUCTION, with no cp.async.
+ring120_case() {
+  local instruction=$1 m=$2 n=$3 k=$4 kt=$5 ta=$6 tacc=$7
+  shift 7
+  MMA_K_TILE=$kt mma_case $m $n $k $ta $tacc 0 "$@" --gpu-name sm_120a
+  run tileiras --gpu-name sm_120a -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  [[ "$output" == *"remark: K loop pipelined: a TMA ring of"*"ldmatrix + mma.sync from the swizzled slots"* ]] ||
+    { echo "$*: the K loop took no TMA ring: $output"; false; }
+  grep -q "mma.sync.aligned.$instruction" "$TMP/k.ptx" && grep -q 'cp.async.bulk.tensor.2d' "$TMP/k.ptx" &&
+    grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" ||
+    { echo "$*: no $instruction fed by the TMA ring alone"; false; }
+}
+
+# sm_120a's TMA ring for tf32 and fp8 (docs/sm120-tma.md): the slots hold the
+# swizzled layouts of their element width (A's K chunk and B's N in 32-,
+# 64- and 128-byte blocks, by the chunk and N below), read by ldmatrix
+# (A, fp8 B .trans with prmt) and ld.shared.b32 (tf32 B, each lane's
+# second word 4 rows down under its own pattern). Exact tf32 and fp8
+# values leave only the f32 sums to round, so 1e-5 fails where a fragment
+# reads a wrong element; f32 loads through ftof must be rounded to nearest
+# even after the reads. Ragged views read as zeros (TMA's fill), K tiles
+# that the ring's 3 slots cycle through several times (phases), K of one
+# chunk per tile and of several. The f16 tiles of 4 warps along M ([4, 1],
+# which is also wgmma's layout at 64 rows) stage A's rows in order too.
+@test "sm_120a TMA ring: tf32 (ftof'd f32 too) and e4m3/e5m2 K loops; 32-, 64- and 128-byte swizzles; ragged; phases; f16 on [4, 1] warps" {
+  local T=m16n8k8.row.col.f32.tf32.tf32.f32
+  ring120_case $T 32 32 128 32 tf32 f32 -- --rtol 1e-5 --atol 1e-5                       # A, B 128B; 4 phases
+  MMA_VALID=50,24,100 ring120_case $T 64 32 128 16 tf32 f32 -- --rtol 1e-5 --atol 1e-5    # A 64B, ragged
+  ring120_case $T 64 16 64 8 tf32 f32 -- --rtol 1e-5 --atol 1e-5                          # A 32B, B 64B
+  ring120_case $T 32 8 64 32 tf32 f32 -- --rtol 1e-5 --atol 1e-5                          # B 32B
+  MMA_FROM_F32=1 MMA_VALID=100,52,40 ring120_case $T 128 64 64 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4
+  MMA_FROM_F32=1 ring120_case $T 128 128 256 128 tf32 f32 -- --rtol 1e-5 --atol 1e-4       # 8-deep chunks
+  local E4=m16n8k32.row.col.f32.e4m3.e4m3.f32 E5=m16n8k32.row.col.f32.e5m2.e5m2.f32
+  ring120_case $E4 64 128 256 32 f8E4M3FN f32 -- --rtol 1e-5 --atol 1e-4                 # A 32B, B 128B; phases
+  MMA_VALID=50,48,144 ring120_case $E5 64 64 256 64 f8E5M2 f32 -- --rtol 1e-5 --atol 1e-3 # A, B 64B; ragged
+  ring120_case $E4 32 32 256 128 f8E4M3FN f32 -- --rtol 1e-5 --atol 1e-4                 # A 128B, B 32B
+  MMA_VALID=120,200,208 ring120_case $E4 128 256 256 128 f8E4M3FN f32 -- --rtol 1e-5 --atol 1e-4  # BatchMatMul's tile
+  local H=m16n8k16.row.col.f32.f16.f16.f32
+  ring120_case $H 64 16 64 16 f16 f32 -- --rtol 1e-3 --atol 1e-3
+  MMA_VALID=100,8,60 ring120_case $H 128 8 64 32 f16 f32 -- --rtol 1e-3 --atol 1e-3
 }

@@ -253,6 +253,43 @@ CHECK
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+@test "PTX (sm_120a): MatMul f32's TMA ring of f32 maps, A by ldmatrix and B by ld.shared.b32 (second words under row 4's pattern), rounded to tf32; fp8 BatchMatMul's u8 maps, B by ldmatrix.x4.trans + prmt" {
+  local bc="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode"
+  run tileiras "$bc/samples-MatMul-matmul_kernel.f32.sm_120.13.4.tileirbc" --gpu-name sm_120a --emit=ptx -o "$BATS_TEST_TMPDIR/k.ptx"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/k.ptx" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul120_tf32_ring_ptx.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # fp8: 1-byte maps (elemtype 0), A's 32-byte and B's 128-byte swizzle;
+  # A's four x4 fragments 1024 bytes apart; B's paired fragments.
+  run tileiras "$bc/samples-BatchMatMul-batch_matmul_kernel.fp8e4m3.sm_120.13.4.tileirbc" --gpu-name sm_120a \
+    --emit=ptx -o "$BATS_TEST_TMPDIR/f.ptx"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  local f="$BATS_TEST_TMPDIR/f.ptx"
+  [ "$(grep -c 'tensormap.replace.tile.elemtype.global.b1024.b32.*, 0;' "$f")" -eq 2 ] &&
+    grep -q 'tensormap.replace.tile.swizzle_mode.global.b1024.b32.*, 1;' "$f" &&
+    grep -q 'tensormap.replace.tile.swizzle_mode.global.b1024.b32.*, 3;' "$f" &&
+    grep -q 'cp.async.bulk.tensor.3d.shared::cta.global.tile' "$f" &&
+    grep -qE 'ldmatrix.sync.aligned.m8n8.x4.shared.b16 .*\+3072\];' "$f" &&
+    grep -q 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16' "$f" &&
+    grep -q 'prmt.b32.*0x6420U;' "$f" && grep -q 'prmt.b32.*0x7531U;' "$f" &&
+    grep -q 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32' "$f" &&
+    ! grep -q 'cp.async.c[ag]' "$f" && ! grep -q 'shared::cluster' "$f" || { echo "fp8: not the TMA ring's form"; false; }
+  # No stack frame: the shared::cluster form of the same loads had one.
+  local p
+  for p in k f; do
+    run ptxas -arch sm_120a -v -o "$BATS_TEST_TMPDIR/$p.cubin" "$BATS_TEST_TMPDIR/$p.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+      { echo "$p: $output"; false; }
+  done
+}
+
+@test "tile-llvm (sm_120a): an mmaf_tma_stage of a type the ring's mma.sync cannot read fails with a located error (exit 5)" {
+  run tile-llvm "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/mmaf_tma_stage_invalid.mlir" --gpu-name sm_120a -o /dev/null
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  [[ "$output" == *"mmaf_tma_stage_invalid.mlir:7:10: error: 'tile_as.mmaf_tma_stage' op has no mma.sync form reading 'f8E4M3FN' from a TMA ring slot (B N-major)"* ]] ||
+    { echo "$output"; false; }
+}
+
 @test "verifier: TMA ring ops (begin, close) with a one-slot ring or a view of the wrong length" {
   run tile-opt --verify-diagnostics --split-input-file "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tma_ring_invalid.mlir"
   [ "$status" -eq 0 ] || { echo "$output"; false; }

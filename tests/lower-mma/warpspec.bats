@@ -25,7 +25,7 @@ setup() {
   [ "$output" = 0 ] || { sed -n '/tile_as.producer_warpgroup/,/} else {/p' "$BATS_TEST_TMPDIR/s.mlir"; false; }
 }
 
-@test "tile-sched: warp-specialize=0 keeps the single-role ring, a 4-warp ring gains no registers, a ring fed from memory stays single-role (remarks say why)" {
+@test "tile-sched: warp-specialize=0 keeps the single-role ring, a 4-warp ring gains no registers, a ring fed from memory stays single-role, an sm_120a ring with a wgmma-shaped layout too (remarks say why)" {
   run bash -c "tileiras '$MATMUL90' --gpu-name sm_90a --emit=lowered -o - |
     tile-opt --tilepipe-assign-layouts --tilepipe-async-copy-mma-operands --tilepipe-pipeline-mma-loops \
       '--tilepipe-warp-specialize-rings=warp-specialize=0' -o '$BATS_TEST_TMPDIR/s.mlir'"
@@ -34,7 +34,7 @@ setup() {
   ! grep -q 'producer_warpgroup\|setmaxnreg\|producer_warps' "$BATS_TEST_TMPDIR/s.mlir"
   grep -q 'tile_as.tma_ring_begin' "$BATS_TEST_TMPDIR/s.mlir"
   local input
-  for input in warpspec_rule.mlir warpspec_rule4.mlir; do
+  for input in warpspec_rule.mlir warpspec_rule4.mlir warpspec_rule120.mlir; do
     run tile-opt --tilepipe-warp-specialize-rings --verify-diagnostics "$INPUTS/$input" -o /dev/null
     [ "$status" -eq 0 ] || { echo "$input: $output"; false; }
   done

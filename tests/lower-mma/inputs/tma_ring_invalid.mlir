@@ -30,6 +30,6 @@ func.func @one_start(%am: i64, %bm: i64, %i: i32, %p: i1) {
 #C = #tile_as.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
 func.func @close_one_slot() {
   // expected-error @below {{ring of 1 slots of 16 K (at least 2 slots, a positive chunk)}}
-  tile_as.tma_ring_close {acc_type = tensor<64x128xf32, #C>, chunk = 16 : i64, stages = 1 : i64}
+  tile_as.tma_ring_close {acc_type = tensor<64x128xf32, #C>, chunk = 16 : i64, operand_type = f16, stages = 1 : i64}
   return
 }

@@ -505,9 +505,13 @@ Value toI32(RegisterEmitter &e, Value v);
 
 /// Issues the boxes of `operand`'s chunk from K offset `k0` through `map`
 /// into the staged array at `dst` (a !llvm.ptr<3>), completing on the
-/// mbarrier `bar` (one thread issues them).
+/// mbarrier `bar` (one thread issues them). The destination is named as
+/// shared::cluster memory (this CTA's), or with `ctaDestination` as
+/// shared::cta memory (PTX ISA 8.6): ptxas 13.0 gives a kernel with the
+/// shared::cluster form an 8-byte stack frame on sm_120a/121a (none on
+/// sm_90a/100a, whose PTX keeps that form).
 void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Value dst,
-                   int64_t k0, Value bar);
+                   int64_t k0, Value bar, bool ctaDestination);
 
 /// Whether this thread is thread `thread` (x) of the CTA (an i1).
 Value isThread(RegisterEmitter &e, int64_t thread);

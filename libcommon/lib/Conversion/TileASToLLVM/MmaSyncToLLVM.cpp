@@ -314,9 +314,10 @@ struct ChunkBases {
 /// every thread and says where it is.
 using PrepareChunkFn = llvm::function_ref<FailureOr<ChunkBases>(int64_t k0, int64_t len)>;
 
-/// The ldmatrix addresses of the fragments in the swizzled slots of a TMA
-/// ring (TmaRing.h; 16-bit elements, unbatched: A [M][chunk], B
-/// [chunk][N], each in blocks of W bytes along its contiguous dimension).
+/// The ldmatrix (or ld.shared) addresses of the fragments in the swizzled
+/// slots of a TMA ring (TmaRing.h; unbatched: A [M][chunk], B [chunk][N],
+/// each in blocks of W bytes along its contiguous dimension; 16-bit, tf32
+/// or fp8 elements, a k step 32 bytes of K).
 /// The swizzle XORs a row's 16-byte pieces with the row's place in the
 /// 8-row pattern (SwizzledStaging.h), which changes only the address bits
 /// below the row's W bytes: an address is the unswizzled one with its
@@ -330,6 +331,17 @@ using PrepareChunkFn = llvm::function_ref<FailureOr<ChunkBases>(int64_t k0, int6
 /// by whole blocks. So a k step computes one A address and one B address
 /// per such group (MatMul's 128x256 tile: 2), and every fragment is a
 /// constant away, which ldmatrix's [reg+imm] absorbs.
+///
+/// The other widths read B as the padded staging does: fp8 (the
+/// paired-column accumulator) by ldmatrix.x4.trans whose lanes name k rows
+/// of one 16-column (16-byte) piece, tf32 by one ld.shared.b32 per
+/// register, lane (g, t) reading column g of k rows t and t + 4. A lane's
+/// second word lies 4 rows further, whose pattern is the lane's XOR-ed with
+/// row 4's (the lane's row is below 4: adding 4 sets a bit it lacks), so it
+/// is a second swizzled base per group (bStep with laterRows 4). The 8
+/// words of a k row are two 16-byte pieces, which rows t and t ^ 1 (same
+/// pattern bits above the lowest) swap: a 2-way bank conflict on each
+/// tf32 B load.
 struct SwizzledFragments {
   /// Rows per repetition of the swizzle pattern.
   static constexpr int64_t kPatternRows = 8;
@@ -352,10 +364,14 @@ struct SwizzledFragments {
   Value pattern(const SwizzledArray &array, Value row) const {
     return m.shl(m.bits(m.mul(row, array.width), 7, array.width / 16 - 1), 4);
   }
+  static int64_t pattern(const SwizzledArray &array, int64_t row) {
+    return ((row * array.width) >> 7 & (array.width / 16 - 1)) << 4;
+  }
 
   /// `aRow`: the row the lane names for the thread's first A fragment,
   /// `aLaneK`: its K offset in elements; `bLaneK`: the k row it names for
-  /// B; `firstColumn`: the thread's first B fragment column;
+  /// B; `firstColumn`: the column the lane names in the thread's first B
+  /// fragment;
   /// `aRowOffsets` and `bColumnOffsets`: each fragment's rows or columns
   /// from the first. Fails where an A fragment is not a multiple of 8 rows
   /// away (it would not share the pattern).
@@ -416,10 +432,19 @@ struct SwizzledFragments {
     return at(aBase, m.add(m.add(m.mul(m.div(kBytes, a.width), a.blockBytes()), aRowBytes),
                            inRow));
   }
-  /// B's address per group of k step `k` of the chunk at `bBase`.
-  SmallVector<Value> bStep(Value bBase, Value k) const {
-    Value rows = m.add(m.mul(k, kStep * staging.b.width), bRowBytes);
-    return llvm::map_to_vector(bColumns, [&](Value column) { return at(bBase, m.add(rows, column)); });
+  /// B's address per group of k step `k` of the chunk at `bBase`, or of
+  /// the k row `laterRows` (a power of 2 above the lane's row within its 8)
+  /// below the lane's.
+  SmallVector<Value> bStep(Value bBase, Value k, int64_t laterRows = 0) const {
+    const SwizzledArray &b = staging.b;
+    Value rows = m.add(m.mul(k, kStep * b.width), bRowBytes);
+    if (laterRows)
+      rows = m.add(rows, laterRows * b.width);
+    return llvm::map_to_vector(bColumns, [&](Value column) {
+      if (laterRows)
+        column = m.bitXor(column, m.e.i32(pattern(b, laterRows)));
+      return at(bBase, m.add(rows, column));
+    });
   }
 };
 
@@ -556,12 +581,12 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
   }
   std::optional<SwizzledFragments> swizzledFragments;
   if (swizzled) {
-    if (s.batched || paired || bWords || nibbles || bTransposed)
-      return op->emitOpError("reads a swizzled TMA ring slot, which holds 16-bit, unbatched "
-                             "operands only");
+    if (s.batched || nibbles || bTransposed)
+      return op->emitOpError("reads a swizzled TMA ring slot, which holds unbatched operands "
+                             "with B N-major only");
     FailureOr<SwizzledFragments> fragments = SwizzledFragments::get(
         op, e, *swizzled, kStep, m.add(c.coords[mDim][first], aLaneRow), aLaneK, bLaneK,
-        firstColumn, aRowOffsets, bColumnOffsets);
+        bWords ? m.add(firstColumn, bLaneColumn) : firstColumn, aRowOffsets, bColumnOffsets);
     if (failed(fragments))
       return failure();
     swizzledFragments.emplace(*fragments);
@@ -598,6 +623,10 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
       Value aStepBase = swz ? swz->aStep(aBase, k) : elementAt(aBase, m.add(aThread, aStep));
       Value bStepBase = swz ? Value() : elementAt(bBase, m.add(bThread, bStep));
       SmallVector<Value> bGroupBases = swz ? swz->bStep(bBase, k) : SmallVector<Value>();
+      // A tf32 B fragment's second words: 4 k rows further.
+      constexpr int64_t kSecondWordRows = 4;
+      SmallVector<Value> bSecondWordBases =
+          swz && bWords ? swz->bStep(bBase, k, kSecondWordRows) : SmallVector<Value>();
       SmallVector<SmallVector<Value>> aFragments;
       for (auto [i, offset] : llvm::enumerate(aFragmentOffset))
         aFragments.push_back(
@@ -625,7 +654,12 @@ LogicalResult emitMmaSync(Operation *op, const MmaShape &s, const MmaSyncStaging
             bFragments = PairedByteFragments::load(e, bAddress);
           else if (bWords)
             bFragments.push_back(roundFragment(
-                e, loadWords(e, {bAddress, fragmentAt(bStepBase, bOffset + 4 * staging.bPitch)}),
+                e,
+                loadWords(e, {bAddress,
+                              swz ? swz->at(bSecondWordBases[swz->bOffsets[fragment].first],
+                                            swz->bOffsets[fragment].second)
+                                  : fragmentAt(bStepBase,
+                                               bOffset + kSecondWordRows * staging.bPitch)}),
                 rounding.b));
           else if (nibbles)
             bFragments.push_back(
@@ -786,7 +820,7 @@ FailureOr<ChunkBases> getRingSlot(RegisterEmitter &e, Operation *op,
   return ChunkBases{a, b};
 }
 
-/// The form of the ring's multiplies: mmaf_global's f16/bf16 operands.
+/// The form of the cp.async ring's multiplies: mmaf_global's f16/bf16 operands.
 constexpr MmaSyncForm kRingForm{16, 2};
 
 /// The copies of one chunk into a ring slot, then one commit_group.
@@ -865,7 +899,10 @@ struct MmaFStageLowering : ConvertOpToLLVMPattern<MmaFStageOp> {
 
 /// ldmatrix + mma.sync over one chunk in a TMA ring slot (sm_120a/121a):
 /// wait until it has landed, multiply, release the slot (lane 0 of each
-/// warp, once the warp's mma.syncs have consumed their fragments).
+/// warp, once the warp's mma.syncs have consumed their fragments). f16/bf16,
+/// tf32 (f32 as TMA moved it, each fragment register rounded as the
+/// cp.async path rounds lhs_tf32/rhs_tf32 operands) and fp8 (B N-major:
+/// the paired-column accumulator) read the slots as emitMmaSync reads them.
 struct MmaFTmaStageLowering : ConvertOpToLLVMPattern<MmaFTmaStageOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(MmaFTmaStageOp op, OpAdaptor adaptor,
@@ -873,9 +910,15 @@ struct MmaFTmaStageLowering : ConvertOpToLLVMPattern<MmaFTmaStageOp> {
     Location loc = op.getLoc();
     auto accType = cast<RankedTensorType>(op.getAcc().getType());
     auto layout = dyn_cast_or_null<BlockedAttr>(accType.getEncoding());
-    if (accType.getRank() != 2 || !layout ||
-        !isMmaAccumulatorLayout(layout, accType.getShape()) || hasPairedMmaColumns(layout))
+    if (accType.getRank() != 2 || !layout || !isMmaAccumulatorLayout(layout, accType.getShape()))
       return op.emitOpError("accumulator is not an [M, N] tile in the mma.sync layout");
+    Type element = op.getOperandType();
+    std::optional<MmaSyncForm> form = getMmaFSyncForm(element, element, accType.getElementType(),
+                                                      getTargetComputeCapability(op));
+    if (!form || stagesMmaSyncBTransposed(*form, layout) ||
+        (hasPairedMmaColumns(layout) && form->elementBytes != 1))
+      return op.emitOpError("has no mma.sync form reading ")
+             << element << " from a TMA ring slot (B N-major) into " << accType;
     FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, accType);
     RegisterEmitter e(rewriter, loc);
     if (failed(ring))
@@ -883,17 +926,18 @@ struct MmaFTmaStageLowering : ConvertOpToLLVMPattern<MmaFTmaStageOp> {
     Value slot = adaptor.getSlot();
     if (failed(emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase())))
       return failure();
-    MmaSyncStaging staging = getStaging(ring->s, op.getChunk(), kRingForm, /*bTransposed=*/false);
-    Type element = op.getOperandType();
+    MmaSyncStaging staging = getStaging(ring->s, op.getChunk(), *form, /*bTransposed=*/false);
     auto issue = [&](RegisterEmitter &e, ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                      ArrayRef<Value> cRegs, const MmaFragmentSite &) {
       return emitMmaSyncInstruction(e, element, element, aRegs, bRegs, cRegs);
     };
+    bool tf32 = isa<FloatTF32Type>(element);
     ChunkBases bases{ring->slotA(e, slot), ring->slotB(e, slot)};
-    if (failed(emitMmaSync(op, ring->s, staging, element, adaptor.getAcc(), accType, kRingForm,
-                           getMmaSyncArithmetic(op), issue, *getTypeConverter(), rewriter,
+    if (failed(emitMmaSync(op, ring->s, staging, getTypeConverter()->convertType(element),
+                           adaptor.getAcc(), accType, *form, getMmaSyncArithmetic(op), issue,
+                           *getTypeConverter(), rewriter,
                            [&](int64_t, int64_t) -> FailureOr<ChunkBases> { return bases; },
-                           /*rounding=*/{}, &ring->staging)))
+                           FragmentRounding{tf32, tf32}, &ring->staging)))
       return failure();
     IndexMath m{e};
     Value lane = m.bits(NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type()), 0, 31);

@@ -42,7 +42,7 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
         accType.getShape()[0] % kTcgen05Rows != 0)
       return op.emitOpError("needs an [M, N] f32 accumulator in the tcgen05 layout (M a "
                             "multiple of 128) and f16, bf16 or fp8 operands");
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, accType, kind->elementBytes);
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, accType);
     if (failed(ring))
       return failure();
     Tcgen05RowBlocks blocks = Tcgen05RowBlocks::of(ring->s.m);

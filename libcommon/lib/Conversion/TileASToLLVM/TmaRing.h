@@ -10,7 +10,13 @@
 // (MmaSyncToLLVM.cpp, the mma.sync accumulator layout: A's rows in order)
 // and on sm_100a/103a/110a tcgen05.mma (Tcgen05RingToLLVM.cpp, the tcgen05
 // accumulator layout: A's rows in order, the one issuing thread releasing a
-// slot through tcgen05.commit). The accumulator's layout says which.
+// slot through tcgen05.commit). The target says whether mma.sync reads the
+// ring (hasMmaSyncTensorMaps), not the accumulator's layout: a 4-warp
+// [4, 1] mma.sync layout of 64 rows is also wgmma's, and read as wgmma's it
+// staged A's rows out of the order ldmatrix reads; the layout tells wgmma
+// from tcgen05. wgmma's rings are 16-bit, tcgen05's 16-bit or fp8,
+// mma.sync's also 4-byte (tf32, f32 in memory) and 1-byte (fp8) operands,
+// in the same swizzled layouts of their element width.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
@@ -39,13 +45,14 @@ struct TmaRing {
   /// The ring op being lowered (it finds the kernel's module).
   mlir::Operation *anchor = nullptr;
 
-  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages, unsigned elementBytes)
+  TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages, unsigned elementBytes,
+          bool mmaSync)
       : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, elementBytes),
         stages(stages) {
     auto layout = mlir::cast<BlockedAttr>(accType.getEncoding());
-    consumer = isWgmmaAccumulatorLayout(layout, accType.getShape())    ? RingConsumer::Wgmma
+    consumer = mmaSync                                                 ? RingConsumer::MmaSync
                : isTcgen05AccumulatorLayout(layout, accType.getShape()) ? RingConsumer::Tcgen05
-                                                                         : RingConsumer::MmaSync;
+                                                                         : RingConsumer::Wgmma;
     warps = 1;
     for (unsigned w : layout.getWarpsPerCTA())
       warps *= w;
@@ -72,10 +79,10 @@ struct TmaRing {
   /// and mma.sync rings'; 1: a tcgen05 ring's fp8), placed at the start of
   /// the shared scratch; fails (with a diagnostic) where it does not fit.
   template <typename RingOp>
-  static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op, mlir::Type accType,
-                                         unsigned elementBytes = 2) {
+  static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op,
+                                         mlir::Type accType) {
     TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages(),
-                 elementBytes);
+                 elementBytesOf(op), hasMmaSyncTensorMaps(op));
     uint64_t bytes = ring.stages * (ring.staging.bufferBytes + kTmaRingBarrierBytes);
     mlir::FailureOr<Value> at =
         getSharedScratch(builder, op.getLoc(), op, bytes, kSwizzleAlignment);
@@ -111,6 +118,18 @@ struct TmaRing {
       return getInOrderTmaOperands(staging, s, a, b);
     return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bTransposed=*/false);
   }
+
+private:
+  /// The bytes of a ring op's operand elements: its operand_type's (tf32
+  /// is 4), the pointee's of tma_ring_begin's A. tma_ring_leave ends a
+  /// warp-specialized ring, which only wgmma's 16-bit rings are.
+  template <typename RingOp> static unsigned elementBytesOf(RingOp op) {
+    return getElementBytes(op.getOperandType());
+  }
+  static unsigned elementBytesOf(TmaRingBeginOp op) {
+    return getElementBytes(mlir::cast<PtrType>(op.getLhsBase().getType()).getPointeeType());
+  }
+  static unsigned elementBytesOf(TmaRingLeaveOp) { return 2; }
 };
 
 /// A blocking wait for `bar`'s phase of parity `parity` (an i32) to

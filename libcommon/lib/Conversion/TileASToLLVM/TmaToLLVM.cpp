@@ -282,7 +282,7 @@ void TmaLoads::issue(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
   NVVM::MBarrierArriveExpectTxOp::create(e.builder, e.loc, TypeRange(), bar, e.i32(bytes),
                                          NVVM::MemScopeKind::CTA, false, Value());
   for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
-    issueTmaBoxes(e, map, operand, dst, k0, bar);
+    issueTmaBoxes(e, map, operand, dst, k0, bar, /*ctaDestination=*/false);
 }
 
 LogicalResult TmaLoads::wait(int64_t chunk) {
@@ -299,7 +299,7 @@ LogicalResult TmaLoads::load(int64_t chunk, int64_t k0, ArrayRef<Value> dsts) {
 }
 
 void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Value dst,
-                   int64_t k0, Value bar) {
+                   int64_t k0, Value bar, bool ctaDestination) {
   OpBuilder &builder = e.builder;
   const TmaView &view = operand.view;
   const TmaBoxes &boxes = operand.boxes;
@@ -323,14 +323,16 @@ void issueTmaBoxes(RegisterEmitter &e, Value map, const TmaOperand &operand, Val
       Value at = LLVM::GEPOp::create(
           builder, e.loc, dst.getType(), builder.getI8Type(), dst,
           ArrayRef<LLVM::GEPArg>{int32_t(block * boxes.blockBytes + stagedRow * boxes.width)});
-      // The shared::cluster form: this CTA's shared memory as address space 7.
-      Value clusterAt = LLVM::AddrSpaceCastOp::create(
-          builder, e.loc, LLVM::LLVMPointerType::get(builder.getContext(), kSharedClusterSpace),
-          at);
+      // The shared::cluster form: this CTA's shared memory as address space
+      // 7; the shared::cta form takes it as it is.
+      if (!ctaDestination)
+        at = LLVM::AddrSpaceCastOp::create(
+            builder, e.loc, LLVM::LLVMPointerType::get(builder.getContext(), kSharedClusterSpace),
+            at);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          builder, e.loc, clusterAt, map, coords, bar, ValueRange(), Value(), Value(),
+          builder, e.loc, at, map, coords, bar, ValueRange(), Value(), Value(),
           NVVM::TMALoadModeAttr::get(builder.getContext(), NVVM::TMALoadMode::TILE),
-          builder.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+          builder.getBoolAttr(ctaDestination), NVVM::CTAGroupKindAttr(), Value());
     }
 }
 

@@ -11,7 +11,8 @@
 // - tma_stage_load: thread 0 waits on empty[slot] (parity phase ^ 1: the
 //   release of the slot's previous chunk; a fresh mbarrier passes parity 1),
 //   arrives on full[slot] expecting the chunk's bytes and issues the boxes
-//   (TMA completes the bytes on full[slot]).
+//   (TMA completes the bytes on full[slot]); on sm_120a/121a into
+//   shared::cta (issueTmaBoxes).
 // - wgmma_stage: every thread waits on full[slot] (parity phase), the
 //   warpgroups issue the chunk's wgmmas (WgmmaChunks.h) between fence and
 //   commit, wgmma.wait_group 1 leaves just this group in flight, so the
@@ -108,7 +109,7 @@ struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
     RegisterEmitter e(rewriter, loc);
     Type element = cast<PtrType>(op.getLhsBase().getType()).getPointeeType();
     FailureOr<TmaRing> ring =
-        TmaRing::locate(rewriter, op, op.getAccType(), getElementBytes(element));
+        TmaRing::locate(rewriter, op, op.getAccType());
     if (failed(ring))
       return failure();
     std::optional<TmaView> a = getTmaView(adaptor.getLhsBase(), adaptor.getLhsView());
@@ -141,8 +142,7 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType(),
-                                              getElementBytes(op.getOperandType()));
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAccType());
     if (failed(ring))
       return failure();
     // Only the starts are read; the maps hold the rest of the views.
@@ -169,7 +169,7 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
       Value maps[] = {adaptor.getLhsMap(), adaptor.getRhsMap()};
       for (auto [map, operand, dst] : llvm::zip(maps, operands, dsts))
         issueTmaBoxes(e, LLVM::IntToPtrOp::create(rewriter, loc, generic, map), operand, dst,
-                      op.getKOffset(), full);
+                      op.getKOffset(), full, /*ctaDestination=*/hasMmaSyncTensorMaps(op));
     });
     if (failed(result))
       return failure();
@@ -227,8 +227,7 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RegisterEmitter e(rewriter, loc);
-    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAcc().getType(),
-                                              getElementBytes(op.getOperandType()));
+    FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, op.getAcc().getType());
     if (failed(ring))
       return failure();
     // mma.sync leaves nothing in flight; wgmma's last group completes here,

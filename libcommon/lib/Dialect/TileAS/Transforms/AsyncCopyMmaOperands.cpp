@@ -377,11 +377,12 @@ struct AsyncCopyMmaOperandsPass
       // The tcgen05 path reads f16/bf16 and fp8 operands with TMA too
       // (unbatched, B N-major; tf32 is rounded by all threads once landed,
       // so it keeps cp.async): see getTcgen05TmaViews.
-      // On sm_120a/121a the 16-bit mma.sync multiplies keep their views
-      // too: tilepipe-pipeline-mma-loops streams their K loops through a TMA
-      // ring (the other mma.sync lowerings ignore the views).
+      // On sm_120a/121a the mma.sync multiplies (f16/bf16, tf32, fp8 with
+      // B N-major) keep their views too: tilepipe-pipeline-mma-loops streams
+      // their K loops through a TMA ring (the other mma.sync lowerings
+      // ignore the views).
       bool wgmma = hasWgmmaForm(op);
-      bool mmaSyncTma = hasMmaSyncTensorMaps(op) && hasMmaSyncForm(op) && !hasTcgen05Form(op);
+      bool mmaSyncTma = hasMmaSyncTensorMaps(op) && form && !hasTcgen05Form(op);
       auto viewOf = [&](const std::optional<FusibleOperand> &operand) {
         if (operand && operand->load.getViewAlignment() % getLongestRun(operand->load) == 0)
           if (std::optional<TiledView> view =

@@ -43,7 +43,10 @@
 // kernel can build tensor maps) a loop on the mma.sync path with both views
 // takes the same TMA ring, its consumer ldmatrix + mma.sync from the
 // swizzled slots (mmaf_tma_stage), which releases its own slot at once:
-// mma.sync has nothing in flight after it.
+// mma.sync has nothing in flight after it. That ring also takes tf32 and
+// fp8 operands (chunks of a multiple of 32 bytes of K: 8 tf32, 32 fp8;
+// the ring ops name the multiplied type, tf32 for f32 loads the mma.sync
+// rounds after reading them).
 //
 // Where the K loop runs once per iteration of an enclosing scf.for (the
 // persistent matmul's tile loop; getCarryingLoop), the TMA ring is carried
@@ -128,7 +131,8 @@ namespace tilepipe::tile_as {
 using namespace mlir;
 using namespace tilepipe::tile_as;
 
-/// The k of one mma.sync step: chunks are multiples of it.
+/// The k of one 16-bit mma.sync or wgmma step: chunks are multiples of it
+/// (of 32 bytes of K for the TMA ring's other operand widths).
 static constexpr int64_t kStepK = 16;
 /// Rows of one cta_group::1 tcgen05.mma (the ring's M is a multiple) and
 /// the tensor-memory columns the accumulator must fit.
@@ -142,6 +146,10 @@ struct Candidate {
   /// The body ops computing the mma's pointers and masks, in order.
   SetVector<Operation *> slice;
   int64_t step = 0, stages = 0, chunk = 0, k = 0;
+  /// The operands' element bytes and the K of one multiply step (32 bytes
+  /// of K); chunks are multiples of it.
+  unsigned elementBytes = 2;
+  int64_t kStep = kStepK;
   /// The wgmma path's TMA ring (mbarriers) rather than the cp.async ring.
   bool tma = false;
   /// A TMA ring whose consumer is ldmatrix + mma.sync (sm_120a/121a).
@@ -191,16 +199,14 @@ chooseRing(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t maxStages) {
 }
 
 /// The stage count and chunk of a TMA ring for an [M, N] f32 accumulator
-/// and operands of `elementBytes`: as chooseRing, with wgmma's swizzled
-/// slots and the two mbarriers per slot after them, within `limit` bytes,
-/// chunks of whole 32-byte k steps (16 f16, 32 fp8).
-static std::optional<std::pair<int64_t, int64_t>> chooseTmaRing(int64_t m, int64_t n, int64_t k,
-                                                                unsigned elementBytes,
-                                                                int64_t maxStages,
-                                                                uint64_t limit) {
-  int64_t step = kStepK * 2 / elementBytes;
+/// and operands of `elementBytes` bytes (chunks multiples of `kStep`): as
+/// chooseRing, with the swizzled slots and the two mbarriers per slot after
+/// them, within `limit` bytes.
+static std::optional<std::pair<int64_t, int64_t>>
+chooseTmaRing(int64_t m, int64_t n, int64_t k, unsigned elementBytes, int64_t kStep,
+              int64_t maxStages, uint64_t limit) {
   for (int64_t stages = maxStages; stages >= 2; --stages)
-    for (int64_t chunk = k - k % step; chunk >= step; chunk -= step)
+    for (int64_t chunk = k; chunk >= kStep; chunk -= kStep)
       if (k % chunk == 0 &&
           stages * (getSwizzledChunkBytes(m, n, chunk, elementBytes) + kTmaRingBarrierBytes) <=
               limit)
@@ -290,21 +296,22 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
     return isa_and_nonnull<BlockedAttr>(cast<RankedTensorType>(value.getType()).getEncoding());
   };
   // The cost rule reads the registers of the accumulator and of the copies.
-  if ((rank != 2 && rank != 3) || c.k % kStepK != 0 || !hasBlockedLayout(c.mma.getAcc()) ||
+  if ((rank != 2 && rank != 3) || !hasBlockedLayout(c.mma.getAcc()) ||
       !hasBlockedLayout(c.mma.getLhs()) || !hasBlockedLayout(c.mma.getRhs()))
     return std::nullopt;
-  // Both rings' staging is the 16-bit form's (mma.sync m16n8k16, wgmma
-  // k16 with B N-major); fp8 and tf32 mmaf_globals keep the staging of
-  // their own form, except that the tcgen05 TMA ring takes fp8 (one
-  // type for A and B: kind::f8f6f4 from the same swizzled slots).
-  auto pointee = [](Value ptrs) {
-    return cast<PtrType>(cast<RankedTensorType>(ptrs.getType()).getElementType())
-        .getPointeeType();
-  };
-  Type element = pointee(c.mma.getLhs());
+  // The cp.async ring's and wgmma's staging is the 16-bit form's (mma.sync
+  // m16n8k16, wgmma k16 with B N-major); the mma.sync TMA ring also takes
+  // tf32 (m16n8k8) and fp8 (m16n8k32, the paired-column accumulator) of
+  // one type, the tcgen05 TMA ring fp8 of one type (kind::f8f6f4 from the
+  // same swizzled slots), k steps of 32 bytes. Other mmaf_globals keep the
+  // staging of their own form.
+  Type element = c.mma.getLhsMultipliedType();
+  bool sixteenBit = element.isF16() || element.isBF16();
   bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(element) &&
-             element == pointee(c.mma.getRhs()) && hasTcgen05Accumulator(c.mma, accType);
-  if (!element.isF16() && !element.isBF16() && !fp8)
+             element == c.mma.getRhsMultipliedType();
+  c.elementBytes = getElementBytes(element);
+  c.kStep = kMmaStepBytes / c.elementBytes;
+  if (c.k % c.kStep != 0)
     return std::nullopt;
   // The wgmma path (sm_90a, the wgmma accumulator layout) takes the TMA
   // ring where TMA would load both operands anyway (both views, B not
@@ -318,7 +325,8 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   // both operands by TMA (B N-major; A without the padding rows of a
   // 32-row tile) and the accumulator fits tensor memory for the loop.
   if (hasTcgen05Accumulator(c.mma, accType)) {
-    if (!takesTma() || c.mma.getRhsKRuns() || accType.getShape()[0] % kTcgen05RingRows != 0 ||
+    if ((!sixteenBit && !fp8) || !takesTma() || c.mma.getRhsKRuns() ||
+        accType.getShape()[0] % kTcgen05RingRows != 0 ||
         getTcgen05TmemColumns(accType.getShape(), c.k, /*scaleBlock=*/0) > kTcgen05TmemColumns)
       return std::nullopt;
     c.tma = c.tcgen05 = true;
@@ -332,11 +340,16 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
     if (!takesTma() || getWgmmaStagedRows(rows, warps) != rows)
       return std::nullopt;
     c.tma = true;
-  } else if (hasMmaSyncTensorMaps(c.mma) && takesTma()) {
+  } else if (hasMmaSyncTensorMaps(c.mma) && takesTma() &&
+             element == c.mma.getRhsMultipliedType() &&
+             getMmaFSyncForm(element, element, accType.getElementType(),
+                             getTargetComputeCapability(c.mma))) {
     // sm_120a/121a: the same ring with ldmatrix + mma.sync reading the
     // swizzled slots (AsyncCopyMmaOperands kept the views for it).
     c.tma = c.mmaSync = true;
   }
+  if (!sixteenBit && !c.mmaSync)
+    return std::nullopt;
   return c;
 }
 
@@ -357,12 +370,11 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
     // tcgen05: 1 KiB for the tensor-memory address word and mbarriers,
     // which precede the 1024-byte aligned scratch (Tcgen05ToLLVM.cpp).
     uint64_t limit = kMaxStaticSharedBytes - (c.tcgen05 ? kSwizzleAlignment : 0);
-    Type element = cast<PtrType>(getElementTypeOrSelf(c.mma.getLhs().getType())).getPointeeType();
     std::optional<std::pair<int64_t, int64_t>> ring =
-        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k,
-                      getElementBytes(element), maxStages, limit);
+        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k, c.elementBytes, c.kStep,
+                      maxStages, limit);
     if (!ring) {
-      remark << "K loop not pipelined: not even two " << kStepK
+      remark << "K loop not pipelined: not even two " << c.kStep
              << "-deep chunks of A and B and their mbarriers fit the " << kMaxStaticSharedBytes
              << " bytes of static shared memory";
       return failure();
@@ -518,7 +530,9 @@ private:
     Location loc = c.mma.getLoc();
     int64_t chunks = c.k / c.chunk, stages = c.stages;
     auto accType = cast<RankedTensorType>(c.mma.getAcc().getType());
-    Type element = cast<PtrType>(getElementTypeOrSelf(c.mma.getLhs().getType())).getPointeeType();
+    // The multiplied type: tf32 for f32 loads rounded on the way (their
+    // maps move f32, tma_ring_begin reads the pointee), else the pointee.
+    Type element = c.mma.getLhsMultipliedType();
     // The loop result the accumulator leaves by (matchLoop: it is carried).
     unsigned accResult =
         cast<BlockArgument>(c.mma.getAcc()).getArgNumber() - loop.getNumInductionVars();
@@ -650,7 +664,7 @@ private:
     yield->setOperand(yield.getNumOperands() - 1,
                       arith::AddIOp::create(builder, loc, base, countChunks()));
     builder.setInsertionPointAfter(outer);
-    TmaRingCloseOp::create(builder, loc, accType, c.chunk, stages);
+    TmaRingCloseOp::create(builder, loc, accType, element, c.chunk, stages);
   }
 
   /// `outer` with one more i32 iter_arg, starting at 0 and yielded

@@ -196,8 +196,9 @@ private:
         return why;
       }
       // sm_120a's ring (ldmatrix + mma.sync consumers, tile_as.mmaf_tma_stage)
-      // has no setmaxnreg-balanced form yet.
-      if (!isWgmmaAccumulatorLayout(layout, acc.getShape())) {
+      // has no setmaxnreg-balanced form yet. (The target decides: an
+      // [8, 1] mma.sync layout of 128 rows is also wgmma's.)
+      if (hasMmaSyncTensorMaps(begin) || !isWgmmaAccumulatorLayout(layout, acc.getShape())) {
         os << "its consumers are mma.sync, not wgmma";
         return why;
       }

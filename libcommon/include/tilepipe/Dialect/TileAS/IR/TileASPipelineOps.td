@@ -184,7 +184,12 @@ def TileAS_MmaFTmaStageOp : TileAS_Op<"mmaf_tma_stage", [MemoryEffects<[MemRead,
     wrote them) and issue the mma.syncs onto `acc`. mma.sync consumes its
     fragments before it completes, so each warp then arrives on the slot's
     own empty mbarrier: the result is defined at once (unlike
-    tile_as.wgmma_stage's).
+    tile_as.wgmma_stage's). `operand_type` is f16 or bf16 (m16n8k16), tf32
+    (m16n8k8: the slots hold f32 as TMA moved it, B is read by
+    ld.shared.b32 and every fragment register rounded to tf32) or
+    f8E4M3FN/f8E5M2 (m16n8k32 into the paired-column accumulator, B by
+    ldmatrix .trans and prmt); `acc` is an [M, N] f32 tile in the mma.sync
+    layout.
   }];
   let arguments = (ins AnyRankedTensor:$acc, I32:$slot, I32:$phase, TypeAttr:$operand_type,
                        I64Attr:$chunk, I64Attr:$stages);
@@ -272,8 +277,8 @@ def TileAS_TmaRingCloseOp : TileAS_Op<"tma_ring_close", [MemoryEffects<[MemRead,
     warpgroups) it meets the producer's tile_as.tma_ring_leave at the
     ring's named barrier, and the producer invalidates them.
   }];
-  let arguments = (ins TypeAttr:$acc_type, I64Attr:$chunk, I64Attr:$stages,
-                       UnitAttr:$warp_specialized);
+  let arguments = (ins TypeAttr:$acc_type, TypeAttr:$operand_type, I64Attr:$chunk,
+                       I64Attr:$stages, UnitAttr:$warp_specialized);
   let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
 }

@@ -240,7 +240,9 @@ def PipelineMmaLoops : Pass<"tilepipe-pipeline-mma-loops", "::mlir::ModuleOp"> {
     addresses. On sm_120a/121a/120f (hasMmaSyncTensorMaps) a loop on the
     mma.sync path with the same operands takes the same ring, its consumer
     tile_as.mmaf_tma_stage (ldmatrix from the swizzled slots, mma.sync,
-    then the warps release the chunk's own slot). A TMA ring whose K loop
+    then the warps release the chunk's own slot); there the ring also
+    takes tf32 (f32 loads) and e4m3/e5m2 operands of one type, in chunks
+    of a multiple of 32 bytes of K. A TMA ring whose K loop
     runs once per iteration of an enclosing scf.for (the persistent
     matmul's tile loop) is carried across it (carry-rings): begun once
     before that loop, slots and parities going on from a chunk count the
