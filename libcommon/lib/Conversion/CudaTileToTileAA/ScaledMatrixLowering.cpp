@@ -129,9 +129,7 @@ ScaledMma getScaledMma(llvm::StringRef gpuName) {
   }
   if (target->sm == 120 || target->sm == 121)
     return ScaledMma::MmaSync;
-  // The tcgen05 lowering keys on targetsTcgen05, which the family targets
-  // do not take yet.
-  if (target->suffix != 'f' && (target->sm == 100 || target->sm == 103 || target->sm == 110))
+  if (target->sm == 100 || target->sm == 103 || target->sm == 110)
     return ScaledMma::Tcgen05;
   return ScaledMma::None;
 }
