@@ -66,7 +66,7 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
 # tcgen05 (block_scale kinds too) is a family feature of sm_100f/103f/110f:
 # they get the `a` target's kernel, not mma.sync on the f32 decomposition,
 # which spilled 4.5-5.4 KB.
-@test "block-scaled matmul on sm_100f, 103f, 110f: the sm_XXa tcgen05 kernel, no spills" {
+@test "block-scaled matmul on sm_100f, 103f, 110f: the sm_XXa tcgen05 kernel, no spills; sm_100f matches numpy in tile-emu" {
   local case gpu
   for case in $CASES; do
     for gpu in sm_100f sm_103f sm_110f; do
@@ -81,6 +81,8 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
       [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
         { echo "$case $gpu: $output"; false; }
     done
+    run check "$case" sm_100f 13.4
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
   done
 }
 
