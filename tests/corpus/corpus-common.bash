@@ -14,11 +14,12 @@ teardown() {
 
 # check CASE SM VERSION [run-case args]: the case's bytecode for SM and
 # VERSION compiled for SM, run in tile-emu and compared with numpy. An
-# arch-specific SM (sm_90a) compiles the bytecode of its family (sm_90).
+# arch- or family-specific SM (sm_90a, sm_120f) compiles the bytecode of its
+# base (sm_90, sm_120).
 check() {
   local case=$1 sm=$2 v=$3
   shift 3
-  "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.${sm%a}.$v.tileirbc" \
+  "$RUN" --manifest "$MANIFEST" --case "$case" --bytecode "$BYTECODE/$case.${sm%[af]}.$v.tileirbc" \
     --gpu-name "$sm" --bin "$TILEPIPE_BIN" --work "$TMP/$case.$sm.$v" "$@"
 }
 

@@ -22,15 +22,15 @@ lower_to_aa() {
   tile-opt --tilepipe-convert-cuda-tile-to-tile-aa="gpu-name=$1" "$2"
 }
 
-@test "sm_120, sm_121, sm_120a and sm_121a keep the fp8 multiply block-scaled" {
-  for gpu in sm_120 sm_121 sm_120a sm_121a; do
+@test "sm_120 and sm_121 (plain, a or f) keep the fp8 multiply block-scaled" {
+  for gpu in sm_120 sm_121 sm_120a sm_121a sm_120f sm_121f; do
     run bash -c "tile-opt --tilepipe-convert-cuda-tile-to-tile-aa='gpu-name=$gpu' '$IN' | FileCheck --check-prefix=KEEP '$IN'"
     [ "$status" -eq 0 ] || { echo "$gpu: $output"; false; }
   done
 }
 
 @test "other targets (and none named) decompose it into scaled f32 operands and mmaf" {
-  for gpu in sm_80 sm_90a sm_100 sm_100a sm_120f ""; do
+  for gpu in sm_80 sm_90a sm_100 sm_100a ""; do
     run bash -c "tile-opt --tilepipe-convert-cuda-tile-to-tile-aa='gpu-name=$gpu' '$IN' | FileCheck --check-prefix=SPLIT '$IN'"
     [ "$status" -eq 0 ] || { echo "'$gpu': $output"; false; }
   done

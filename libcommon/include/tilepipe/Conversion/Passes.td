@@ -16,8 +16,8 @@ def ConvertCudaTileToTileAA : Pass<"tilepipe-convert-cuda-tile-to-tile-aa", "::m
     masks; `assume` facts are folded into each memory op's `contiguity`.
     Expects the cuda_tile.module nested in a builtin.module and inlines it.
     Block-scaled multiplies become tile_aa.mmaf_scaled where `gpu-name` has
-    block-scaled mma.sync (sm_120/121, plain or `a`) or block-scaled
-    tcgen05.mma (sm_100/103/110, plain or `a`) and the form fits it;
+    block-scaled mma.sync (sm_120/121, plain, `a` or `f`) or block-scaled
+    tcgen05.mma (sm_100/103/110, plain, `a` or `f`) and the form fits it;
     otherwise they are decomposed into widening, scaling and mmaf.
   }];
   let options = [

@@ -12,7 +12,7 @@
 // tile_aa.mmaf_scaled, which keeps operands and scales in their own formats:
 // block-scaled mma.sync on sm_120/121 (kind::mxf8f6f4 for fp8, kind::mxf4
 // and kind::mxf4nvf4 for e2m1 with e8m0 and e4m3 scales) and tcgen05.mma
-// block_scale on sm_100/103/110 (plain or `a`: kind::mxf8f6f4, kind::mxf4,
+// block_scale on sm_100/103/110 (plain, `a` or `f`: kind::mxf8f6f4, kind::mxf4,
 // kind::mxf4nvf4 for the same operand and scale types), for the forms the
 // instruction runs and its accumulator layout tiles (see emitsScaledMma). ConvertCudaTileToTileAAPass registers this
 // through populateScaledMatrixLoweringPatterns.
@@ -114,10 +114,11 @@ Value repeatAlong(OpBuilder &b, Location loc, Value scale, unsigned dim, int64_t
 /// The block-scaled tensor-core instruction a target has.
 enum class ScaledMma { None, MmaSync, Tcgen05 };
 
-/// The block-scaled instruction of `gpuName`: mma.sync on sm_120a/121a,
-/// tcgen05.mma on sm_100a/103a/110a, and on their plain forms, which
-/// tile-ptx then assembles as the `a` variant. The family targets (sm_120f,
-/// sm_100f) are left to the decomposition.
+/// The block-scaled instruction of `gpuName`: mma.sync on sm_120/121,
+/// tcgen05.mma on sm_100/103/110. Their `a` and `f` forms both have it
+/// (ptxas 13 assembles kind::mxf8f6f4, mxf4 and mxf4nvf4 block_scale for
+/// sm_120f/121f, and tcgen05.mma block_scale for sm_100f/103f/110f: they
+/// are family features); on the plain forms tile-ptx emits the `a` target.
 ScaledMma getScaledMma(llvm::StringRef gpuName) {
   if (gpuName.empty())
     return ScaledMma::None;
@@ -126,8 +127,6 @@ ScaledMma getScaledMma(llvm::StringRef gpuName) {
     llvm::consumeError(target.takeError());
     return ScaledMma::None;
   }
-  if (target->suffix == 'f')
-    return ScaledMma::None;
   if (target->sm == 120 || target->sm == 121)
     return ScaledMma::MmaSync;
   if (target->sm == 100 || target->sm == 103 || target->sm == 110)

@@ -1,6 +1,6 @@
 //===- BlockScaledMmaToLLVM.cpp - mmaf_scaled on block-scaled mma.sync ----===//
 //
-// tile_as.mmaf_scaled on sm_120a / sm_121a as block-scaled mma.sync through
+// tile_as.mmaf_scaled on sm_120/121 (plain, a, f) as block-scaled mma.sync via
 // the LLVM intrinsics llvm.nvvm.mma.block.scale.*: fp8 operands with one
 // e8m0 scale per 32 k as m16n8k32 kind::mxf8f6f4 scale_vec::1X; e2m1
 // operands with e8m0 scales per 32 k (MX-FP4) as m16n8k64 kind::mxf4

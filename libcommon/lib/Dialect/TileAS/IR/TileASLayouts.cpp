@@ -354,9 +354,9 @@ bool tilepipe::tile_as::targetsTcgen05(Operation *op) {
   llvm::StringRef name = target.getValue();
   // Plain sm_100 takes it too (unlike sm_90 and wgmma): tcgen05 is the
   // tensor-core path these GPUs are built around, and tile-ptx then emits
-  // the arch-specific target.
+  // the arch-specific target. The family targets have it as they are.
   for (llvm::StringRef base : {"sm_100", "sm_103", "sm_110"})
-    if (name == base || name == (base + "a").str())
+    if (name == base || name == (base + "a").str() || name == (base + "f").str())
       return true;
   return false;
 }

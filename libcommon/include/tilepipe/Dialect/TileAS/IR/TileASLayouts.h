@@ -162,9 +162,12 @@ bool hasWgmmaForm(MmaFOp op);
 
 /// Whether the module around `op` targets a GPU with tcgen05 and tensor
 /// memory (PTX ISA, "TensorCore 5th Generation Family Instructions"):
-/// sm_100, sm_103 and sm_110, plain or arch-specific. tcgen05 needs the
-/// arch-specific target, which tile-ptx then picks (the family targets
-/// `f` are left to the mma.sync path).
+/// sm_100, sm_103 and sm_110, plain, arch- or family-specific. Plain PTX
+/// has no tcgen05, so tile-ptx then picks the arch-specific target; the
+/// family targets have every tcgen05 instruction the lowering emits (kinds
+/// f16, tf32, f8f6f4 and the block-scaled ones, ld/st/cp/alloc/commit:
+/// ptxas 13 assembles them for sm_100f/103f/110f; only kind::i8, which
+/// mmai never takes here, is arch-specific).
 bool targetsTcgen05(mlir::Operation *op);
 
 /// The accumulator layout of the tcgen05 path: what `tcgen05.ld.32x32b`
