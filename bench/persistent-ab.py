@@ -7,12 +7,15 @@
 The corpus MatMul f16 and persistent MatMul f16 (512x768 @ 768x512, 128x256x64
 tiles, grid 8: one tile per CTA in both) compile to nearly the same sm_90a
 PTX; what differs is the persistent tile loop around the warp-specialized TMA
-ring and the epilogue's TMA-store waits (docs/hopper-tma.md, "The persistent
+ring and the epilogue's TMA-store waits. Its first H200 run (docs/gpu-runs/
+2026-11-26-h200-persistent-ab.txt) found the persistent one 1.9x faster
+single-role, which tileiras now picks for rings in tile loops (docs/hopper-tma.md, "The persistent
 MatMul on sm_90a"). `prepare` builds one cubin per variant, each changing one
 of those things, so that one GPU run says which of them costs the time:
 
-  plain, persistent                  tileiras as it is (the persistent kernel's
-                                     ring carried across its tile loop)
+  plain, persistent                  tileiras as it is, but warp-specialized
+                                     (specialize-tile-loops=1; the persistent
+                                     kernel's ring carried across its tile loop)
   persistent-ring-per-tile           --tilepipe-pipeline-mma-loops=carry-rings=0
                                      (a ring set up and torn down per tile, as
                                      main had it at e59b73c)
@@ -55,7 +58,11 @@ def sched_pipeline(bin_dir, warp_specialize=True, tma_stores=True, carry_rings=T
     passes = sh([os.path.join(bin_dir, "tile-sched"), "--gpu-name", GPU, "--print-pipeline"]).split()
     if not tma_stores:
         passes.remove("tilepipe-store-tiles-by-tma")
-    options = {"tilepipe-warp-specialize-rings": "" if warp_specialize else "{warp-specialize=0}",
+    # Warp-specialized unless asked not to, the persistent kernel too (by
+    # default tileiras keeps a ring in a tile loop single-role, as this
+    # experiment measured).
+    options = {"tilepipe-warp-specialize-rings":
+               "{specialize-tile-loops=1}" if warp_specialize else "{warp-specialize=0}",
                "tilepipe-pipeline-mma-loops": "" if carry_rings else "{carry-rings=0}"}
     return "builtin.module(%s)" % ",".join(p + options.get(p, "") for p in passes)
 

@@ -376,7 +376,8 @@ CHECK
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; rm -rf "$tmp"; false; }
   # Without views (here: A computed in registers, only B global) the
   # global operand is copied with cp.async.cg, fenced for the async proxy.
-  sed 's/^    %d = mmaf %x6,/    %x6n = negf %x6 : tile<128x64xf16>\n    %d = mmaf %x6n,/' "$tmp/k.mlir" > "$tmp/neg.mlir"
+  sed 's/^    %d = mmaf \(%x[0-9]*\),/    %an = negf \1 : tile<128x64xf16>\n    %d = mmaf %an,/' "$tmp/k.mlir" > "$tmp/neg.mlir"
+  grep -q 'negf' "$tmp/neg.mlir" || { echo "no negf in the kernel"; rm -rf "$tmp"; false; }
   cat > "$tmp/neg.check" <<'CHECK'
 CHECK: cp.async.cg.shared.global
 CHECK: cp.async.commit_group;

@@ -455,7 +455,7 @@ fp8_promoted_case() {
     run bash -c "tileiras --gpu-name sm_90 --emit=ptx -o - '$TMP/k.mlir'"
     [[ "$output" == *"wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32"* && "$output" == *cp.async.bulk.tensor.2d* ]] ||
       { echo "$shape: no TMA-fed tf32 wgmma"; false; }
-    run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_90 \
+    run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" --gpu-name sm_90 \
       --array "a=$RNG.standard_normal(($m, $k)).astype(np.float32)" \
       --array "b=$RNG.standard_normal(($k, $n)).astype(np.float32)" \
       --array "c=$RNG.standard_normal(($m, $n)).astype(np.float32)" \
@@ -788,7 +788,7 @@ tma_store_case() {
   # Every pattern in A (rows 0-3; the NaNs 0x7F and 0xFF in rows 1 and 3),
   # every finite one in B.
   local finite="np.setdiff1d(np.arange(256), [0x7F, 0xFF])"
-  run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" \
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
     --array "a=np.concatenate([np.arange(256), $finite[$RNG.integers(0, 254, 32 * 64 - 256)]]).astype(np.uint8).reshape(32, 64)" \
     --array "b=$finite[$RNG.permutation(np.arange(64 * 32) % 254)].astype(np.uint8).reshape(64, 32)" \
     --array "c=$RNG.standard_normal((32, 32)).astype(np.float32)" \
@@ -801,7 +801,7 @@ tma_store_case() {
   "$KERNEL" --m 32 --n 32 --k 64 --a f8E5M2 --acc f16 > "$TMP/k.mlir"
   # Small finite values (|x| < 2^-3, subnormals included) so f16 sums stay
   # exact enough; A[0, 0] is +inf and A[1, 0] NaN.
-  run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" \
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
     --array "a=(np.array([0x7C] + [0x7E] + [0] * (32 * 64 - 2)) + np.concatenate([[0, 0], $RNG.integers(0, 0x30, 32 * 64 - 2) | ($RNG.integers(0, 2, 32 * 64 - 2) << 7)])).astype(np.uint8).reshape(32, 64)" \
     --array "b=($RNG.integers(0x01, 0x30, (64, 32)) | ($RNG.integers(0, 2, (64, 32)) << 7)).astype(np.uint8)" \
     --array "c=$RNG.standard_normal((32, 32)).astype(np.float16)" \
@@ -813,7 +813,7 @@ tma_store_case() {
 @test "mmaf f64 accumulates in f64" {
   "$KERNEL" --m 32 --n 16 --k 64 --a f64 --acc f64 > "$TMP/k.mlir"
   # 1e-12 fails if any step rounds to f32.
-  run /usr/bin/python3 "$CHECK" "$kernel" --entry k --bin "$TILEPIPE_BIN" \
+  run /usr/bin/python3 "$CHECK" "$TMP/k.mlir" --entry k --bin "$TILEPIPE_BIN" \
     --array "a=$RNG.standard_normal((32, 64))" --array "b=$RNG.standard_normal((64, 16))" \
     --array "c=$RNG.standard_normal((32, 16))" --array "d_out=np.zeros((32, 16))" \
     --expect "d_out = a @ b + c" --rtol 1e-12 --atol 1e-12

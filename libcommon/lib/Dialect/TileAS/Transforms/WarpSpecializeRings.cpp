@@ -186,6 +186,17 @@ private:
          << split.consumer << " after setmaxnreg)";
       return why;
     }
+    // Measured, not modelled (Passes.td): a ring in a tile loop ran slower
+    // warp-specialized than single-role on an H200.
+    bool inTileLoop = false;
+    function.walk([&](TmaRingResumeOp) { inTileLoop = true; });
+    for (TmaRingBeginOp begin : begins)
+      inTileLoop |= bool(begin->getParentOfType<scf::ForOp>());
+    if (inTileLoop && !specializeTileLoops) {
+      os << "its ring runs inside a loop around the K loop (persistent tiles), which "
+            "measured slower warp-specialized (specialize-tile-loops=true overrides)";
+      return why;
+    }
     for (TmaRingBeginOp begin : begins) {
       auto acc = cast<RankedTensorType>(begin.getAccType());
       auto layout = cast<BlockedAttr>(acc.getEncoding());

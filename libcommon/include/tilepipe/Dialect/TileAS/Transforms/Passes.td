@@ -307,11 +307,20 @@ def WarpSpecializeRings : Pass<"tilepipe-warp-specialize-rings", "::mlir::Module
     keeps every ring single-role. producer-registers is 56: with 40 ptxas
     (13.0) spilled 32 bytes in the persistent matmul's producer (its tile
     loop and K loop coordinates), and 48 or 56 leave the consumers 224
-    (168 + 56, in units of 8) all the same. See WarpSpecializeRings.cpp.
+    (168 + 56, in units of 8) all the same. A ring inside a loop around
+    its K loop (the persistent matmul's tile loop: a carried ring or one
+    begun per iteration) stays single-role unless specialize-tile-loops:
+    on an H200 the warp-specialized persistent MatMul f16 took 0.038 ms
+    and its single-role form 0.0205 ms, while the plain MatMul ran 0.019
+    ms specialized and 0.038 ms single-role (bench/persistent-ab.py,
+    docs/gpu-runs/2026-11-26-h200-persistent-ab.txt; the cause is not
+    known yet). See WarpSpecializeRings.cpp.
   }];
   let options = [
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
            "Specialize where the cost rule allows (false: single-role rings)">,
+    Option<"specializeTileLoops", "specialize-tile-loops", "bool", /*default=*/"false",
+           "Also specialize rings inside a loop around their K loop (persistent kernels)">,
     Option<"producerRegisters", "producer-registers", "int64_t", /*default=*/"56",
            "The producer warpgroup's registers per thread after setmaxnreg.dec "
            "(24 to 256, a multiple of 8)">,
