@@ -30,6 +30,9 @@ namespace tilepipe::tile_as {
 /// Waits at the named barrier of both roles of a warp-specialized ring whose
 /// consumers are `warps` warps.
 void emitBothRolesBarrier(RegisterEmitter &e, int64_t warps);
+/// Waits at the barrier of a ring's begin, end and resume: both roles'
+/// named one where it is warp-specialized, else the CTA's.
+void emitRingBarrier(RegisterEmitter &e, int64_t warps, bool warpSpecialized);
 
 /// What reads a TMA ring's slots (the accumulator's layout says which).
 enum class RingConsumer { Wgmma, MmaSync, Tcgen05 };

@@ -70,11 +70,15 @@ int64_t TmaRing::issuer(bool warpSpecialized) const {
   return warpSpecialized ? kWarpSize * warps : 0;
 }
 
-void TmaRing::emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const {
+void emitRingBarrier(RegisterEmitter &e, int64_t warps, bool warpSpecialized) {
   if (warpSpecialized)
-    meetBothRoles(e);
+    emitBothRolesBarrier(e, warps);
   else
     emitCTABarrier(e.builder, e.loc);
+}
+
+void TmaRing::emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const {
+  tile_as::emitRingBarrier(e, warps, warpSpecialized);
 }
 
 Value TmaRing::drainBarrier(RegisterEmitter &e) const {
@@ -280,10 +284,7 @@ struct TmaRingResumeLowering : ConvertOpToLLVMPattern<TmaRingResumeOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     RegisterEmitter e(rewriter, op.getLoc());
     auto layout = cast<BlockedAttr>(cast<RankedTensorType>(op.getAccType()).getEncoding());
-    if (op.getWarpSpecialized())
-      emitBothRolesBarrier(e, layout.getWarpsPerCTA()[0]);
-    else
-      emitCTABarrier(rewriter, op.getLoc());
+    emitRingBarrier(e, layout.getWarpsPerCTA()[0], op.getWarpSpecialized());
     rewriter.eraseOp(op);
     return success();
   }
