@@ -39,6 +39,17 @@ teardown() {
   FileCheck --check-prefix=FAST "$IN" < "$TMP/f.ptx"
 }
 
+@test "tile-llvm: the pieces take two temporaries in turn, a piece's wgmmas writing the registers its slot's last piece was added from" {
+  tileiras "$IN" --gpu-name sm_90a --emit=scheduled -o "$TMP/s.mlir"
+  tile-opt --tilepipe-promote-fp8-accumulation=interval=1 "$TMP/s.mlir" -o "$TMP/p.mlir"
+  tile-llvm "$TMP/p.mlir" -o "$TMP/p.ll"
+  tile-ptx "$TMP/p.ll" --gpu-name sm_90a -o "$TMP/p.ptx"
+  FileCheck --check-prefix=REUSED "$IN" < "$TMP/p.ptx"
+  [ "$(grep -c 'wgmma.mma_async' "$TMP/p.ptx")" -eq 4 ] &&
+    [ "$(grep -oE 'm64n128k32.f32.e4m3.e4m3 \{[^}]*\}' "$TMP/p.ptx" | sort -u | wc -l)" -eq 2 ] ||
+    { echo "not 4 wgmmas in 2 register lists"; false; }
+}
+
 @test "bad intervals: a negative pass option and a non-positive mark fail with a diagnostic" {
   tileiras "$IN" --gpu-name sm_90a --emit=scheduled -o "$TMP/s.mlir"
   run tile-opt --tilepipe-promote-fp8-accumulation=interval=-1 "$TMP/s.mlir" -o /dev/null

@@ -67,6 +67,22 @@ cuda_tile.module @kernels {
 // PROMOTED: add.f32 {{.*}}[[T1]]{{[,;]}}
 // PROMOTED-NOT: wgmma.mma_async
 
+// PTX with interval 1: four pieces of one k step take the two temporaries
+// in turn; the third and fourth pieces' wgmmas (scale-d 0) write the
+// registers of the first and second, which were added before them.
+// REUSED: setp.ne.b32 p, 0, 0;
+// REUSED-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {[[U0:%r[0-9]+]],
+// REUSED: setp.ne.b32 p, 0, 0;
+// REUSED-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {[[U1:%r[0-9]+]],
+// REUSED: wgmma.wait_group.sync.aligned 1;
+// REUSED: add.f32 {{.*}}[[U0]]{{[,;]}}
+// REUSED: setp.ne.b32 p, 0, 0;
+// REUSED-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {[[U0]],
+// REUSED: wgmma.wait_group.sync.aligned 1;
+// REUSED: add.f32 {{.*}}[[U1]]{{[,;]}}
+// REUSED: setp.ne.b32 p, 0, 0;
+// REUSED-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {[[U1]],
+
 // fast-accumulation=1: the old form, every k step accumulating in place
 // (scale-d 1), one group, no adds.
 // FAST: wgmma.fence.sync.aligned;

@@ -12,6 +12,8 @@
 
 #include "SwizzledStaging.h"
 
+#include <array>
+
 namespace tilepipe::tile_as {
 
 /// Issues the wgmmas of one K chunk staged as `staging` describes onto the
@@ -35,6 +37,15 @@ namespace tilepipe::tile_as {
 /// piece's wgmmas run: two temporaries live, which bounds the pieces' width
 /// (a register budget, see WgmmaToLLVM.cpp). The last piece stays in
 /// flight after issue(); wait(0, ...) adds it. Padding rows are dropped.
+/// The two temporaries are slots the pieces take in turn, across intervals
+/// and chunks: a piece's first wgmma takes as its D (unread at scale-d 0)
+/// the values its slot's last piece was added from, so the tied asm
+/// operands put it in the same PTX registers (the adds come first), as
+/// CUTLASS's reused accumulator array does. ptxas (13.0) does not merge
+/// the fresh D registers of separate pieces well: with a fresh temporary
+/// per piece cuTile's fp8 BatchMatMul took 255 registers and spilled 816
+/// bytes (a piece a wgmma waited for at once, 16 registers: still 308),
+/// with the two slots 240 and no spills.
 class WgmmaChunkIssuer {
 public:
   /// `aRegs`: A comes from registers (the accumulator's layout) rather
@@ -113,6 +124,12 @@ private:
   SmallVector<Issue> pieces;
   SmallVector<Value> pendingTemp;
   SmallVector<int64_t> pendingRegs;
+  /// The temporaries' slots (see the class comment): each one's values
+  /// after its last piece's adds, empty while a piece of it is in flight;
+  /// the pending piece's slot; pieces issued so far.
+  static constexpr int64_t kTemporaries = 2;
+  std::array<SmallVector<Value>, kTemporaries> slots;
+  int64_t pendingSlot = 0, issuedPieces = 0;
   /// The accumulator registers the last adds wrote (tieAdded).
   SmallVector<int64_t> added;
 };

@@ -118,9 +118,10 @@ constexpr int64_t kCoreRows = 8;
 /// Promoted fp8 accumulation (WgmmaChunkIssuer::promoteEvery): registers
 /// per thread the accumulator and two temporary pieces may take (255 is
 /// ptxas's limit; the rest is for addresses, descriptors and the loop), and
-/// the narrowest piece. (Not enough for cuTile's fp8 BatchMatMul: ptxas
-/// 13.0 spills 816 bytes at 255 registers there; its accumulator in
-/// 64-column wgmmas alone, unpromoted, takes 230 against 167 at 256.)
+/// the narrowest piece. (cuTile's fp8 BatchMatMul, 128 accumulator
+/// registers in 64-column pieces: 240 registers with ptxas 13.0, no
+/// spills, the temporaries' registers reused; 255 and 816 bytes of spills
+/// with fresh ones, see WgmmaChunkIssuer.)
 constexpr int64_t kPromotionRegisters = 192, kMinPieceWidth = 32;
 
 /// The wgmma.mma_async operand type of a tile element type (f16, bf16,
@@ -373,8 +374,14 @@ FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issuePromoted(Value aAddress, Va
     for (int64_t k = first; k < first + count; ++k)
       offsets.push_back(offsetsOf(e.i32(k)));
     for (const Issue &piece : pieces) {
+      int64_t slot = issuedPieces++ % kTemporaries;
       NVVM::WgmmaFenceAlignedOp::create(rewriter, e.loc);
+      // The slot's registers once more (see the class comment), where the
+      // piece is as wide as the slot's last one.
       SmallVector<Value> temp;
+      if (int64_t(slots[slot].size()) == piece.width / 2)
+        temp = std::move(slots[slot]);
+      slots[slot].clear();
       for (int64_t i = 0; i < count; ++i) {
         FailureOr<SmallVector<Value>> d = emitWgmma(piece, offsets[i], first + i, k0, aAddress,
                                                     bAddress, temp, /*scaleD=*/i > 0);
@@ -389,6 +396,7 @@ FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issuePromoted(Value aAddress, Va
         addPending(1, result);
       pendingTemp = std::move(temp);
       pendingRegs = fragmentRegs(piece);
+      pendingSlot = slot;
     }
   }
   // The last adds stay in this chunk too (the caller stages the next one
@@ -399,6 +407,7 @@ FailureOr<SmallVector<Value>> WgmmaChunkIssuer::issuePromoted(Value aAddress, Va
 
 void WgmmaChunkIssuer::addPending(int64_t groups, SmallVector<Value> &sums) {
   SmallVector<Value> temp = tieAdded(groups, pendingTemp, sums);
+  slots[pendingSlot] = temp;
   for (auto [reg, value] : llvm::zip(pendingRegs, temp))
     if (reg < realRegs) { // (padding rows' registers are dropped)
       sums[reg] = LLVM::FAddOp::create(rewriter, e.loc, sums[reg], value);
@@ -496,7 +505,8 @@ WgmmaChunkIssuer::emitWgmma(const Issue &issue, const StepOffsets &offsets, int6
   Value descB = emitMatrixDescriptor(e, addBytes(bAddress, m.add(offsets.b, bOrigin)), bLayoutBits);
   int64_t regs = issue.width / 2;
   Type fragmentType = LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(regs, f32));
-  // (Without scale-d the fragment is not read: undefined, see promoteEvery.)
+  // (Without scale-d the fragment is not read: undefined, or a promoted
+  // temporary's last values, whose registers it takes; see WgmmaChunks.h.)
   Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
   for (auto [i, value] : llvm::enumerate(d))
     fragment = LLVM::InsertValueOp::create(rewriter, loc, fragment, value, i);
