@@ -374,11 +374,15 @@ def PromoteFp8Accumulation : Pass<"tilepipe-promote-fp8-accumulation", "::mlir::
     per N piece of each warpgroup's D, the interval's wgmmas into a
     temporary (the first with scale-d 0), and after wgmma.wait_group adds
     the temporary into the accumulator by add.f32; two pieces in flight, so
-    the adds of one overlap the wgmmas of the next. An interval ends at a
-    staged chunk's end at the latest (cuTile's fp8 BatchMatMul stages
-    chunks of one k step, so it promotes after every wgmma). Cost there:
-    ptxas (13.0) takes 255 registers and spills 816 bytes, against 167 and
-    none unpromoted. fast-accumulation=true (or interval
+    the adds of one overlap the wgmmas of the next, the pieces taking two
+    temporaries' registers in turn. An interval ends at a staged chunk's
+    end at the latest (cuTile's fp8 BatchMatMul stages chunks of one k
+    step, so it promotes after every wgmma: a temporary carried across its
+    chunks would be as large as the accumulator, 128 registers a thread,
+    and two 64-deep chunks with B's landing arrays take 80 KiB of the 48 KiB
+    of static shared memory). Cost
+    there: ptxas (13.0) takes 240 registers, no spills, against 167
+    unpromoted. fast-accumulation=true (or interval
     = 0) leaves the multiplies unmarked: the wgmmas accumulate into the
     accumulator itself, the old form. Each fp8 wgmma multiply gets a remark
     (tile-sched and tileiras -v) saying which.
