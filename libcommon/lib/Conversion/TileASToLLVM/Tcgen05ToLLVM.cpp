@@ -116,6 +116,14 @@ Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
                                    name);
 }
 
+/// The threads of the CTA that `layout` (an accumulator's) spreads over.
+int64_t getThreads(BlockedAttr layout) {
+  int64_t threads = kLanesPerWarp;
+  for (unsigned warps : layout.getWarpsPerCTA())
+    threads *= warps;
+  return threads;
+}
+
 /// Whether the calling thread is in warp 0 (i1), read at `builder`'s point.
 Value isWarpZero(OpBuilder &builder, Location loc) {
   Type i32 = builder.getI32Type();
@@ -165,8 +173,26 @@ Value getTcgen05MBarrier(RegisterEmitter &e, Operation *anchor, int64_t index) {
 Value Tcgen05RowBlocks::stagedRow(const IndexMath &m, Value t) const {
   if (!padded())
     return t;
-  constexpr int64_t kCoreRows = 8;
   return m.add(m.mul(m.div(t, kCoreRows), 2 * kCoreRows), m.rem(t, kCoreRows));
+}
+
+SmallVector<TmaOperand, 2> getTcgen05TmaOperands(const SwizzledStaging &staging,
+                                                 const MmaShape &s, const TmaView *aView,
+                                                 const TmaView &bView) {
+  SmallVector<TmaOperand, 2> operands;
+  if (aView) {
+    Tcgen05RowBlocks blocks = Tcgen05RowBlocks::of(s.m);
+    SmallVector<int64_t> rows;
+    for (int64_t t = 0; blocks.padded() && t < s.m; t += Tcgen05RowBlocks::kCoreRows)
+      rows.push_back(blocks.stagedRow(t));
+    operands.push_back({*aView,
+                        blocks.padded()
+                            ? getTmaBoxes(staging.a, Tcgen05RowBlocks::kCoreRows, std::move(rows))
+                            : getRowBoxes(staging.a, s.m),
+                        /*kContiguous=*/true});
+  }
+  operands.push_back({bView, getRowBoxes(staging.b, staging.chunk), /*kContiguous=*/false});
+  return operands;
 }
 
 namespace {
@@ -556,13 +582,12 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
                                         kStagingLimit - extraBytes, bKMajor);
   };
   // TMA (TmaToLLVM.cpp) where B has a view (N-major) and A one too or sits
-  // in tensor memory, the multiply is unbatched, the operands are 2- or
-  // 1-byte ones (tf32 is rounded by all threads once landed: cp.async), A
-  // has no padding rows (a 32-row tile's M = 64 form) and the staging
-  // leaves room for the loads' mbarriers after it.
+  // in tensor memory, the multiply is unbatched and the staging leaves room
+  // for the loads' mbarriers after it. A 32-row tile's A lands in boxes of
+  // 8 rows between its padding rows (getTcgen05TmaOperands); f32 operands
+  // to round to tf32 are rounded where they landed by every thread.
   bool useTma = bView && !bView->transposed && !bKMajor && (aInTmem || aView) && !s.batched &&
-                staged.m == s.m &&
-                elementBytes != 4 && !roundToTf32 && chooseChunk(kTmaBarrierBytes) > 0;
+                chooseChunk(kTmaBarrierBytes) > 0;
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
   int64_t chunkLength = chooseChunk(extraBytes);
   if (chunkLength == 0)
@@ -601,19 +626,20 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
 
-  // The TMA loads: A's rows (staged in order) and B's chunk rows, in boxes
-  // of up to 256 rows per swizzle block; their mbarriers follow the
-  // staging. Thread 0 alone loads, waits and multiplies, so only it waits
-  // on them: the other threads, which never wait there, cannot fall a
-  // phase behind.
+  // The TMA loads: A's rows (staged in order, or 8-row groups into the M =
+  // 64 form's slices) and B's chunk rows, in boxes of up to 256 rows per
+  // swizzle block; their mbarriers follow the staging. Thread 0 alone
+  // loads, waits and multiplies, so only it waits on them: the other
+  // threads, which never wait there, cannot fall a phase behind. Operands
+  // rounded to tf32 once landed are the exception: every thread waits for
+  // the chunk and rounds its part, and the barrier after that orders its
+  // next wait after the refill it waits for (the refill follows the commit
+  // of MMAs issued after the barrier).
   std::optional<TmaLoads> tma;
   if (useTma) {
-    SmallVector<TmaOperand, 2> operands;
-    if (!aInTmem)
-      operands.push_back({*aView, getRowBoxes(staging.a, s.m), /*kContiguous=*/true});
-    operands.push_back({*bView, getRowBoxes(staging.b, staging.chunk), /*kContiguous=*/false});
-    tma.emplace(rewriter, e, op, std::move(operands), element, bytesAt(staging.bytes),
-                staging.buffers);
+    tma.emplace(rewriter, e, op,
+                getTcgen05TmaOperands(staging, s, aInTmem ? nullptr : &*aView, *bView),
+                element, bytesAt(staging.bytes), staging.buffers);
     // No staging barrier opens the chunks: this one publishes the
     // mbarriers' init and orders the tensor-memory stores before the MMAs
     // and earlier readers of the scratch before the loads.
@@ -651,9 +677,18 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
           dsts.push_back(bytesAt(staging.aStart(buffer)));
         dsts.push_back(bytesAt(staging.bStart(buffer)));
         tma->issue(chunk, k0, dsts);
+        if (roundToTf32)
+          return;
         failedWait |= failed(tma->wait(chunk));
         issueChunk(k0, len, buffer);
       });
+      if (roundToTf32) {
+        failedWait |= failed(tma->wait(chunk));
+        finishLandedChunk(e, rewriter, staging, buffer, *scratch, element,
+                          getThreads(accLaid->layout), /*transposeB=*/false,
+                          /*roundA=*/!aInTmem, /*roundB=*/false, /*roundBInPlace=*/true);
+        emitIf(rewriter, loc, leader, [&] { issueChunk(k0, len, buffer); });
+      }
       if (failedWait)
         return failure();
       continue;
