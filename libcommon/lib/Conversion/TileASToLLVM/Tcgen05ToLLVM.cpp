@@ -42,13 +42,19 @@
 // (mbarrier.try_wait.parity) before buffer i % 2 is rewritten, so no
 // mbarrier is ever two phases ahead of its waiters. Where the operands have
 // views (an mmaf_global's, kept by AsyncCopyMmaOperands for this: B N-major
-// and A too or in tensor memory, 1- or 2-byte elements, unbatched) TMA
-// loads them instead (TmaToLLVM.cpp; docs/hopper-tma.md, issue #10): thread
-// 0 alone waits for the commit of chunk i - 2, arrives on buffer i % 2's
-// full mbarrier with the boxes' bytes, issues them, waits for that phase
-// and issues the MMAs; at the end it waits for the last commits and a
-// tensor-memory barrier hands their completion to every thread (the other
-// threads wait on no mbarrier, so none can be two phases ahead of one).
+// and A too or in tensor memory, unbatched) TMA loads them instead
+// (TmaToLLVM.cpp; docs/hopper-tma.md, issue #10): thread 0 alone waits for
+// the commit of chunk i - 2, arrives on buffer i % 2's full mbarrier with
+// the boxes' bytes, issues them, waits for that phase and issues the MMAs;
+// at the end it waits for the last commits and a tensor-memory barrier
+// hands their completion to every thread (the other threads wait on no
+// commit mbarrier, so none can be two phases ahead of one). f32 loads to
+// round to tf32 land raw, and every thread waits for the full mbarrier and
+// rounds its part in place before a barrier hands the chunk to thread 0's
+// MMAs (that barrier precedes the chunk's commit, so the full mbarrier's
+// next phase cannot complete before every thread waited for this one). A
+// 32-row tile's A lands in boxes of 8 rows, one per 16-row slice of its M =
+// 64 form (getTcgen05TmaOperands).
 // (A K loop of such a multiply becomes a TMA ring across its iterations
 // instead where tilepipe-pipeline-mma-loops can build one: tcgen05_stage,
 // Tcgen05RingToLLVM.cpp.)

@@ -59,9 +59,11 @@
 // chunk's wgmma_stage, the next iteration's first for an iteration's last.
 //
 // On sm_100a/103a/110a (the tcgen05 accumulator layout: M a multiple of
-// 128, A and B with their views, B N-major, unbatched; f16/bf16 or one fp8
-// type, whose chunks are 32 deep: one 32-byte k step) the same TMA ring
-// feeds tcgen05.mma (tcgen05_stage): one thread issues the loads and the
+// 128, or a 32-row tile of 4 warps, whose slots stage A with the padding
+// rows of its M = 64 form; A and B with their views, B N-major, unbatched;
+// f16/bf16, one fp8 type, whose chunks are 32 deep: one 32-byte k step, or
+// tf32, 8 deep, f32 loads that every thread rounds in the slot) the same
+// TMA ring feeds tcgen05.mma (tcgen05_stage): one thread issues the loads and the
 // MMAs, and a slot's empty mbarrier is the tcgen05.commit that follows the
 // MMAs reading it, so the MMAs stay asynchronous across chunks and
 // iterations: the thread waits for a commit only when its slot is refilled
