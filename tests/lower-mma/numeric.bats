@@ -658,11 +658,16 @@ tcgen05_tma_store_case() {
   MMA_VALID=20,40,24 tcgen05_tma_case 32 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
   # A B of 27 valid columns has no runs along N: it is copied along K
   # (rhs_k_runs, single 4-byte elements), which this TMA path does not
-  # load: cp.async, rounded in shared memory all the same.
-  MMA_FROM_F32=1 MMA_VALID=30,27,100 tcgen05_case 32 32 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
-  tileiras --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
-  grep -q 'cp.async.ca.shared.global \[%rd[0-9]*\], \[%rd[0-9]*\], 4,' "$TMP/k.ptx" &&
-    ! grep -q 'cp.async.bulk.tensor' "$TMP/k.ptx" || { echo "no 4-byte cp.async"; false; }
+  # load: cp.async, rounded in shared memory all the same; with 27 valid K
+  # A's runs are single elements too (lhs_run = 1).
+  local valid
+  for valid in 30,27,100:32:128 100,27,27:128:32; do
+    IFS=: read -r v m k <<< "$valid"
+    MMA_FROM_F32=1 MMA_VALID=$v tcgen05_case $m 32 $k tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+    tileiras --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+    grep -q 'cp.async.ca.shared.global \[%rd[0-9]*\], \[%rd[0-9]*\], 4,' "$TMP/k.ptx" &&
+      ! grep -q 'cp.async.bulk.tensor' "$TMP/k.ptx" || { echo "$valid: no 4-byte cp.async"; false; }
+  done
 }
 
 # ring100_case KIND M N K KT A-TYPE ACC-TYPE [-- emu-check args]: mma_case
