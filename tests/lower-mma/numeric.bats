@@ -697,6 +697,8 @@ ring100_case() {
   ring100_case tf32 128 64 128 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4                       # 4 K tiles
   MMA_FROM_F32=1 MMA_VALID=100,52,40 ring100_case tf32 128 64 64 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4
   MMA_FROM_F32=1 ring100_case tf32 128 128 256 128 tf32 f32 -- --rtol 1e-5 --atol 1e-4     # 8-deep chunks
+  MMA_FROM_F32=1 MMA_VALID=120,200,64 ring100_case tf32 128 256 64 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4  # 8 warps
+  MMA_FROM_F32=1 ring100_case tf32 256 64 64 16 tf32 f32 -- --rtol 1e-5 --atol 1e-4         # two row blocks
   MMA_FROM_F32=1 ring100_case tf32 32 32 256 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4        # MatMul f32's tile
   MMA_FROM_F32=1 MMA_VALID=30,20,100 ring100_case tf32 32 32 128 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4
   ring100_case tf32 32 16 64 16 tf32 f32 -- --rtol 1e-5 --atol 1e-5                        # 64B A, B
