@@ -27,7 +27,8 @@
 //
 // A 32-row tile of 4 warps multiplies in the M = 64 form (Tcgen05RowBlocks):
 // its slots stage A with padding rows, which TMA's boxes of 8 rows skip
-// (getTcgen05TmaOperands); their D rows are never read.
+// (getTcgen05TmaOperands) and the tf32 rounding too; their D rows are never
+// read.
 //
 //===----------------------------------------------------------------------===//
 #include "Tcgen05Lowering.h"
@@ -79,7 +80,7 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
       finishLandedChunk(e, rewriter, ring->staging, /*buffer=*/0, ring->slotA(e, slot),
                         rewriter.getF32Type(), ring->warps * kWarpSize,
                         /*transposeB=*/false, /*roundA=*/true, /*roundB=*/false,
-                        /*roundBInPlace=*/true);
+                        /*roundBInPlace=*/true, /*aRowsPadded=*/blocks.padded());
     }
     Type i64 = rewriter.getI64Type();
     LogicalResult result = success();

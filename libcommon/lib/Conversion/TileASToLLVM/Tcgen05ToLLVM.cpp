@@ -692,7 +692,8 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
         failedWait |= failed(tma->wait(chunk));
         finishLandedChunk(e, rewriter, staging, buffer, *scratch, element,
                           getThreads(accLaid->layout), /*transposeB=*/false,
-                          /*roundA=*/!aInTmem, /*roundB=*/false, /*roundBInPlace=*/true);
+                          /*roundA=*/!aInTmem, /*roundB=*/false, /*roundBInPlace=*/true,
+                          /*aRowsPadded=*/blocks.padded());
         emitIf(rewriter, loc, leader, [&] { issueChunk(k0, len, buffer); });
       }
       if (failedWait)
