@@ -31,11 +31,12 @@ setup() {
       --shape out=256,128 --grid 2,1,1
     [ "$status" -eq 0 ] || { echo "$sm $v: $output"; false; }
   done
-  # On sm_100 its f32 A and B are copied by cp.async and rounded to tf32 in
-  # the swizzled staging, which tcgen05.mma kind::tf32 reads.
+  # On sm_100 its f32 A and B stream through the K loop's TMA ring (f32
+  # maps) and are rounded to tf32 in the slots, which tcgen05.mma kind::tf32
+  # reads.
   grep -q 'llvm.nvvm.tcgen05.mma.shared' "$TMP/sm_100/kernel.ll" &&
-    grep -q 'llvm.nvvm.cp.async' "$TMP/sm_100/kernel.ll" ||
-    { echo "sm_100: no cp.async-fed tcgen05.mma from shared memory"; false; }
+    grep -q 'llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d' "$TMP/sm_100/kernel.ll" ||
+    { echo "sm_100: no TMA-fed tcgen05.mma from shared memory"; false; }
   # sm_90 takes sm_90a: the tf32 wgmma, B staged K-major (the table's
   # pointers are scalars, no gather).
   grep -q 'wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32' "$TMP/sm_90/kernel.ll" ||
@@ -68,13 +69,16 @@ setup() {
 }
 
 # The 128x128 tf32 accumulator stays in tensor memory across the K loop; the
-# f32 loads and their ftof fuse into cp.async copies (lhs_tf32, rhs_tf32),
-# rounded to tf32 in shared memory: no operand passes through registers
-# (staged from registers, ptxas spilled 1 KiB).
-@test "all-gather matmul on sm_100a: cp.async operands rounded in shared memory, tcgen05 kind::tf32, no spills" {
+# f32 loads and their ftof fuse into the K loop's tcgen05 TMA ring (f32
+# maps, the pointers loaded from the list: maps built at the ring's begin),
+# each landed chunk rounded to tf32 in place: no operand passes through
+# registers (staged from registers, ptxas spilled 1 KiB; by cp.async it
+# took 194 registers, by the ring 94).
+@test "all-gather matmul on sm_100a: TMA ring operands rounded in shared memory, tcgen05 kind::tf32, no spills" {
   tileiras "$BYTECODE/$CASE.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
-  grep -q 'cp.async.c[ag].shared.global' "$TMP/k.ptx" && grep -q 'tcgen05.mma.cta_group::1.kind::tf32' "$TMP/k.ptx" ||
-    { echo "not the cp.async-fed tf32 tcgen05.mma"; false; }
+  grep -q 'cp.async.bulk.tensor.2d.shared::cluster.global' "$TMP/k.ptx" &&
+    grep -q 'tcgen05.mma.cta_group::1.kind::tf32' "$TMP/k.ptx" && ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" ||
+    { echo "not the TMA-fed tf32 tcgen05.mma"; false; }
   run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }

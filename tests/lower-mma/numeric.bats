@@ -643,25 +643,67 @@ tcgen05_tma_store_case() {
     { echo "no tcgen05.ld.16x256b: $output" | grep tcgen05.ld; false; }
 }
 
-# tcgen05_copy_case PATTERN tcgen05_case-args: tcgen05_case, whose PTX must
-# copy its operands by cp.async (no element-wise st.shared of them) and
-# contain PATTERN (grep -E).
-tcgen05_copy_case() {
-  local pattern=$1
-  shift
-  tcgen05_case "$@"
-  tileiras --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
-  grep -q 'cp.async.c[ag].shared.global' "$TMP/k.ptx" && grep -qE "$pattern" "$TMP/k.ptx" ||
-    { echo "$*: no cp.async or no /$pattern/ in the sm_100 PTX"; false; }
+# f32 loads rounded by ftof (cuTile's tf32 matmuls) land raw by TMA (f32
+# maps) and every thread rounds them to nearest even in shared memory before
+# kind::tf32 reads them (the expectation rounds to nearest, which
+# truncation fails): K in one chunk and in several (both buffers, both
+# phases: all threads wait on the full mbarriers), ragged views, and a
+# 32-row tile whose A lands in boxes of 8 rows between the M = 64 form's
+# padding rows.
+@test "tcgen05 path (sm_100): ftof'd f32 operands by TMA, rounded to tf32 in shared memory; 32-row tiles by 8-row boxes" {
+  MMA_FROM_F32=1 tcgen05_tma_case 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_FROM_F32=1 tcgen05_tma_case 128 128 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_FROM_F32=1 MMA_VALID=100,40,24 tcgen05_tma_case 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+  MMA_FROM_F32=1 MMA_VALID=30,28,100 tcgen05_tma_case 32 32 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+  MMA_VALID=20,40,24 tcgen05_tma_case 32 64 32 f16 f32 0 -- --rtol 1e-4 --atol 1e-4
+  # A B of 27 valid columns has no runs along N: it is copied along K
+  # (rhs_k_runs, single 4-byte elements), which this TMA path does not
+  # load: cp.async, rounded in shared memory all the same; with 27 valid K
+  # A's runs are single elements too (lhs_run = 1).
+  local valid
+  for valid in 30,27,100:32:128 100,27,27:128:32; do
+    IFS=: read -r v m k <<< "$valid"
+    MMA_FROM_F32=1 MMA_VALID=$v tcgen05_case $m 32 $k tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
+    tileiras --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+    grep -q 'cp.async.ca.shared.global \[%rd[0-9]*\], \[%rd[0-9]*\], 4,' "$TMP/k.ptx" &&
+      ! grep -q 'cp.async.bulk.tensor' "$TMP/k.ptx" || { echo "$valid: no 4-byte cp.async"; false; }
+  done
 }
 
-# f32 loads rounded by ftof (cuTile's tf32 matmuls) are copied raw by
-# cp.async and rounded to nearest even in shared memory before kind::tf32
-# reads them (the expectation rounds to nearest, which truncation fails).
-@test "tcgen05 path (sm_100): ftof'd f32 operands by cp.async, rounded to tf32 in shared memory" {
-  MMA_FROM_F32=1 tcgen05_copy_case 'kind::tf32' 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
-  MMA_FROM_F32=1 tcgen05_copy_case 'kind::tf32' 128 128 128 tf32 f32 0 -- --rtol 1e-5 --atol 1e-4
-  MMA_FROM_F32=1 MMA_VALID=100,40,24 tcgen05_copy_case 'kind::tf32' 128 64 32 tf32 f32 0 -- --rtol 1e-5 --atol 1e-5
+# ring100_case KIND M N K KT A-TYPE ACC-TYPE [-- emu-check args]: mma_case
+# with the multiply in a K loop over tiles of KT (MMA_K_TILE) on sm_100,
+# whose PTX must stream the loop through the tcgen05 TMA ring (-v says so)
+# into tcgen05.mma of KIND, with no cp.async.
+ring100_case() {
+  local kind=$1 m=$2 n=$3 k=$4 kt=$5 ta=$6 tacc=$7
+  shift 7
+  MMA_K_TILE=$kt mma_case $m $n $k $ta $tacc 0 "$@" --gpu-name sm_100
+  run tileiras --gpu-name sm_100 -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  [[ "$output" == *"remark: K loop pipelined: a TMA ring of"*"tcgen05.mma from the swizzled slots"* ]] ||
+    { echo "$*: the K loop took no tcgen05 TMA ring: $output"; false; }
+  grep -q "tcgen05.mma.cta_group::1.kind::$kind" "$TMP/k.ptx" && grep -q 'cp.async.bulk.tensor.2d' "$TMP/k.ptx" &&
+    grep -q 'tcgen05.commit' "$TMP/k.ptx" && ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" ||
+    { echo "$*: no kind::$kind fed by the TMA ring alone"; false; }
+}
+
+# The tcgen05 TMA ring with tf32 (f32 maps; every thread rounds a landed
+# slot in place before thread 0's kind::tf32: the expectation rounds ftof'd
+# f32 to nearest even, which the tensor cores' truncation fails) and with
+# 32-row tiles of 4 warps (M = 64: A in boxes of 8 rows into the 16-row
+# slices, padding rows between): K tiles the 3 slots cycle through several
+# times (both phases), several chunks per K tile (8-deep tf32 chunks of a
+# 128x128 tile), ragged views read as zeros, 32-, 64- and 128-byte rows.
+@test "sm_100 tcgen05 TMA ring: tf32 (ftof'd f32 too) and 32-row tiles (f16, e4m3, tf32) in K loops; ragged; phases; chunks" {
+  ring100_case tf32 128 64 128 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4                       # 4 K tiles
+  MMA_FROM_F32=1 MMA_VALID=100,52,40 ring100_case tf32 128 64 64 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4
+  MMA_FROM_F32=1 ring100_case tf32 128 128 256 128 tf32 f32 -- --rtol 1e-5 --atol 1e-4     # 8-deep chunks
+  MMA_FROM_F32=1 MMA_VALID=120,200,64 ring100_case tf32 128 256 64 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4  # 8 warps
+  MMA_FROM_F32=1 ring100_case tf32 256 64 64 16 tf32 f32 -- --rtol 1e-5 --atol 1e-4         # two row blocks
+  MMA_FROM_F32=1 ring100_case tf32 32 32 256 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4        # MatMul f32's tile
+  MMA_FROM_F32=1 MMA_VALID=30,20,100 ring100_case tf32 32 32 128 32 tf32 f32 -- --rtol 1e-5 --atol 1e-4
+  ring100_case tf32 32 16 64 16 tf32 f32 -- --rtol 1e-5 --atol 1e-5                        # 64B A, B
+  MMA_VALID=20,60,72 ring100_case f16 32 64 128 32 f16 f32 -- --rtol 1e-4 --atol 1e-3
+  ring100_case f8f6f4 32 32 256 64 f8E4M3FN f32 -- --rtol 1e-5 --atol 1e-4
 }
 
 @test "sm_100 keeps the mma.sync path where tcgen05 does not tile the accumulator (64 rows; N = 8)" {

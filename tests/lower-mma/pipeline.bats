@@ -245,6 +245,38 @@ CHECK
   done
 }
 
+# sm_100a tf32: f32 loads rounded by ftof take the tcgen05 ring with f32
+# maps; each landed chunk is rounded to tf32 in place by every thread (the
+# tensor cores would truncate), fenced and published by a CTA barrier
+# before thread 0 issues kind::tf32. A 32-row tile multiplies at M = 64:
+# its A lands in boxes of 8 rows, one per 16-row slice.
+@test "PTX (sm_100a): the f32 MatMuls take the tcgen05 ring (-v): f32 maps, 8-row A boxes into the M = 64 form, the slot rounded to tf32 by every thread before kind::tf32; no cp.async, no spills" {
+  local bc="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode" case
+  run tileiras "$bc/samples-MatMul-matmul_kernel.f32.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$BATS_TEST_TMPDIR/k.ptx"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run FileCheck --input-file "$BATS_TEST_TMPDIR/k.ptx" "$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/matmul100_tf32_ring_ptx.check"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c 'tcgen05.commit' "$BATS_TEST_TMPDIR/k.ptx")" -eq 2 ] || false
+  for case in MatMul-matmul_kernel.f32 MatMul-matmul_kernel-nonmult.f32 \
+    MatMul-persistent_matmul_kernel.f32 AllGatherMatmul-gather_matmul_kernel.f32; do
+    run bash -c "tileiras '$bc/samples-$case.sm_100.13.4.tileirbc' --gpu-name sm_100 -v --emit=ptx -o '$BATS_TEST_TMPDIR/k.ptx'"
+    [ "$status" -eq 0 ] || { echo "$case: $output"; false; }
+    [[ "$output" == *"remark: K loop pipelined: a TMA ring of 3 stages of "*"-deep K chunks, full and empty mbarriers per stage, tcgen05.mma from the swizzled slots, each slot released by the tcgen05.commit of its MMAs (the accumulator in tensor memory"*"; every thread rounds each landed chunk to tf32 in place)"* ]] ||
+      { echo "$case: $output"; false; }
+    [[ "$case" != MatMul-* || "$output" == *"; M = 64 with padding rows between A's 8-row groups;"* ]] ||
+      { echo "$case: not the M = 64 form: $output"; false; }
+    grep -q 'tcgen05.mma.cta_group::1.kind::tf32' "$BATS_TEST_TMPDIR/k.ptx" &&
+      grep -q 'cp.async.bulk.tensor.2d.shared::cluster.global.tile' "$BATS_TEST_TMPDIR/k.ptx" &&
+      grep -q 'mbarrier.try_wait.parity' "$BATS_TEST_TMPDIR/k.ptx" &&
+      grep -q 'tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64' "$BATS_TEST_TMPDIR/k.ptx" &&
+      ! grep -q 'cp.async.c[ag]' "$BATS_TEST_TMPDIR/k.ptx" ||
+      { echo "$case: not the tf32 ring"; false; }
+    run ptxas -arch sm_100a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+    [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] ||
+      { echo "$case: $output"; false; }
+  done
+}
+
 @test "tile-llvm: a tcgen05_stage whose accumulator is not in the tcgen05 layout is a located error (exit 5)" {
   local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tcgen05_stage_invalid.mlir"
   run tile-llvm --gpu-name sm_100a "$in" -o "$BATS_TEST_TMPDIR/k.ll"

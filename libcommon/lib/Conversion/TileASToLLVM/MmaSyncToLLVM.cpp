@@ -773,9 +773,6 @@ struct MmaFGlobalLowering : ConvertOpToLLVMPattern<MmaFGlobalOp> {
     b->kRuns = op.getRhsKRuns();
     if (b->kRuns && !tcgen05)
       return op.emitOpError("copies B in runs along K, which only the tcgen05 path stages");
-    if (tcgen05 && (a->maxRun || b->maxRun))
-      return op.emitOpError("shortens an operand's runs, which only the mma.sync and wgmma "
-                            "paths copy");
     if (wgmma)
       // Views known: TMA loads (TmaToLLVM.cpp).
       return emitWgmma(op, *a, *b, element, lhsType, adaptor.getAcc(), op.getAcc().getType(),

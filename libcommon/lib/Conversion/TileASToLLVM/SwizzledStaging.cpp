@@ -162,12 +162,18 @@ static void transposeLandedB(RegisterEmitter &e, ConversionPatternRewriter &rewr
 }
 
 /// Rounds the f32 of `bytes` bytes at `base` to tf32 in place, 16 bytes per
-/// thread and step.
+/// thread and step; with `runBytes`, only the first `runBytes` of every
+/// 2 * `runBytes` (`bytes` counts those).
 static void roundToTF32InPlace(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
-                               Value base, int64_t bytes, int64_t threads) {
+                               Value base, int64_t bytes, int64_t threads,
+                               int64_t runBytes = 0) {
   Location loc = e.loc;
+  IndexMath m{e};
   auto vector = VectorType::get({kMaxRunBytes / 4}, rewriter.getF32Type());
+  int64_t runPieces = runBytes / kMaxRunBytes;
   forEachItem(e, rewriter, bytes / kMaxRunBytes, threads, [&](Value piece) {
+    if (runPieces)
+      piece = m.add(m.mul(m.div(piece, runPieces), 2 * runPieces), m.rem(piece, runPieces));
     Value address = LLVM::GEPOp::create(rewriter, loc, base.getType(), vector, base,
                                         ArrayRef<LLVM::GEPArg>{piece});
     Value loaded = LLVM::LoadOp::create(rewriter, loc, vector, address, kMaxRunBytes);
@@ -254,7 +260,7 @@ void emitStagedChunkFence(ConversionPatternRewriter &rewriter, Location loc) {
 void finishLandedChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
                        const SwizzledStaging &staging, int64_t buffer, Value scratch,
                        Type element, int64_t threads, bool transposeB, bool roundA,
-                       bool roundB, bool roundBInPlace) {
+                       bool roundB, bool roundBInPlace, bool aRowsPadded) {
   Location loc = e.loc;
   auto bytesAt = [&](uint64_t offset) -> Value {
     return LLVM::GEPOp::create(rewriter, loc, scratch.getType(), rewriter.getI8Type(), scratch,
@@ -263,8 +269,12 @@ void finishLandedChunk(RegisterEmitter &e, ConversionPatternRewriter &rewriter,
   if (transposeB)
     transposeLandedB(e, rewriter, staging, bytesAt(staging.landingStart(buffer)),
                      bytesAt(staging.bStart(buffer)), element, threads, roundB);
+  // Padded A: 8 rows of data, then 8 padding rows, in every block.
+  constexpr int64_t kDataRows = 8;
   if (roundA)
-    roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)), staging.a.bytes(), threads);
+    roundToTF32InPlace(e, rewriter, bytesAt(staging.aStart(buffer)),
+                       aRowsPadded ? staging.a.bytes() / 2 : staging.a.bytes(), threads,
+                       aRowsPadded ? kDataRows * staging.a.width : 0);
   if (roundBInPlace)
     roundToTF32InPlace(e, rewriter, bytesAt(staging.bStart(buffer)), staging.b.bytes(), threads);
   emitStagedChunkFence(rewriter, loc);

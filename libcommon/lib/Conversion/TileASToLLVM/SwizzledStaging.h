@@ -147,13 +147,15 @@ mlir::LogicalResult stageSwizzledChunk(RegisterEmitter &e,
 /// Completes buffer `buffer`'s chunk once its copies (cp.async or TMA) have
 /// landed and are visible to every thread: with `transposeB`, transposes
 /// the landing array into the K-major B (rounding f32 to tf32 on the way
-/// with `roundB`), with `roundA` rounds A to tf32 in place, with
+/// with `roundB`), with `roundA` rounds A to tf32 in place (with
+/// `aRowsPadded` only the first 8 of every 16 rows: the tcgen05 M = 64 form
+/// of a 32-row tile, whose padding rows nothing fills), with
 /// `roundBInPlace` an N-major B (tcgen05 reads tf32 B so), `threads`
 /// threads sharing the work; then emitStagedChunkFence.
 void finishLandedChunk(RegisterEmitter &e, mlir::ConversionPatternRewriter &rewriter,
                        const SwizzledStaging &staging, int64_t buffer, Value scratch,
                        Type element, int64_t threads, bool transposeB, bool roundA,
-                       bool roundB, bool roundBInPlace = false);
+                       bool roundB, bool roundBInPlace = false, bool aRowsPadded = false);
 
 /// Orders this thread's generic-proxy writes of a staged chunk before the
 /// tensor cores' async-proxy reads (fence.proxy.async.shared::cta,

@@ -55,9 +55,24 @@ struct Tcgen05RowBlocks {
   int64_t stagedRows() const { return blocks * mmaRows; }
   /// The staged row (i32, within its batch) of tile row `t`.
   Value stagedRow(const IndexMath &m, Value t) const;
+  /// The staged row of tile row `t`, a constant.
+  int64_t stagedRow(int64_t t) const {
+    return padded() ? t / kCoreRows * 2 * kCoreRows + t % kCoreRows : t;
+  }
 
-  static constexpr int64_t kPaddedMmaRows = 64;
+  static constexpr int64_t kPaddedMmaRows = 64, kCoreRows = 8;
 };
+
+/// The TMA operands (views and boxes) that fill one K chunk of a tcgen05
+/// staging (`s` the multiply's shape, `staging` its staged one): A (unless
+/// null: it sits in tensor memory) as its rows are staged, in boxes of up to
+/// 256 rows in order, or for the M = 64 form of a 32-row tile
+/// (Tcgen05RowBlocks) a box of 8 rows into each 16-row slice, the padding
+/// rows between left untouched; then B's chunk rows in order (N-major).
+/// The unpipelined staging and the TMA ring's slots both fill so.
+SmallVector<TmaOperand, 2> getTcgen05TmaOperands(const SwizzledStaging &staging,
+                                                 const MmaShape &s, const TmaView *aView,
+                                                 const TmaView &bView);
 
 /// The tcgen05.mma kind of `a` times `b` (tile element types) and the
 /// bytes of their elements: kind::f16 for f16/bf16, kind::tf32,

@@ -13,6 +13,23 @@
 // proxy that tcgen05.mma reads through: no proxy fence. The other threads
 // have nothing to do until tma_ring_end.
 //
+// tf32 (f32 loads rounded by cuTile's ftof; the maps move f32): the tensor
+// cores would truncate the low 13 bits of each f32, where ftof rounds to
+// nearest even, so the chunk is rounded where it landed before the MMAs
+// read it, as the unpipelined staging rounds it (finishLandedChunk): every
+// thread waits for the full mbarrier, rounds its 16-byte pieces of the
+// slot in place, fences them for the async proxy, and a CTA barrier hands
+// the slot to thread 0, which issues the MMAs. No thread can wait on a
+// full mbarrier a phase early: its next phase's loads wait for the commit
+// of MMAs issued after that barrier. The rounding costs every thread a
+// pass over the slot and a CTA barrier per chunk; MMAs of earlier chunks
+// still run while it goes on.
+//
+// A 32-row tile of 4 warps multiplies in the M = 64 form (Tcgen05RowBlocks):
+// its slots stage A with padding rows, which TMA's boxes of 8 rows skip
+// (getTcgen05TmaOperands) and the tf32 rounding too; their D rows are never
+// read.
+//
 //===----------------------------------------------------------------------===//
 #include "Tcgen05Lowering.h"
 #include "TmaRing.h"
@@ -24,6 +41,8 @@ using namespace mlir;
 
 namespace tilepipe::tile_as {
 namespace {
+
+constexpr int64_t kWarpSize = 32;
 
 struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -38,10 +57,9 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
     Type element = op.getOperandType();
     std::optional<Tcgen05Kind> kind = Tcgen05Kind::of(element, element);
     if (accType.getRank() != 2 || !accType.getElementType().isF32() || !kind ||
-        kind->elementBytes == 4 || !isTcgen05AccumulatorLayout(laid->layout, accType.getShape()) ||
-        accType.getShape()[0] % kTcgen05Rows != 0)
-      return op.emitOpError("needs an [M, N] f32 accumulator in the tcgen05 layout (M a "
-                            "multiple of 128) and f16, bf16 or fp8 operands");
+        !hasTcgen05Accumulator(op, accType))
+      return op.emitOpError("needs an [M, N] f32 accumulator in the tcgen05 layout and f16, "
+                            "bf16, tf32 or fp8 operands");
     FailureOr<TmaRing> ring = TmaRing::locate(rewriter, op, accType);
     if (failed(ring))
       return failure();
@@ -51,10 +69,24 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
     Tcgen05ChunkMmas mmas{&ring->staging, ring->s, blocks, element, element, *kind,
                           /*bKMajor=*/false, tmem, /*aTmem=*/Value(), /*aPerWord=*/0};
     Value slot = adaptor.getSlot();
+    auto waitForChunk = [&] {
+      return emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase());
+    };
+    bool roundToTf32 = isa<FloatTF32Type>(element);
+    // tf32: every thread rounds the landed chunk (see the header).
+    if (roundToTf32) {
+      if (failed(waitForChunk()))
+        return failure();
+      finishLandedChunk(e, rewriter, ring->staging, /*buffer=*/0, ring->slotA(e, slot),
+                        rewriter.getF32Type(), ring->warps * kWarpSize,
+                        /*transposeB=*/false, /*roundA=*/true, /*roundB=*/false,
+                        /*roundBInPlace=*/true, /*aRowsPadded=*/blocks.padded());
+    }
     Type i64 = rewriter.getI64Type();
     LogicalResult result = success();
     emitIf(rewriter, loc, isThread0(e), [&] {
-      result = emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase());
+      if (!roundToTf32)
+        result = waitForChunk();
       mmas.issue(rewriter, e, LLVM::PtrToIntOp::create(rewriter, loc, i64, ring->slotA(e, slot)),
                  LLVM::PtrToIntOp::create(rewriter, loc, i64, ring->slotB(e, slot)), 0,
                  op.getChunk(), ring->barrier(e, slot, true));

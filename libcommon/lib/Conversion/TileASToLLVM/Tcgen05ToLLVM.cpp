@@ -42,13 +42,19 @@
 // (mbarrier.try_wait.parity) before buffer i % 2 is rewritten, so no
 // mbarrier is ever two phases ahead of its waiters. Where the operands have
 // views (an mmaf_global's, kept by AsyncCopyMmaOperands for this: B N-major
-// and A too or in tensor memory, 1- or 2-byte elements, unbatched) TMA
-// loads them instead (TmaToLLVM.cpp; docs/hopper-tma.md, issue #10): thread
-// 0 alone waits for the commit of chunk i - 2, arrives on buffer i % 2's
-// full mbarrier with the boxes' bytes, issues them, waits for that phase
-// and issues the MMAs; at the end it waits for the last commits and a
-// tensor-memory barrier hands their completion to every thread (the other
-// threads wait on no mbarrier, so none can be two phases ahead of one).
+// and A too or in tensor memory, unbatched) TMA loads them instead
+// (TmaToLLVM.cpp; docs/hopper-tma.md, issue #10): thread 0 alone waits for
+// the commit of chunk i - 2, arrives on buffer i % 2's full mbarrier with
+// the boxes' bytes, issues them, waits for that phase and issues the MMAs;
+// at the end it waits for the last commits and a tensor-memory barrier
+// hands their completion to every thread (the other threads wait on no
+// commit mbarrier, so none can be two phases ahead of one). f32 loads to
+// round to tf32 land raw, and every thread waits for the full mbarrier and
+// rounds its part in place before a barrier hands the chunk to thread 0's
+// MMAs (that barrier precedes the chunk's commit, so the full mbarrier's
+// next phase cannot complete before every thread waited for this one). A
+// 32-row tile's A lands in boxes of 8 rows, one per 16-row slice of its M =
+// 64 form (getTcgen05TmaOperands).
 // (A K loop of such a multiply becomes a TMA ring across its iterations
 // instead where tilepipe-pipeline-mma-loops can build one: tcgen05_stage,
 // Tcgen05RingToLLVM.cpp.)
@@ -116,6 +122,14 @@ Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
                                    name);
 }
 
+/// The threads of the CTA that `layout` (an accumulator's) spreads over.
+int64_t getThreads(BlockedAttr layout) {
+  int64_t threads = kLanesPerWarp;
+  for (unsigned warps : layout.getWarpsPerCTA())
+    threads *= warps;
+  return threads;
+}
+
 /// Whether the calling thread is in warp 0 (i1), read at `builder`'s point.
 Value isWarpZero(OpBuilder &builder, Location loc) {
   Type i32 = builder.getI32Type();
@@ -165,8 +179,26 @@ Value getTcgen05MBarrier(RegisterEmitter &e, Operation *anchor, int64_t index) {
 Value Tcgen05RowBlocks::stagedRow(const IndexMath &m, Value t) const {
   if (!padded())
     return t;
-  constexpr int64_t kCoreRows = 8;
   return m.add(m.mul(m.div(t, kCoreRows), 2 * kCoreRows), m.rem(t, kCoreRows));
+}
+
+SmallVector<TmaOperand, 2> getTcgen05TmaOperands(const SwizzledStaging &staging,
+                                                 const MmaShape &s, const TmaView *aView,
+                                                 const TmaView &bView) {
+  SmallVector<TmaOperand, 2> operands;
+  if (aView) {
+    Tcgen05RowBlocks blocks = Tcgen05RowBlocks::of(s.m);
+    SmallVector<int64_t> rows;
+    for (int64_t t = 0; blocks.padded() && t < s.m; t += Tcgen05RowBlocks::kCoreRows)
+      rows.push_back(blocks.stagedRow(t));
+    operands.push_back({*aView,
+                        blocks.padded()
+                            ? getTmaBoxes(staging.a, Tcgen05RowBlocks::kCoreRows, std::move(rows))
+                            : getRowBoxes(staging.a, s.m),
+                        /*kContiguous=*/true});
+  }
+  operands.push_back({bView, getRowBoxes(staging.b, staging.chunk), /*kContiguous=*/false});
+  return operands;
 }
 
 namespace {
@@ -556,13 +588,12 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
                                         kStagingLimit - extraBytes, bKMajor);
   };
   // TMA (TmaToLLVM.cpp) where B has a view (N-major) and A one too or sits
-  // in tensor memory, the multiply is unbatched, the operands are 2- or
-  // 1-byte ones (tf32 is rounded by all threads once landed: cp.async), A
-  // has no padding rows (a 32-row tile's M = 64 form) and the staging
-  // leaves room for the loads' mbarriers after it.
+  // in tensor memory, the multiply is unbatched and the staging leaves room
+  // for the loads' mbarriers after it. A 32-row tile's A lands in boxes of
+  // 8 rows between its padding rows (getTcgen05TmaOperands); f32 operands
+  // to round to tf32 are rounded where they landed by every thread.
   bool useTma = bView && !bView->transposed && !bKMajor && (aInTmem || aView) && !s.batched &&
-                staged.m == s.m &&
-                elementBytes != 4 && !roundToTf32 && chooseChunk(kTmaBarrierBytes) > 0;
+                chooseChunk(kTmaBarrierBytes) > 0;
   uint64_t extraBytes = useTma ? kTmaBarrierBytes : 0;
   int64_t chunkLength = chooseChunk(extraBytes);
   if (chunkLength == 0)
@@ -601,19 +632,20 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
   NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
 
-  // The TMA loads: A's rows (staged in order) and B's chunk rows, in boxes
-  // of up to 256 rows per swizzle block; their mbarriers follow the
-  // staging. Thread 0 alone loads, waits and multiplies, so only it waits
-  // on them: the other threads, which never wait there, cannot fall a
-  // phase behind.
+  // The TMA loads: A's rows (staged in order, or 8-row groups into the M =
+  // 64 form's slices) and B's chunk rows, in boxes of up to 256 rows per
+  // swizzle block; their mbarriers follow the staging. Thread 0 alone
+  // loads, waits and multiplies, so only it waits on them: the other
+  // threads, which never wait there, cannot fall a phase behind. Operands
+  // rounded to tf32 once landed are the exception: every thread waits for
+  // the chunk and rounds its part, and the barrier after that orders its
+  // next wait after the refill it waits for (the refill follows the commit
+  // of MMAs issued after the barrier).
   std::optional<TmaLoads> tma;
   if (useTma) {
-    SmallVector<TmaOperand, 2> operands;
-    if (!aInTmem)
-      operands.push_back({*aView, getRowBoxes(staging.a, s.m), /*kContiguous=*/true});
-    operands.push_back({*bView, getRowBoxes(staging.b, staging.chunk), /*kContiguous=*/false});
-    tma.emplace(rewriter, e, op, std::move(operands), element, bytesAt(staging.bytes),
-                staging.buffers);
+    tma.emplace(rewriter, e, op,
+                getTcgen05TmaOperands(staging, s, aInTmem ? nullptr : &*aView, *bView),
+                element, bytesAt(staging.bytes), staging.buffers);
     // No staging barrier opens the chunks: this one publishes the
     // mbarriers' init and orders the tensor-memory stores before the MMAs
     // and earlier readers of the scratch before the loads.
@@ -651,9 +683,19 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
           dsts.push_back(bytesAt(staging.aStart(buffer)));
         dsts.push_back(bytesAt(staging.bStart(buffer)));
         tma->issue(chunk, k0, dsts);
+        if (roundToTf32)
+          return;
         failedWait |= failed(tma->wait(chunk));
         issueChunk(k0, len, buffer);
       });
+      if (roundToTf32) {
+        failedWait |= failed(tma->wait(chunk));
+        finishLandedChunk(e, rewriter, staging, buffer, *scratch, element,
+                          getThreads(accLaid->layout), /*transposeB=*/false,
+                          /*roundA=*/!aInTmem, /*roundB=*/false, /*roundBInPlace=*/true,
+                          /*aRowsPadded=*/blocks.padded());
+        emitIf(rewriter, loc, leader, [&] { issueChunk(k0, len, buffer); });
+      }
       if (failedWait)
         return failure();
       continue;

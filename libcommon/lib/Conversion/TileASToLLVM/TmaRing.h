@@ -9,20 +9,23 @@
 // of 8 rows, all warps along M), on sm_120a/121a ldmatrix + mma.sync
 // (MmaSyncToLLVM.cpp, the mma.sync accumulator layout: A's rows in order)
 // and on sm_100a/103a/110a tcgen05.mma (Tcgen05RingToLLVM.cpp, the tcgen05
-// accumulator layout: A's rows in order, the one issuing thread releasing a
-// slot through tcgen05.commit). The target says whether mma.sync reads the
-// ring (hasMmaSyncTensorMaps), not the accumulator's layout: a 4-warp
+// accumulator layout: A's rows in order, or a 32-row tile's 8-row groups
+// in the 16-row slices of its M = 64 form, padding rows between; the one
+// issuing thread releasing a slot through tcgen05.commit). The target says
+// who reads the ring (consumerOf), not the accumulator's layout: a 4-warp
 // [4, 1] mma.sync layout of 64 rows is also wgmma's, and read as wgmma's it
-// staged A's rows out of the order ldmatrix reads; the layout tells wgmma
-// from tcgen05. wgmma's rings are 16-bit, tcgen05's 16-bit or fp8,
-// mma.sync's also 4-byte (tf32, f32 in memory) and 1-byte (fp8) operands,
-// in the same swizzled layouts of their element width.
+// staged A's rows out of the order ldmatrix reads; a 32-row tile of 4
+// warps has wgmma's layout, which is also tcgen05's. wgmma's rings are
+// 16-bit, tcgen05's and mma.sync's also 4-byte (tf32, f32 in memory) and
+// 1-byte (fp8) operands, in the same swizzled layouts of their element
+// width.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
 #define TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
 
 #include "SharedScratch.h"
+#include "Tcgen05Lowering.h"
 #include "WgmmaChunks.h"
 
 namespace tilepipe::tile_as {
@@ -34,7 +37,7 @@ void emitBothRolesBarrier(RegisterEmitter &e, int64_t warps);
 /// named one where it is warp-specialized, else the CTA's.
 void emitRingBarrier(RegisterEmitter &e, int64_t warps, bool warpSpecialized);
 
-/// What reads a TMA ring's slots (the accumulator's layout says which).
+/// What reads a TMA ring's slots (TmaRing::consumerOf says which).
 enum class RingConsumer { Wgmma, MmaSync, Tcgen05 };
 
 struct TmaRing {
@@ -49,16 +52,32 @@ struct TmaRing {
   mlir::Operation *anchor = nullptr;
 
   TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages, unsigned elementBytes,
-          bool mmaSync)
-      : s(getChunkShape(accType.getShape(), chunk)), staging(s, chunk, elementBytes),
-        stages(stages) {
+          RingConsumer consumer)
+      : s(getChunkShape(accType.getShape(), chunk)),
+        staging(getStagedShape(s, consumer), chunk, elementBytes), stages(stages),
+        consumer(consumer) {
     auto layout = mlir::cast<BlockedAttr>(accType.getEncoding());
-    consumer = mmaSync                                                 ? RingConsumer::MmaSync
-               : isTcgen05AccumulatorLayout(layout, accType.getShape()) ? RingConsumer::Tcgen05
-                                                                         : RingConsumer::Wgmma;
     warps = 1;
     for (unsigned w : layout.getWarpsPerCTA())
       warps *= w;
+  }
+
+  /// The consumer of ring op `op`'s slots for an accumulator of type
+  /// `accType`: mma.sync on the targets that read the ring with it
+  /// (hasMmaSyncTensorMaps), tcgen05.mma where the accumulator has the
+  /// tcgen05 layout on a tcgen05 target (a 32-row tile of 4 warps has it on
+  /// every target: it is wgmma's too), else wgmma.
+  static RingConsumer consumerOf(mlir::Operation *op, mlir::RankedTensorType accType) {
+    if (hasMmaSyncTensorMaps(op))
+      return RingConsumer::MmaSync;
+    return hasTcgen05Accumulator(op, accType) ? RingConsumer::Tcgen05 : RingConsumer::Wgmma;
+  }
+  /// The shape a slot stages for the multiply of shape `s`: tcgen05's M = 64
+  /// form of a 32-row tile stages A with its padding rows (Tcgen05RowBlocks).
+  static MmaShape getStagedShape(MmaShape s, RingConsumer consumer) {
+    if (consumer == RingConsumer::Tcgen05)
+      s.m = Tcgen05RowBlocks::of(s.m).stagedRows();
+    return s;
   }
 
   /// The arrivals that release a slot (the empty mbarriers' count): one per
@@ -84,8 +103,9 @@ struct TmaRing {
   template <typename RingOp>
   static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op,
                                          mlir::Type accType) {
-    TmaRing ring(mlir::cast<mlir::RankedTensorType>(accType), op.getChunk(), op.getStages(),
-                 elementBytesOf(op), hasMmaSyncTensorMaps(op));
+    auto acc = mlir::cast<mlir::RankedTensorType>(accType);
+    TmaRing ring(acc, op.getChunk(), op.getStages(), elementBytesOf(op),
+                 consumerOf(op.getOperation(), acc));
     uint64_t bytes = ring.stages * (ring.staging.bufferBytes + kTmaRingBarrierBytes);
     mlir::FailureOr<Value> at =
         getSharedScratch(builder, op.getLoc(), op, bytes, kSwizzleAlignment);
@@ -117,7 +137,9 @@ struct TmaRing {
   Value drainBarrier(RegisterEmitter &e) const;
   /// The TMA operands of a slot (views as given).
   SmallVector<TmaOperand, 2> operands(const TmaView &a, const TmaView &b) const {
-    if (consumer != RingConsumer::Wgmma)
+    if (consumer == RingConsumer::Tcgen05)
+      return getTcgen05TmaOperands(staging, s, &a, b);
+    if (consumer == RingConsumer::MmaSync)
       return getInOrderTmaOperands(staging, s, a, b);
     return getWgmmaTmaOperands(staging, s, warps, &a, b, /*bTransposed=*/false);
   }

@@ -200,12 +200,14 @@ static std::optional<FusibleOperand> getFusibleOperand(Value operand, MmaFOp mma
   }
   int64_t elementBytes = getElementBytes(type.getElementType());
   int64_t run = std::gcd(layout.getSizePerThread()[runDim], kLongestCopyBytes / elementBytes);
-  // A tf32 operand on the mma.sync or wgmma path may copy fewer elements
-  // at a time than its layout's runs, down to one 4-byte element with its
-  // own mask bit (a non-multiple f32 MatMul's loads prove no runs): a
-  // shorter run stays within its 16-byte piece of the swizzled staging.
-  if ((takesTF32MmaSync(mmaf) || hasWgmmaForm(mmaf)) && elementBytes == 4 &&
-      contiguity % run != 0) {
+  // A tf32 operand may copy fewer elements at a time than its layout's
+  // runs, down to one 4-byte element with its own mask bit (a non-multiple
+  // f32 MatMul's loads prove no runs): a shorter run stays within its
+  // 16-byte piece of the swizzled staging (wgmma, tcgen05) or of the
+  // padded mma.sync staging. (TMA, where the view is aligned, needs no runs
+  // at all.)
+  if ((takesTF32MmaSync(mmaf) || hasWgmmaForm(mmaf) || hasTcgen05Form(mmaf)) &&
+      elementBytes == 4 && contiguity % run != 0) {
     fusible->shortRun = std::gcd(run, contiguity);
     run = fusible->shortRun;
   }
@@ -287,27 +289,24 @@ static bool fitsMmaSyncStaging(MmaFOp op, const MmaSyncForm &form) {
   return staging.bytes <= kMaxStaticSharedBytes;
 }
 
-/// Rows of a cta_group::1 tcgen05.mma of the full form (M = 128): tiles of
-/// such rows stage A without padding rows.
-static constexpr int64_t kTcgen05FullRows = 128;
-
 /// The views of a tcgen05 mmaf's fused operands that TMA reads (the
 /// lowering, Tcgen05ToLLVM.cpp, loads by TMA exactly where B has one): B
-/// with a view (N-major, unrounded, 1- or 2-byte elements, unbatched), and
-/// A with one too or left in registers in the accumulator layout (which the
-/// lowering moves to tensor memory); else none, and both are copied by
-/// cp.async. `viewOf` matches an operand's view. Says what took TMA in a
-/// remark (-v).
+/// with a view (N-major, unbatched; f16/bf16, fp8, or f32 loads rounded to
+/// tf32, which the lowering rounds once landed), and A with one too or left
+/// in registers in the accumulator layout (which the lowering moves to
+/// tensor memory); else none, and both are copied by cp.async. A 32-row
+/// tile's A (the M = 64 form) lands in boxes of 8 rows between its padding
+/// rows. `viewOf` matches an operand's view. Says what took TMA in a remark
+/// (-v).
 static std::pair<TiledView, TiledView>
 getTcgen05TmaViews(MmaFOp op, const std::optional<FusibleOperand> &lhs,
                    const std::optional<FusibleOperand> &rhs,
                    llvm::function_ref<TiledView(const std::optional<FusibleOperand> &)> viewOf) {
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-  unsigned bits = lhsType.getElementTypeBitWidth();
-  // (A 32-row tile's M = 64 form stages padding rows between A's: cp.async.)
+  bool tf32 = isa<FloatTF32Type>(lhsType.getElementType());
   auto acc = cast<RankedTensorType>(op.getAcc().getType());
-  if (!rhs || rhs->round || rhs->kRuns || (lhs && lhs->round) || bits > 16 ||
-      acc.getRank() != 2 || acc.getShape()[0] % kTcgen05FullRows != 0)
+  if (!rhs || rhs->kRuns || (!tf32 && lhsType.getElementTypeBitWidth() > 16) ||
+      acc.getRank() != 2)
     return {};
   TiledView rhsView = viewOf(rhs), lhsView = viewOf(lhs);
   auto lhsLayout = dyn_cast_or_null<BlockedAttr>(lhsType.getEncoding());

@@ -59,9 +59,11 @@
 // chunk's wgmma_stage, the next iteration's first for an iteration's last.
 //
 // On sm_100a/103a/110a (the tcgen05 accumulator layout: M a multiple of
-// 128, A and B with their views, B N-major, unbatched; f16/bf16 or one fp8
-// type, whose chunks are 32 deep: one 32-byte k step) the same TMA ring
-// feeds tcgen05.mma (tcgen05_stage): one thread issues the loads and the
+// 128, or a 32-row tile of 4 warps, whose slots stage A with the padding
+// rows of its M = 64 form; A and B with their views, B N-major, unbatched;
+// f16/bf16, one fp8 type, whose chunks are 32 deep: one 32-byte k step, or
+// tf32, 8 deep, f32 loads that every thread rounds in the slot) the same
+// TMA ring feeds tcgen05.mma (tcgen05_stage): one thread issues the loads and the
 // MMAs, and a slot's empty mbarrier is the tcgen05.commit that follows the
 // MMAs reading it, so the MMAs stay asynchronous across chunks and
 // iterations: the thread waits for a commit only when its slot is refilled
@@ -137,6 +139,15 @@ static constexpr int64_t kStepK = 16;
 /// Rows of one cta_group::1 tcgen05.mma (the ring's M is a multiple) and
 /// the tensor-memory columns the accumulator must fit.
 static constexpr int64_t kTcgen05RingRows = 128, kTcgen05TmemColumns = 512;
+
+/// The rows of A a tcgen05 ring's slot stages for a tile of `m` rows: `m`
+/// (a multiple of 128), or the 64 of a 32-row tile's M = 64 form, its 8-row
+/// groups in 16-row slices with padding rows between (Tcgen05RowBlocks,
+/// Tcgen05Lowering.h, which the slots' lowering follows).
+static int64_t getTcgen05StagedRows(int64_t m) {
+  constexpr int64_t kPaddedRows = 64;
+  return m % kTcgen05RingRows == 0 ? m : kPaddedRows;
+}
 
 namespace {
 /// A loop to pipeline and how.
@@ -309,6 +320,7 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
   bool sixteenBit = element.isF16() || element.isBF16();
   bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(element) &&
              element == c.mma.getRhsMultipliedType();
+  bool tf32 = isa<FloatTF32Type>(element) && element == c.mma.getRhsMultipliedType();
   c.elementBytes = getElementBytes(element);
   c.kStep = kMmaStepBytes / c.elementBytes;
   if (c.k % c.kStep != 0)
@@ -322,11 +334,12 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop) {
            c.mma.getRhsBase() && !c.mma.getRhsViewTransposed();
   };
   // The tcgen05 path (sm_100a/103a/110a) where its own staging would load
-  // both operands by TMA (B N-major; A without the padding rows of a
-  // 32-row tile) and the accumulator fits tensor memory for the loop.
+  // both operands by TMA (B N-major; a 32-row tile's A into the 16-row
+  // slices of its M = 64 form) and the accumulator fits tensor memory for
+  // the loop. tf32: f32 loads rounded by ftof, which the slots take as
+  // they landed (f32 maps) and the consumer rounds in place.
   if (hasTcgen05Accumulator(c.mma, accType)) {
-    if ((!sixteenBit && !fp8) || !takesTma() || c.mma.getRhsKRuns() ||
-        accType.getShape()[0] % kTcgen05RingRows != 0 ||
+    if ((!sixteenBit && !fp8 && !tf32) || !takesTma() || c.mma.getRhsKRuns() ||
         getTcgen05TmemColumns(accType.getShape(), c.k, /*scaleBlock=*/0) > kTcgen05TmemColumns)
       return std::nullopt;
     c.tma = c.tcgen05 = true;
@@ -370,9 +383,10 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
     // tcgen05: 1 KiB for the tensor-memory address word and mbarriers,
     // which precede the 1024-byte aligned scratch (Tcgen05ToLLVM.cpp).
     uint64_t limit = kMaxStaticSharedBytes - (c.tcgen05 ? kSwizzleAlignment : 0);
+    int64_t rows = accType.getShape()[0];
     std::optional<std::pair<int64_t, int64_t>> ring =
-        chooseTmaRing(accType.getShape()[0], accType.getShape()[1], c.k, c.elementBytes, c.kStep,
-                      maxStages, limit);
+        chooseTmaRing(c.tcgen05 ? getTcgen05StagedRows(rows) : rows, accType.getShape()[1], c.k,
+                      c.elementBytes, c.kStep, maxStages, limit);
     if (!ring) {
       remark << "K loop not pipelined: not even two " << c.kStep
              << "-deep chunks of A and B and their mbarriers fit the " << kMaxStaticSharedBytes
@@ -384,7 +398,13 @@ static LogicalResult sizeRing(Candidate &c, int64_t maxStages, int64_t maxRingRe
            << "-deep K chunks, full and empty mbarriers per stage, ";
     if (c.tcgen05)
       remark << "tcgen05.mma from the swizzled slots, each slot released by the "
-                "tcgen05.commit of its MMAs (the accumulator in tensor memory)";
+                "tcgen05.commit of its MMAs (the accumulator in tensor memory"
+             << (rows % kTcgen05RingRows ? "; M = 64 with padding rows between A's 8-row groups"
+                                         : "")
+             << (isa<FloatTF32Type>(c.mma.getLhsMultipliedType())
+                     ? "; every thread rounds each landed chunk to tf32 in place"
+                     : "")
+             << ")";
     else
       remark << (c.mmaSync ? "ldmatrix + mma.sync from the swizzled slots ("
                            : "one wgmma group in flight (")
