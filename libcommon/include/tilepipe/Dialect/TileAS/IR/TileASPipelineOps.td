@@ -207,8 +207,12 @@ def TileAS_Tcgen05StageOp : TileAS_Op<"tcgen05_stage", [MemoryEffects<[MemRead, 
     full mbarrier (parity `phase`), issues the chunk's tcgen05.mmas onto D
     in tensor memory and makes tcgen05.commit arrive on the slot's empty
     mbarrier once they have completed (its only arrival): the MMAs run on
-    while the thread issues the next loads. The other threads do nothing.
-    The result is the same tensor-memory copy, complete only once
+    while the thread issues the next loads. The other threads do nothing,
+    except for tf32 (`operand_type` f32): the tensor maps move raw f32 and
+    the tensor cores truncate, so every thread first waits for the slot,
+    rounds its part of it to tf32 in place (round to nearest even, as
+    cuTile's ftof), fences and meets a CTA barrier before the first thread
+    issues. The result is the same tensor-memory copy, complete only once
     tile_as.tma_ring_end has waited for the last MMAs.
   }];
   let arguments = (ins AnyRankedTensor:$acc, I32:$slot, I32:$phase, TypeAttr:$operand_type,
