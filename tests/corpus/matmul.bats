@@ -125,16 +125,35 @@ compile_all() {
   [ "$status" -eq 0 ] || { echo "fp8 corpus shape: $output"; false; }
 }
 
-@test "MatMul's num_cta_in_cga = 2 (sm_100) is reported unused with -v: clusters of one CTA" {
+# num_cta_in_cga = 2 (tilepipe-split-tile-blocks-across-cta-pair): each tile
+# block runs on a cluster of two CTAs (.blocksareclusters: the launch's grid
+# counts clusters), each computing 128 of the tile's 256 columns.
+@test "MatMul's num_cta_in_cga = 2 (sm_100): each tile block on a CTA pair, 128 columns each" {
   local f="$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_100.13.3.tileirbc"
   run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$f"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1); the 2-CTA tcgen05 form (cta_group::2) is not implemented"* ]]
-  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
+  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2: each tile block runs on a CTA pair (.reqnctapercluster 2, 1, 1); CTA rank r computes columns [r*128, r*128+128) of the 128x256 result"* ]] ||
+    { echo "$output"; false; }
+  grep -q '^\.reqnctapercluster 2, 1, 1' "$TMP/k.ptx" && grep -q '^\.blocksareclusters' "$TMP/k.ptx" &&
+    grep -q '%cluster_ctarank' "$TMP/k.ptx" && grep -q '%clusterid.x' "$TMP/k.ptx" ||
+    { echo "no cluster of two"; false; }
+  run tile-pack "$TMP/k.ptx" --gpu-name sm_100a --print-kernels
+  [[ "$output" == *"cluster=2,1,1 blocks-are-clusters=1"* ]] || { echo "$output"; false; }
   # The hint is keyed sm_100: nothing to say on sm_90.
   run tileiras -v --gpu-name sm_90 --emit=ptx -o "$TMP/k90.ptx" \
     "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_90.13.3.tileirbc"
   [ "$status" -eq 0 ] && [[ "$output" != *"num_cta_in_cga"* ]]
+  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k90.ptx"
+}
+
+# The f32 MatMul's 32x32 tile is too small to share: one CTA per cluster.
+@test "MatMul f32's num_cta_in_cga = 2 (sm_100) is reported unused with -v: the 32x32 tile is too small" {
+  run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" \
+    "$BYTECODE/samples-MatMul-matmul_kernel.f32.sm_100.13.4.tileirbc"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1): splitting N: 'tile_as.mmaf' N = 32 is under 128; splitting M: 'tile_as.mmaf' M = 32 is under 256"* ]] ||
+    { echo "$output"; false; }
+  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
 }
 
 @test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {
