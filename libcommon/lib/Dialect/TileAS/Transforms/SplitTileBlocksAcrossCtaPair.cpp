@@ -45,9 +45,11 @@ using namespace tilepipe::tile_as;
 static constexpr int64_t kWhole = -1;
 /// The CTAs of the cluster this pass forms.
 static constexpr int64_t kPair = 2;
-/// The smallest multiplies worth sharing: an N split keeps tcgen05's
-/// M = 128 and halves N (128x256 becomes 128x128 per CTA); an M split halves
-/// a 256-row tile into the 128 rows one tcgen05.mma takes.
+/// The smallest multiplies worth sharing: an M split halves a 256-row tile
+/// into the 128 rows one tcgen05.mma takes (tried first: cuTile's 256x256
+/// block-scaled tile split by N kept two 128-row MMAs per CTA and a 256x128
+/// read-back, and ptxas spilled 244 bytes; by M, none); an N split keeps
+/// M = 128 and halves N (128x256 becomes 128x128 per CTA).
 static constexpr int64_t kMinSplitN = 128;
 static constexpr int64_t kMinSplitM = 256;
 
@@ -734,7 +736,7 @@ struct SplitTileBlocksAcrossCtaPairPass
   void splitFunction(func::FuncOp func, StringRef asked, Unused &unused) {
     std::string why;
     Operation *culprit = nullptr;
-    for (Role role : {Role::N, Role::M}) {
+    for (Role role : {Role::M, Role::N}) {
       PairSplit split(func);
       if (succeeded(split.plan(role))) {
         auto [mma, dim] = split.getFirstSplit();

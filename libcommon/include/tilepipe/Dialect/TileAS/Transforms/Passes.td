@@ -32,14 +32,18 @@ def SplitTileBlocksAcrossCtaPair
     .blocksareclusters each block of that launch is then a cluster of two
     CTAs, so the compiled tile program must share its work between them.
 
-    This pass halves one dimension of the tile program's tensors: N (the
-    last dimension of the multiplies' results) where every multiply has N >=
-    128, else M where every M >= 256. The split spreads through the tensors
+    This pass halves one dimension of the tile program's tensors: M where
+    every multiply has M >= 256 (each CTA keeps 128-row tcgen05.mmas; the
+    form a later cta_group::2 MMA would take), else N (the last dimension of
+    the multiplies' results) where every multiply has N >= 128 (a 128x256
+    tile becomes 128x128 per CTA). The split spreads through the tensors
     whose elements correspond one to one (elementwise ops, loads, stores,
     loop-carried values, broadcasts, permutes, reshapes that keep the
     dimension, reductions along other dimensions) and through each multiply
-    by role: an N split halves B and C, a M split A and C; the other operand
-    is loaded whole by both CTAs. iotas along the split dimension are offset
+    by role: an M split halves A and C, an N split B and C; the other operand
+    is loaded whole by both CTAs. Tensors built from scalars alone (the
+    coordinates, offsets, pointers and masks of loads) are copied per use, so
+    CSE's sharing of one coordinate between A and B does not stop a split. iotas along the split dimension are offset
     by rank * (size / 2), the rank being tile_as.cluster_cta_rank. The
     function gets tile_as.ctas_per_cluster = 2: its tile block id and count
     become the cluster's and its PTX declares .reqnctapercluster 2, 1, 1.
