@@ -735,7 +735,7 @@ struct SplitTileBlocksAcrossCtaPairPass
   template <typename Unused>
   void splitFunction(func::FuncOp func, StringRef asked, Unused &unused) {
     std::string why;
-    Operation *culprit = nullptr;
+    SmallVector<std::pair<Operation *, Role>> culprits;
     for (Role role : {Role::M, Role::N}) {
       PairSplit split(func);
       if (succeeded(split.plan(role))) {
@@ -756,12 +756,13 @@ struct SplitTileBlocksAcrossCtaPairPass
                               : ("'" + op->getName().getStringRef() + "' ").str();
       why += (why.empty() ? "" : "; ") + std::string(role == Role::N ? "splitting N: " : "splitting M: ") +
              which + split.getReason().str();
-      if (!culprit && op != func.getOperation())
-        culprit = op;
+      if (op != func.getOperation())
+        culprits.push_back({op, role});
     }
     InFlightDiagnostic remark = unused(why);
-    if (culprit)
-      remark.attachNote(culprit->getLoc()) << "the split stops here";
+    for (auto [op, role] : culprits)
+      remark.attachNote(op->getLoc()) << (role == Role::N ? "splitting N" : "splitting M")
+                                      << " stops here";
   }
 };
 } // namespace
