@@ -156,6 +156,24 @@ compile_all() {
   grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
 }
 
+# The persistent matmul asks for no cluster; force-ctas=2 (tile-opt) runs it
+# on CTA pairs anyway: its tile loop strides by %nclusterid, both CTAs of a
+# cluster taking the same tiles, 128 columns each (sm_100 tcgen05, sm_90 wgmma).
+@test "persistent matmul f16 on CTA pairs (force-ctas=2) matches numpy in tile-emu (sm_100, sm_90)" {
+  local case=samples-MatMul-persistent_matmul_kernel.f16 sm
+  for sm in sm_100 sm_90; do
+    tileiras "$BYTECODE/$case.$sm.13.4.tileirbc" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir"
+    run tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 "$TMP/l.mlir" -o "$TMP/p.mlir"
+    [[ "$output" == *"remark: force-ctas=2: each tile block runs on a CTA pair"* ]] || { echo "$sm: $output"; false; }
+    tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir"
+    tile-llvm "$TMP/s.mlir" -o "$TMP/k.ll"
+    grep -q '"nvvm.cluster_dim"="2,1,1"' "$TMP/k.ll" && grep -q 'sreg.nclusterid.x' "$TMP/k.ll" ||
+      { echo "$sm: no cluster of two"; false; }
+    run check $case $sm 13.4 --llvm "$TMP/k.ll"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
 @test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {
   for sm in sm_80 sm_90; do
     run check samples-MatMul-matmul_kernel-nonmult.f32 "$sm" 13.4 \
