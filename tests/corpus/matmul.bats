@@ -173,10 +173,10 @@ check_pair() {
 # Forced onto CTA pairs (a developer's check of the split, and of the launch
 # semantics on a Hopper: docs/launch-and-packaging.md), the persistent
 # matmul (its tile loop strides by %nclusterid, both CTAs of a cluster taking
-# the same tiles), BatchMatMul (a batch dimension) and the fused MoE kernel
+# the same tiles), BatchMatMul (a batch dimension) and the fused MoE kernels
 # (gathered A rows) run 128 or 64 columns per CTA, on sm_100 (tcgen05) and
 # sm_90 (wgmma), ragged where the other tests run them ragged.
-@test "persistent matmul, BatchMatMul f16/fp8 and MoE w1 on CTA pairs (force-ctas=2) match numpy in tile-emu (sm_100, sm_90)" {
+@test "persistent matmul, BatchMatMul f16/fp8 and MoE w1/w2 on CTA pairs (force-ctas=2) match numpy in tile-emu (sm_100, sm_90)" {
   local sm
   for sm in sm_100 sm_90; do
     run check_pair MatMul-persistent_matmul_kernel.f16 $sm
@@ -190,6 +190,9 @@ check_pair() {
     run check_pair MoE-fused_moe_kernel-w1.bf16 $sm \
       --shape A=48,128 --shape B=64,256,128 --shape C=384,256 --grid 128,1,1
     [ "$status" -eq 0 ] || { echo "MoE w1 $sm: $output"; false; }
+    run check_pair MoE-fused_moe_kernel-w2.bf16 $sm \
+      --shape A=384,128 --shape B=64,128,128 --shape C=384,128 --grid 64,1,1
+    [ "$status" -eq 0 ] || { echo "MoE w2 $sm: $output"; false; }
   done
 }
 
