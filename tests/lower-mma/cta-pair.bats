@@ -96,3 +96,10 @@ mm() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"c differs"* ]]
 }
+
+@test "tile-opt: force-ctas=2 leaves a kernel that reads memory it writes (AllGatherMatmul's gathered loads) on one CTA" {
+  local f="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-AllGatherMatmul-gather_matmul_kernel.f32.sm_100.13.4.tileirbc"
+  run bash -c "tileiras '$f' --gpu-name sm_100 --emit=lowered -o - | tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 2>&1 >/dev/null"
+  [[ "$output" == *"remark: force-ctas=2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1): splitting M: 'tile_as.mmaf' M = 128 is under 256; splitting N: 'tile_as.load' reads memory the kernel may also write; the pair's CTAs do not wait for each other's stores"* ]] ||
+    { echo "$output"; false; }
+}
