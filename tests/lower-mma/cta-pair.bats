@@ -14,6 +14,11 @@ setup() {
 }
 
 @test "tile-sched: the pair's tiles halve, iotas along the split start at rank * half; the bail-outs stay whole" {
+  # tile-lower records the hint per function for tile-sched.
+  run bash -c "tile-lower --gpu-name sm_100 '$IN' | grep -c 'attributes {tile_as.requested_ctas_per_cluster = 2 : i32}'"
+  [ "$output" = 4 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$IN' | grep -c requested_ctas_per_cluster"
+  [ "$output" = 0 ] || { echo "$output"; false; }
   run bash -c "tile-lower --gpu-name sm_100 '$IN' | tile-opt --tilepipe-split-tile-blocks-across-cta-pair 2>/dev/null | FileCheck --check-prefix=SPLIT '$IN'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   # It changes the launch contract, so tile-sched runs it at -O0 too.

@@ -312,6 +312,8 @@ LogicalResult PairSplit::plan(Role role) {
     return fail(func, "it has no matrix multiply to share");
   for (Operation *mma : mmas) {
     auto acc = cast<RankedTensorType>(mma->getResult(0).getType());
+    if (acc.getRank() != 2 && acc.getRank() != 3)
+      return fail(mma, "has no [batch x] M x N result");
     int64_t dim = role == Role::N ? acc.getRank() - 1 : acc.getRank() - 2;
     int64_t least = role == Role::N ? kMinSplitN : kMinSplitM;
     if (acc.getDimSize(dim) < least)
