@@ -3,9 +3,9 @@
 # asking for clusters of two CTAs (num_cta_in_cga = 2) run each tile block on
 # a CTA pair, each CTA computing half of the tile (N halved for a 128x256
 # tile, M for a 256-row one; a broadcast bias row splits down to its load);
-# kernels whose program cannot be halved (a
-# reduction along the split dimension, a whole tile both CTAs would store)
-# keep one CTA per cluster and say why under -v. The halves are checked in
+# kernels whose program cannot be halved (a reduction along the split
+# dimension, a whole tile both CTAs would store) keep one CTA per cluster and
+# say why under -v. The halves are checked in
 # tile-emu (its --grid counts clusters) on ragged shapes on sm_100 (tcgen05)
 # and sm_90 (wgmma); cuTile's MatMul and BlockScaledMatMul by tests/corpus.
 
