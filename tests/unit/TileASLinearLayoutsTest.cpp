@@ -571,10 +571,12 @@ TEST_F(TileASLinearLayouts, ExchangeSlotsNeverConflictMore) {
     LinearLayout rowMajor = rowMajorSlotLayout(from);
     std::optional<LinearLayout> slots = exchangeSlotLayout(from, to, bytes);
     if (bytes == 4) {
-      for (const LinearLayout &side : {from, to})
-        if (side.getInDimSize(kRegisterDim) == 1)
+      for (const LinearLayout &side : {from, to}) {
+        if (side.getInDimSize(kRegisterDim) == 1) {
           ASSERT_EQ(countBankReplays(side, rowMajor, bytes),
                     simulateReplays(side, rowMajor, bytes, 4));
+        }
+      }
     }
     if (!slots)
       continue;
