@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# Every corpus kernel forced onto CTA pairs (tilepipe-split-tile-blocks-
+# across-cta-pair=force-ctas=2, as if cuTile had asked for num_cta_in_cga = 2)
+# on sm_100 and sm_90, checked against numpy in tile-emu (pair-sweep.py): a
+# split that is wrong gives wrong results silently, and unseen kernels may ask
+# for pairs. Only the kernels with a multiply of 128x256 or 256 rows split; the
+# others must stay on one CTA, unchanged. FMHA at TILE_M = 256 (the corpus
+# text rewritten by fmha-tile-m256.py) is a split kernel beyond the matmuls:
+# a row softmax between two multiplies, split by M.
+
+load corpus-common
+
+setup() {
+  corpus_setup
+  MLIR="$TILEPIPE_SHARED_DIR/corpus/cutile/mlir"
+}
+
+@test "pair-sweep: the corpus matmuls split across a CTA pair and match numpy; every other case stays on one CTA, unchanged (sm_100, sm_90)" {
+  run "$BATS_TEST_DIRNAME/pair-sweep.py" --bin "$TILEPIPE_BIN" --work "$TMP/sweep"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  ! grep -q FAIL <<< "$output"
+  # 9 split cases on sm_100, 7 on sm_90 (block-scaled is sm_100 only).
+  local split
+  split=$(grep -cE $'\t(columns|rows) \\[r\\*' <<< "$output")
+  [ "$split" -eq 16 ] || { echo "$split split: $output"; false; }
+  grep -qE $'^samples-BlockScaledMatMul-block_scaled_matmul_kernel-plain.fp8e4m3\tsm_100\trows \\[r\\*128, r\\*128\\+128\\) of the 256x256 result\tPASS' <<< "$output" &&
+    grep -qE $'^samples-MoE-fused_moe_kernel-w2.bf16\tsm_90\tcolumns \\[r\\*64, r\\*64\\+64\\) of the 128x128 result\tPASS' <<< "$output" &&
+    grep -qE $'^samples-LayerNorm-layer_norm_fwd.f16\tsm_100\tnot split: .*it has no matrix multiply to share\tPASS \\(IR = unforced\\)' <<< "$output" &&
+    grep -qE $'^samples-AttentionFMHA-fmha_kernel-causal.f16\tsm_90\tnot split: .*N = 64 is under 128\tPASS \\(IR = unforced\\)' <<< "$output" ||
+    { echo "$output"; false; }
+}
+
+@test "pair-sweep --numerics all: the cases left on one CTA match numpy too (elementwise silu and mul, layer norm, transpose, FFT, FMHA)" {
+  run "$BATS_TEST_DIRNAME/pair-sweep.py" --bin "$TILEPIPE_BIN" --work "$TMP/sweep" --numerics all \
+    --targets sm_100 --cases 'LayerNorm-layer_norm_fwd.f16|Transpose-transpose_kernel.f16|FFT-fft_kernel.f32|fmha_kernel-causal.bf16|silu_and_mul'
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -cE $'\tnot split: .*\tPASS \\([0-9]+ s\\)$' <<< "$output")" -eq 5 ] || { echo "$output"; false; }
+}
+
+# fmha_pair KIND SM [FORCE]: FMHA (KIND causal.f16, noncausal.bf16...) at
+# TILE_M = 256, forced onto CTA pairs (FORCE=2) or not (0), on 2 x 8 heads
+# of 384 queries and keys (the second tile block's rows 384..511 fall
+# outside: its second CTA loads only padding and stores nothing).
+fmha_pair() {
+  local kind=$1 sm=$2 force=${3:-2} w="$TMP/$1.$2.$3"
+  mkdir -p "$w"
+  "$BATS_TEST_DIRNAME/fmha-tile-m256.py" "$MLIR/samples-AttentionFMHA-fmha_kernel-$kind.sm_100.13.3.mlir" > "$w/k.mlir"
+  tileiras "$w/k.mlir" --gpu-name "$sm" --emit=lowered -o "$w/l.mlir" || return 1
+  tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=$force "$w/l.mlir" -o "$w/p.mlir" 2>"$w/remarks" || return 1
+  if [ "$force" = 2 ]; then
+    grep -q "remark: force-ctas=2: each tile block runs on a CTA pair (.reqnctapercluster 2, 1, 1); CTA rank r computes rows \[r\*128, r\*128+128) of the 256x128 result" "$w/remarks" ||
+      { cat "$w/remarks"; return 1; }
+  fi
+  tile-sched "$w/p.mlir" -o "$w/s.mlir" 2>/dev/null && tile-llvm "$w/s.mlir" -o "$w/k.ll" || return 1
+  [ "$force" != 2 ] || grep -q '"nvvm.cluster_dim"="2,1,1"' "$w/k.ll" || { echo "no cluster of two"; return 1; }
+  "$RUN" --manifest "$MANIFEST" --case "samples-AttentionFMHA-fmha_kernel-$kind" --gpu-name "$sm" \
+    --bin "$TILEPIPE_BIN" --work "$w/run" --llvm "$w/k.ll" --shape Q=2,8,384,64 --shape K=2,8,384,64 \
+    --shape V=2,8,384,64 --shape Out=2,8,384,64 --grid 2,16,1
+}
+
+@test "FMHA at TILE_M = 256 on CTA pairs (128 query rows each, the causal mask's row iota offset by the rank) matches numpy in tile-emu (sm_100, sm_90)" {
+  local kind sm
+  for kind in causal.f16 noncausal.bf16; do
+    for sm in sm_100 sm_90; do
+      run fmha_pair $kind $sm
+      [ "$status" -eq 0 ] || { echo "$kind $sm: $output"; false; }
+    done
+  done
+  # The rewritten kernel itself, on one CTA, is right too.
+  run fmha_pair causal.f16 sm_100 0
+  [ "$status" -eq 0 ] || { echo "one CTA: $output"; false; }
+}
+
+@test "FMHA at TILE_M = 256 asking for num_cta_in_cga = 2 (sm_100): tileiras splits it by M; the PTX runs on clusters of two without spills" {
+  "$BATS_TEST_DIRNAME/fmha-tile-m256.py" "$MLIR/samples-AttentionFMHA-fmha_kernel-causal.f16.sm_100.13.3.mlir" |
+    sed 's/optimization_hints=<default = {occupancy = 2}>/optimization_hints=<sm_100 = {num_cta_in_cga = 2, occupancy = 2}, default = {occupancy = 2}>/' > "$TMP/k.mlir"
+  run tileiras -v "$TMP/k.mlir" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *"remark: sm_100: num_cta_in_cga = 2: each tile block runs on a CTA pair (.reqnctapercluster 2, 1, 1); CTA rank r computes rows [r*128, r*128+128) of the 256x128 result"* ]] ||
+    { echo "$output"; false; }
+  grep -q '^\.reqnctapercluster 2, 1, 1' "$TMP/k.ptx" && grep -q '%cluster_ctarank' "$TMP/k.ptx" || { echo "no cluster of two"; false; }
+  run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
+  [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
+}
