@@ -81,3 +81,28 @@ fmha_pair() {
   run ptxas -arch sm_100a -v -o "$TMP/k.cubin" "$TMP/k.ptx"
   [[ "$status" -eq 0 && "$output" == *" 0 bytes spill stores, 0 bytes spill loads"* ]] || { echo "$output"; false; }
 }
+
+# BatchMatMul's 128x256 tile made 256x256 (TILE_M = 256: A's 1x128x128
+# view tile and C's 1x128x256 grow to 256 rows; B's 1x128x256 stays): the
+# batch tile splits by M through the rank-3 views and the reshapes around
+# the multiply. 300 rows: the second tile block's rank 1 (rows 384..511)
+# lies wholly outside C.
+@test "BatchMatMul at TILE_M = 256 on CTA pairs (rows split through its rank-3 views) matches numpy on ragged 2 x 300x208 by 208x272 (sm_100, sm_90)" {
+  sed -E -e '/^ *(%pview =|%tile, |%reshape_52 =)/s/128x128/256x128/g' \
+    -e '/^ *(%pview_51 =|%3 = store|%reshape =|%2 = ftof)/s/128x256/256x256/g' \
+    -e 's/128x256xf32/256x256xf32/g' -e '/^ *%4 = mmaf/s/tile<128x128xf16>/tile<256x128xf16>/' \
+    "$MLIR/samples-BatchMatMul-batch_matmul_kernel.f16.sm_100.13.3.mlir" > "$TMP/k.mlir"
+  local sm
+  for sm in sm_100 sm_90; do
+    tileiras "$TMP/k.mlir" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir"
+    run bash -c "tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 '$TMP/l.mlir' -o '$TMP/p.mlir' 2>&1"
+    [[ "$status" -eq 0 && "$output" == *"CTA rank r computes rows [r*128, r*128+128) of the 256x256 result"* ]] ||
+      { echo "$sm: $output"; false; }
+    tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir" 2>/dev/null
+    tile-llvm "$TMP/s.mlir" -o "$TMP/k.ll"
+    run "$RUN" --manifest "$MANIFEST" --case samples-BatchMatMul-batch_matmul_kernel.f16 --gpu-name $sm \
+      --bin "$TILEPIPE_BIN" --work "$TMP/run.$sm" --llvm "$TMP/k.ll" \
+      --shape A=2,300,208 --shape B=2,208,272 --shape C=2,300,272 --grid 2,2,2
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
