@@ -4,9 +4,10 @@
 # on sm_100 and sm_90, checked against numpy in tile-emu (pair-sweep.py): a
 # split that is wrong gives wrong results silently, and unseen kernels may ask
 # for pairs. Only the kernels with a multiply of 128x256 or 256 rows split; the
-# others must stay on one CTA, unchanged. FMHA at TILE_M = 256 (the corpus
-# text rewritten by fmha-tile-m256.py) is a split kernel beyond the matmuls:
-# a row softmax between two multiplies, split by M.
+# others must stay on one CTA, unchanged. The corpus texts of FMHA
+# (fmha-tile-m256.py), BatchMatMul and the fused MoE w1 rewritten for
+# TILE_M = 256 split by M: a row softmax between two multiplies, rank-3
+# views, gathered rows.
 
 load corpus-common
 
@@ -103,6 +104,43 @@ fmha_pair() {
     run "$RUN" --manifest "$MANIFEST" --case samples-BatchMatMul-batch_matmul_kernel.f16 --gpu-name $sm \
       --bin "$TILEPIPE_BIN" --work "$TMP/run.$sm" --llvm "$TMP/k.ll" \
       --shape A=2,300,208 --shape B=2,208,272 --shape C=2,300,272 --grid 2,2,2
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
+}
+
+# The fused MoE w1 kernel made TILE_M = 256 (the TILE_M constant, the row
+# iota and every tensor shaped by the gathered rows: A's 128x64 tiles, the
+# 128x128 product, the token ids and their masks; the column iota stays):
+# the M split halves the gathered rows, each CTA loading its 128 token ids.
+# The manifest's routing is rebuilt for 256-row blocks with 160 tokens on 2
+# experts (top 2), so that each block's rows 128..159 (rank 1's) hold tokens.
+@test "fused MoE w1 at TILE_M = 256 on CTA pairs (gathered rows split by M) matches numpy with 160 tokens per expert block (sm_100, sm_90)" {
+  sed -E -e 's/^( *%cst_128_i32 = constant <i32: )128>/\1256>/' \
+    -e 's/128x64x/256x64x/g; s/128x128x/256x128x/g; s/128x1x/256x1x/g' \
+    -e '/^ *(%44|%bcast_65|%45|%reshape_67) = /!s/tile<128x(i32|i64|i1|ptr<i32>)>/tile<256x\1>/g' \
+    "$MLIR/samples-MoE-fused_moe_kernel-w1.bf16.sm_100.13.3.mlir" > "$TMP/k.mlir"
+  /usr/bin/python3 - "$MANIFEST" "$TMP/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+c = m["cases"]["samples-MoE-fused_moe_kernel-w1.bf16"]
+prep = c["numpy_prep"].replace("TILE_M = 48, 8, 64, 128", "TILE_M = 160, 2, 2, 256")
+ref = c["numpy_ref"].replace("TILE_M = 128; R = 8", "TILE_M = 256; R = 2")
+assert prep != c["numpy_prep"] and ref != c["numpy_ref"]
+c["numpy_prep"], c["numpy_ref"] = prep, ref
+next(a for a in c["args"] if a["name"] == "num_token_replicas")["value"] = 2
+json.dump(m, open(sys.argv[2], "w"))
+PY
+  local sm
+  for sm in sm_100 sm_90; do
+    tileiras "$TMP/k.mlir" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir"
+    run bash -c "tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 '$TMP/l.mlir' -o '$TMP/p.mlir' 2>&1"
+    [[ "$status" -eq 0 && "$output" == *"CTA rank r computes rows [r*128, r*128+128) of the 256x128 result"* ]] ||
+      { echo "$sm: $output"; false; }
+    tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir" 2>/dev/null
+    tile-llvm "$TMP/s.mlir" -o "$TMP/k.ll"
+    run "$RUN" --manifest "$TMP/manifest.json" --case samples-MoE-fused_moe_kernel-w1.bf16 --gpu-name $sm \
+      --bin "$TILEPIPE_BIN" --work "$TMP/run.$sm" --llvm "$TMP/k.ll" --shape A=160,128 --shape B=2,256,128 \
+      --shape C=320,256 --shape topk_weights=320 --shape sorted_token_ids=512 --shape sorted_expert_ids=2 --grid 4,1,1
     [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
   done
 }
