@@ -36,9 +36,8 @@ def rewrite(text):
         return names
 
     q_view = defined_by(r"make_partition_view %tview :")
-    stored = {m.group(1) for line in lines
+    out_view = {m.group(1) for line in lines
               for m in [re.search(r"store_view_tko weak \S+, (%[\w]+)\[", line)] if m}
-    out_view = {v for v in stored}
     q_tile = {m.group(1) for line in lines for v in q_view
               for m in [re.match(r"\s*(%[\w]+), %[\w]+ = load_view_tko weak " + v + r"\[", line)] if m}
     q_rows = {m.group(1) for line in lines for t in q_tile
