@@ -670,20 +670,28 @@ tcgen05_tma_store_case() {
   done
 }
 
-# ring100_case KIND M N K KT A-TYPE ACC-TYPE [-- emu-check args]: mma_case
-# with the multiply in a K loop over tiles of KT (MMA_K_TILE) on sm_100,
-# whose PTX must stream the loop through the tcgen05 TMA ring (-v says so)
-# into tcgen05.mma of KIND, with no cp.async.
+# ring_case GPU CONSUMER INSTRUCTION SYNC M N K KT A-TYPE ACC-TYPE [-- emu-check
+# args]: mma_case with the multiply in a K loop over tiles of KT
+# (MMA_K_TILE) on GPU, whose PTX must stream the loop through the TMA ring
+# (-v names CONSUMER) into INSTRUCTION, with SYNC in the loop and no cp.async.
+ring_case() {
+  local gpu=$1 consumer=$2 instruction=$3 sync=$4 m=$5 n=$6 k=$7 kt=$8 ta=$9 tacc=${10}
+  shift 10
+  MMA_K_TILE=$kt mma_case $m $n $k $ta $tacc 0 "$@" --gpu-name $gpu
+  run tileiras --gpu-name $gpu -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
+  [[ "$output" == *"remark: K loop pipelined: a TMA ring of"*"$consumer from the swizzled slots"* ]] ||
+    { echo "$*: the K loop took no TMA ring: $output"; false; }
+  grep -q "$instruction" "$TMP/k.ptx" && grep -q 'cp.async.bulk.tensor.2d' "$TMP/k.ptx" &&
+    grep -q "$sync" "$TMP/k.ptx" && ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" ||
+    { echo "$*: no $instruction fed by the TMA ring alone"; false; }
+}
+
+# ring100_case KIND M N K KT A-TYPE ACC-TYPE [-- emu-check args]: ring_case on
+# sm_100 into tcgen05.mma of KIND, slots released by tcgen05.commit.
 ring100_case() {
-  local kind=$1 m=$2 n=$3 k=$4 kt=$5 ta=$6 tacc=$7
-  shift 7
-  MMA_K_TILE=$kt mma_case $m $n $k $ta $tacc 0 "$@" --gpu-name sm_100
-  run tileiras --gpu-name sm_100 -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
-  [[ "$output" == *"remark: K loop pipelined: a TMA ring of"*"tcgen05.mma from the swizzled slots"* ]] ||
-    { echo "$*: the K loop took no tcgen05 TMA ring: $output"; false; }
-  grep -q "tcgen05.mma.cta_group::1.kind::$kind" "$TMP/k.ptx" && grep -q 'cp.async.bulk.tensor.2d' "$TMP/k.ptx" &&
-    grep -q 'tcgen05.commit' "$TMP/k.ptx" && ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" ||
-    { echo "$*: no kind::$kind fed by the TMA ring alone"; false; }
+  local kind=$1
+  shift
+  ring_case sm_100 tcgen05.mma "tcgen05.mma.cta_group::1.kind::$kind" tcgen05.commit "$@"
 }
 
 # The tcgen05 TMA ring with tf32 (f32 maps; every thread rounds a landed
@@ -912,19 +920,11 @@ tma_store_case() {
 }
 
 # ring120_case INSTRUCTION M N K KT A-TYPE ACC-TYPE [-- emu-check args]:
-# mma_case with the multiply in a K loop over tiles of KT (MMA_K_TILE) on
-# sm_120a, whose PTX must stream the loop through the TMA ring (-v says so)
-# into mma.sync of INSTRUCTION, with no cp.async.
+# ring_case on sm_120a into mma.sync of INSTRUCTION, read by ldmatrix.
 ring120_case() {
-  local instruction=$1 m=$2 n=$3 k=$4 kt=$5 ta=$6 tacc=$7
-  shift 7
-  MMA_K_TILE=$kt mma_case $m $n $k $ta $tacc 0 "$@" --gpu-name sm_120a
-  run tileiras --gpu-name sm_120a -v --emit=ptx -o "$TMP/k.ptx" "$TMP/k.mlir"
-  [[ "$output" == *"remark: K loop pipelined: a TMA ring of"*"ldmatrix + mma.sync from the swizzled slots"* ]] ||
-    { echo "$*: the K loop took no TMA ring: $output"; false; }
-  grep -q "mma.sync.aligned.$instruction" "$TMP/k.ptx" && grep -q 'cp.async.bulk.tensor.2d' "$TMP/k.ptx" &&
-    grep -q 'mbarrier.try_wait.parity' "$TMP/k.ptx" && ! grep -q 'cp.async.c[ag]' "$TMP/k.ptx" ||
-    { echo "$*: no $instruction fed by the TMA ring alone"; false; }
+  local instruction=$1
+  shift
+  ring_case sm_120a "ldmatrix + mma.sync" "mma.sync.aligned.$instruction" mbarrier.try_wait.parity "$@"
 }
 
 # sm_120a's TMA ring for tf32 and fp8 (docs/sm120-tma.md): the slots hold the
