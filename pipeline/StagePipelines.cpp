@@ -38,6 +38,10 @@ static const PipelineRow kLowerPipeline[] = {
 
 // tile-sched: layouts, async pipelines, scheduling, buffer assignment.
 static const PipelineRow kSchedPipeline[] = {
+    // num_cta_in_cga = 2: each tile block on a CTA pair, each computing half
+    // of it (the launch contract, so at every -O level; first, as it changes
+    // the tiles every later pass sizes).
+    {0, "tilepipe-split-tile-blocks-across-cta-pair"},
     // sm_90 becomes sm_90a where a multiply gains from wgmma.
     {0, "tilepipe-select-wgmma-target"},
     {1, "tilepipe-split-mma-accumulators"},

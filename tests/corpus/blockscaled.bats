@@ -95,11 +95,13 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
   done
 }
 
-# The 256x256 accumulator and its scales exceed the 512 tensor-memory
-# columns: it runs as two 128x256 K loops (tilepipe-split-mma-accumulators),
-# each keeping its accumulator in tensor memory for the whole loop
+# num_cta_in_cga = 2 (tilepipe-split-tile-blocks-across-cta-pair): each CTA
+# of the pair computes 128 of the 256x256 tile's rows, in one 128x256 K
+# loop that keeps its accumulator in tensor memory for the whole loop
 # (tilepipe-keep-accumulators-in-tmem), read back once after it, with the
-# staging addresses recomputed in the loop. B (and its scales), loaded N x K
+# staging addresses recomputed in the loop. (Without the pair, the 256x256
+# accumulator and its scales exceed the 512 tensor-memory columns and run as
+# two 128x256 loops: tests/lower-mma/split.bats.) B (and its scales), loaded N x K
 # and permuted, keep the load's layout permuted (no exchange through shared
 # memory), A and B are staged 16 bytes of K per st.shared.v4, and the
 # read-back tile is stored to global memory 4 columns per st.global.v4.
@@ -111,9 +113,11 @@ samples-BlockScaledMatMul-block_scaled_matmul_kernel-swizzled.fp8e4m3"
     tileiras "$BYTECODE/$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=scheduled -o "$TMP/k.mlir"
     grep -q 'tile_as.permute %[0-9]* \[1, 0\] : tensor<256x128xf8E4M3FN, #tile_as.blocked<sizePerThread = \[1, 16\], threadsPerWarp = \[4, 8\], warpsPerCTA = \[8, 1\], order = \[1, 0\]>> -> tensor<128x256xf8E4M3FN, #tile_as.blocked<sizePerThread = \[16, 1\], threadsPerWarp = \[8, 4\], warpsPerCTA = \[1, 8\], order = \[0, 1\]>>' "$TMP/k.mlir" ||
       { echo "$case: B's permute does not keep the load's layout"; false; }
+    [ "$(grep -c 'scf.for .*-> (tensor<128x256xf32' "$TMP/k.mlir")" -eq 1 ] &&
+      [ "$(grep -c 'scf.for' "$TMP/k.mlir")" -eq 1 ] || { echo "$case: not one 128x256 K loop"; false; }
     tileiras "$BYTECODE/$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
-    [ "$(grep -c 'tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale' "$TMP/k.ptx")" -ge 2 ] ||
-      { echo "$case: not two block-scaled tcgen05.mma loops"; false; }
+    grep -q 'tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale' "$TMP/k.ptx" &&
+      grep -q '^\.reqnctapercluster 2, 1, 1' "$TMP/k.ptx" || { echo "$case: no block-scaled tcgen05.mma on a CTA pair"; false; }
     # 16 bytes per store (LLVM spells it v4.b32 or v2.b64).
     grep -q 'st.shared.v4.b32\|st.shared.v2.b64' "$TMP/k.ptx" ||
       { echo "$case: A and B not staged by vector stores"; false; }

@@ -125,16 +125,53 @@ compile_all() {
   [ "$status" -eq 0 ] || { echo "fp8 corpus shape: $output"; false; }
 }
 
-@test "MatMul's num_cta_in_cga = 2 (sm_100) is reported unused with -v: clusters of one CTA" {
+# num_cta_in_cga = 2 (tilepipe-split-tile-blocks-across-cta-pair): each tile
+# block runs on a cluster of two CTAs (.blocksareclusters: the launch's grid
+# counts clusters), each computing 128 of the tile's 256 columns.
+@test "MatMul's num_cta_in_cga = 2 (sm_100): each tile block on a CTA pair, 128 columns each" {
   local f="$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_100.13.3.tileirbc"
   run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" "$f"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1); the 2-CTA tcgen05 form (cta_group::2) is not implemented"* ]]
-  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
+  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2: each tile block runs on a CTA pair (.reqnctapercluster 2, 1, 1); CTA rank r computes columns [r*128, r*128+128) of the 128x256 result"* ]] ||
+    { echo "$output"; false; }
+  grep -q '^\.reqnctapercluster 2, 1, 1' "$TMP/k.ptx" && grep -q '^\.blocksareclusters' "$TMP/k.ptx" &&
+    grep -q '%cluster_ctarank' "$TMP/k.ptx" && grep -q '%clusterid.x' "$TMP/k.ptx" ||
+    { echo "no cluster of two"; false; }
+  run tile-pack "$TMP/k.ptx" --gpu-name sm_100a --print-kernels
+  [[ "$output" == *"cluster=2,1,1 blocks-are-clusters=1"* ]] || { echo "$output"; false; }
   # The hint is keyed sm_100: nothing to say on sm_90.
   run tileiras -v --gpu-name sm_90 --emit=ptx -o "$TMP/k90.ptx" \
     "$BYTECODE/samples-MatMul-matmul_kernel.f16.sm_90.13.3.tileirbc"
   [ "$status" -eq 0 ] && [[ "$output" != *"num_cta_in_cga"* ]]
+  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k90.ptx"
+}
+
+# The f32 MatMul's 32x32 tile is too small to share: one CTA per cluster.
+@test "MatMul f32's num_cta_in_cga = 2 (sm_100) is reported unused with -v: the 32x32 tile is too small" {
+  run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" \
+    "$BYTECODE/samples-MatMul-matmul_kernel.f32.sm_100.13.4.tileirbc"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"remark: sm_100: num_cta_in_cga = 2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1): splitting M: 'tile_as.mmaf' M = 32 is under 256; splitting N: 'tile_as.mmaf' N = 32 is under 128"* ]] ||
+    { echo "$output"; false; }
+  grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
+}
+
+# The persistent matmul asks for no cluster; force-ctas=2 (tile-opt) runs it
+# on CTA pairs anyway: its tile loop strides by %nclusterid, both CTAs of a
+# cluster taking the same tiles, 128 columns each (sm_100 tcgen05, sm_90 wgmma).
+@test "persistent matmul f16 on CTA pairs (force-ctas=2) matches numpy in tile-emu (sm_100, sm_90)" {
+  local case=samples-MatMul-persistent_matmul_kernel.f16 sm
+  for sm in sm_100 sm_90; do
+    tileiras "$BYTECODE/$case.$sm.13.4.tileirbc" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir"
+    run tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 "$TMP/l.mlir" -o "$TMP/p.mlir"
+    [[ "$output" == *"remark: force-ctas=2: each tile block runs on a CTA pair"* ]] || { echo "$sm: $output"; false; }
+    tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir"
+    tile-llvm "$TMP/s.mlir" -o "$TMP/k.ll"
+    grep -q '"nvvm.cluster_dim"="2,1,1"' "$TMP/k.ll" && grep -q 'sreg.nclusterid.x' "$TMP/k.ll" ||
+      { echo "$sm: no cluster of two"; false; }
+    run check $case $sm 13.4 --llvm "$TMP/k.ll"
+    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+  done
 }
 
 @test "MatMul f32 on shapes that are no multiple of the tile (100x68 by 68x52; sm_80, sm_90)" {
@@ -767,7 +804,7 @@ CHECK
 # MMAs and the f16/bf16 D goes out by TMA stores: no spills, and the staging leaves room for the tensor-memory
 # address and mbarriers within the 48 KiB of static shared memory.
 @test "sm_100: the corpus f16 and fp8 matmuls load by TMA and assemble for sm_100a without spills in at most 48 KiB of shared memory" {
-  local case smem
+  local case smem chunks
   for case in MatMul-matmul_kernel.f16 MatMul-matmul_kernel.bf16 MatMul-persistent_matmul_kernel.f16 \
     BatchMatMul-batch_matmul_kernel.f16 BatchMatMul-batch_matmul_kernel.fp8e4m3; do
     run tileiras -v "$BYTECODE/samples-$case.sm_100.13.4.tileirbc" --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx"
@@ -777,9 +814,12 @@ CHECK
       grep -q "mbarrier.try_wait.parity" "$TMP/k.ptx" && grep -q "tcgen05.mma.cta_group::1" "$TMP/k.ptx" &&
       ! grep -q "cp.async.cg" "$TMP/k.ptx" && grep -q "tcgen05.st.sync.aligned" "$TMP/k.ptx" ||
       { echo "$case: no TMA operands or tcgen05.st accumulator"; false; }
-    # The f16/bf16 D (the tcgen05.ld registers, converted) is stored by TMA.
+    # The f16/bf16 D (the tcgen05.ld registers, converted) is stored by TMA:
+    # 256 columns, or 128 per CTA of MatMul's pairs (num_cta_in_cga = 2).
     if [[ "$case" != *fp8* ]]; then
-      [[ "$output" == *"remark: sm_100: this store goes through shared memory by TMA (cp.async.bulk.tensor; 2 chunk(s) of 128 columns, 128-byte swizzle"* ]] &&
+      chunks=2
+      [[ "$case" != MatMul-matmul_kernel.* ]] || chunks=1
+      [[ "$output" == *"remark: sm_100: this store goes through shared memory by TMA (cp.async.bulk.tensor; $chunks chunk(s) of 128 columns, 128-byte swizzle"* ]] &&
         grep -q "cp.async.bulk.tensor.[23]d.global.shared::cta.tile.bulk_group" "$TMP/k.ptx" &&
         ! grep -q "st.global" "$TMP/k.ptx" || { echo "$case: D not stored by TMA alone"; false; }
     fi

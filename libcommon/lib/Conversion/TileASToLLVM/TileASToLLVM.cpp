@@ -81,26 +81,52 @@ unsigned tilepipe::tile_as::getByteSize(Type type) {
   return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
+/// The CTAs per cluster of `func` (1 unless
+/// tilepipe-split-tile-blocks-across-cta-pair made its tile blocks clusters).
+/// The attribute stays on the function through its conversion to llvm.func.
+static int32_t getCtasPerCluster(Operation *func) {
+  auto ctas = func ? func->getAttrOfType<IntegerAttr>(TileASDialect::kCtasPerClusterAttrName)
+                   : IntegerAttr();
+  return ctas ? ctas.getInt() : 1;
+}
+
 namespace {
-template <typename SourceOp, typename XOp, typename YOp, typename ZOp>
+/// tile_as.block_id / num_blocks along an axis: the CTA's (%ctaid, %nctaid),
+/// or, where each tile block is a cluster of CTAs, the cluster's (%clusterid,
+/// %nclusterid): both CTAs of the pair run the same tile block.
+template <typename SourceOp, typename XOp, typename YOp, typename ZOp,
+          typename ClusterXOp, typename ClusterYOp, typename ClusterZOp>
 struct GridQueryLowering : ConvertOpToLLVMPattern<SourceOp> {
   using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
   LogicalResult matchAndRewrite(SourceOp op, typename SourceOp::Adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Type i32 = rewriter.getI32Type();
+    bool clusters = getCtasPerCluster(op->template getParentOfType<FunctionOpInterface>()) > 1;
     Value id;
     switch (op.getAxis()) {
     case 0:
-      id = XOp::create(rewriter, op.getLoc(), i32);
+      id = clusters ? Value(ClusterXOp::create(rewriter, op.getLoc(), i32))
+                    : Value(XOp::create(rewriter, op.getLoc(), i32));
       break;
     case 1:
-      id = YOp::create(rewriter, op.getLoc(), i32);
+      id = clusters ? Value(ClusterYOp::create(rewriter, op.getLoc(), i32))
+                    : Value(YOp::create(rewriter, op.getLoc(), i32));
       break;
     default:
-      id = ZOp::create(rewriter, op.getLoc(), i32);
+      id = clusters ? Value(ClusterZOp::create(rewriter, op.getLoc(), i32))
+                    : Value(ZOp::create(rewriter, op.getLoc(), i32));
       break;
     }
     rewriter.replaceOp(op, id);
+    return success();
+  }
+};
+
+struct ClusterCtaRankLowering : ConvertOpToLLVMPattern<ClusterCtaRankOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ClusterCtaRankOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::ClusterId>(op, rewriter.getI32Type());
     return success();
   }
 };
@@ -423,10 +449,12 @@ struct ConvertTileASToLLVMPass
     TileLLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
     patterns.add<GridQueryLowering<BlockIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,
-                                   NVVM::BlockIdZOp>,
+                                   NVVM::BlockIdZOp, NVVM::ClusterIdXOp, NVVM::ClusterIdYOp,
+                                   NVVM::ClusterIdZOp>,
                  GridQueryLowering<NumBlocksOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
-                                   NVVM::GridDimZOp>,
-                 SplatLowering, IotaLowering, AddPtrLowering,
+                                   NVVM::GridDimZOp, NVVM::ClusterDimXOp, NVVM::ClusterDimYOp,
+                                   NVVM::ClusterDimZOp>,
+                 ClusterCtaRankLowering, SplatLowering, IotaLowering, AddPtrLowering,
                  LoadLowering, StoreLowering>(converter);
     populateTensorConstantToLLVMPatterns(converter, patterns);
     populateDataMovementToLLVMPatterns(converter, patterns);
@@ -496,9 +524,13 @@ struct ConvertTileASToLLVMPass
       // kernel at 48 registers and spills kilobytes (an 8-warp 128x256
       // matmul); with it the whole register file is available.
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), builder.getI32IntegerAttr(1));
+      // A function split across a CTA pair runs each tile block (each block
+      // of the launch) on a cluster of ctas CTAs along x.
+      int32_t ctas = getCtasPerCluster(func);
+      func->removeAttr(TileASDialect::kCtasPerClusterAttrName);
       if (sm >= 90) {
         func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
-                      builder.getDenseI32ArrayAttr({1, 1, 1}));
+                      builder.getDenseI32ArrayAttr({ctas, 1, 1}));
         func->setAttr(NVVM::NVVMDialect::getBlocksAreClustersAttrName(),
                       builder.getUnitAttr());
       }

@@ -87,17 +87,14 @@ struct StampTargetPass
       }
       numWarps = *hinted;
     }
-    // cuTile asks for clusters of 2 on sm_100 matmuls (num_cta_in_cga),
-    // meaning the 2-CTA tcgen05 form; every kernel here runs clusters of
-    // one CTA (setKernelLaunchAttributes), so -v says the hint went unused
-    // rather than dropping it silently.
+    // cuTile asks for clusters of 2 on sm_100 matmuls (num_cta_in_cga):
+    // tile-sched's tilepipe-split-tile-blocks-across-cta-pair decides whether
+    // the kernel's tile blocks can run on CTA pairs, and says why not.
     for (auto func : module.getOps<func::FuncOp>())
       if (std::optional<int64_t> ctas = lookupHint(func, gpuName, "num_cta_in_cga");
           ctas && *ctas > 1)
-        emitRemark(func.getLoc())
-            << gpuName << ": num_cta_in_cga = " << *ctas
-            << " not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1); "
-               "the 2-CTA tcgen05 form (cta_group::2) is not implemented";
+        func->setAttr(TileASDialect::kRequestedCtasPerClusterAttrName,
+                      builder.getI32IntegerAttr(*ctas));
     // The hints are consumed here; LLVM translation has no use for them.
     for (auto func : module.getOps<func::FuncOp>())
       func->removeAttr(kHintsAttrName);

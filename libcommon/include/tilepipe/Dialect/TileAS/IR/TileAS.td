@@ -30,6 +30,17 @@ def TileAS_Dialect : Dialect {
     /// tilepipe-keep-accumulators-in-tmem sets it).
     static constexpr ::llvm::StringLiteral kTmemAccumulatorAttrName =
         "tile_as.tmem_accumulator";
+    /// On a kernel function: the CTAs per cluster cuTile asked for
+    /// (num_cta_in_cga; tilepipe-stamp-target records it, and
+    /// tilepipe-split-tile-blocks-across-cta-pair consumes it).
+    static constexpr ::llvm::StringLiteral kRequestedCtasPerClusterAttrName =
+        "tile_as.requested_ctas_per_cluster";
+    /// On a kernel function whose tile blocks each run on a cluster of this
+    /// many CTAs, each computing its part of the tile program
+    /// (tilepipe-split-tile-blocks-across-cta-pair sets it): its tile block
+    /// id and count are the cluster's, and its PTX declares the cluster shape.
+    static constexpr ::llvm::StringLiteral kCtasPerClusterAttrName =
+        "tile_as.ctas_per_cluster";
   }];
 }
 
@@ -97,6 +108,14 @@ def TileAS_NumBlocksOp : TileAS_Op<"num_blocks", [Pure]> {
   let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
   let results = (outs I32:$result);
   let assemblyFormat = "$axis attr-dict";
+}
+
+// In a function with tile_as.ctas_per_cluster, the tile block is a cluster
+// and this CTA computes the part of the tile program its rank selects.
+def TileAS_ClusterCtaRankOp : TileAS_Op<"cluster_cta_rank", [Pure]> {
+  let summary = "rank of this CTA within its cluster (%cluster_ctarank)";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
 }
 
 def TileAS_SplatOp : TileAS_Op<"splat", [Pure,

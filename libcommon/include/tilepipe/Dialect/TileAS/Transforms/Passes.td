@@ -12,12 +12,57 @@ def StampTarget : Pass<"tilepipe-stamp-target", "::mlir::ModuleOp"> {
     tile_as.opt_level, tile_as.threads_per_warp and tile_as.num_warps (the
     entry's optimization hint `num_worker_warps` for the target, else its
     `default` entry, else 4, or 8 where a matrix multiply's accumulator would
-    take more than 128 registers per thread on 4 warps).
+    take more than 128 registers per thread on 4 warps). A kernel's
+    num_cta_in_cga hint above 1 becomes its function attribute
+    tile_as.requested_ctas_per_cluster.
   }];
   let options = [
     Option<"gpuName", "gpu-name", "std::string", "\"sm_100\"", "Target GPU (sm_NN)">,
     Option<"optLevel", "opt-level", "unsigned", "3", "Optimization level">,
   ];
+}
+
+def SplitTileBlocksAcrossCtaPair
+    : Pass<"tilepipe-split-tile-blocks-across-cta-pair", "::mlir::ModuleOp"> {
+  let summary = "Run each tile block on a cluster of two CTAs, each computing half of its tiles";
+  let description = [{
+    cuTile asks for clusters of two CTAs on sm_100 matmuls (num_cta_in_cga =
+    2, recorded by tilepipe-stamp-target as tile_as.requested_ctas_per_cluster)
+    but still launches one block per tile block with blockDim (1,1,1); under
+    .blocksareclusters each block of that launch is then a cluster of two
+    CTAs, so the compiled tile program must share its work between them.
+
+    This pass halves one dimension of the tile program's tensors: M where
+    every multiply has M >= 256 (each CTA keeps 128-row tcgen05.mmas; the
+    form a later cta_group::2 MMA would take), else N (the last dimension of
+    the multiplies' results) where every multiply has N >= 128 (a 128x256
+    tile becomes 128x128 per CTA). The split spreads through the tensors
+    whose elements correspond one to one (elementwise ops, loads, stores,
+    loop-carried values, broadcasts, permutes, reshapes that keep the
+    dimension, reductions along other dimensions) and through each multiply
+    by role: an M split halves A and C, an N split B and C; the other operand
+    is loaded whole by both CTAs. Tensors built from scalars alone (the
+    coordinates, offsets, pointers and masks of loads) are copied per use, so
+    CSE's sharing of one coordinate between A and B does not stop a split. iotas along the split dimension are offset
+    by rank * (size / 2), the rank being tile_as.cluster_cta_rank. The
+    function gets tile_as.ctas_per_cluster = 2: its tile block id and count
+    become the cluster's and its PTX declares .reqnctapercluster 2, 1, 1.
+
+    A kernel whose split would reach anything else (a reduction or scan
+    along the split dimension, an op the pass cannot map, a value needed both
+    split and whole, a store, atomic or print of a whole tile that both CTAs
+    would repeat, a load from memory the kernel also writes, with no
+    synchronization between the pair) stays as it is, with one CTA per
+    cluster; -v says why. Runs first in tile-sched at every -O level: it
+    changes the launch contract, not only speed.
+  }];
+  let options = [
+    Option<"forceCtas", "force-ctas", "unsigned", /*default=*/"0",
+           "Split every kernel across clusters of this many CTAs whatever its "
+           "hints (2; 0: as num_cta_in_cga asks), on any sm_90+ target">,
+  ];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def SelectWgmmaTarget : Pass<"tilepipe-select-wgmma-target", "::mlir::ModuleOp"> {
