@@ -156,21 +156,43 @@ compile_all() {
   grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k.ptx"
 }
 
-# The persistent matmul asks for no cluster; force-ctas=2 (tile-opt) runs it
-# on CTA pairs anyway: its tile loop strides by %nclusterid, both CTAs of a
-# cluster taking the same tiles, 128 columns each (sm_100 tcgen05, sm_90 wgmma).
-@test "persistent matmul f16 on CTA pairs (force-ctas=2) matches numpy in tile-emu (sm_100, sm_90)" {
-  local case=samples-MatMul-persistent_matmul_kernel.f16 sm
+# check_pair CASE SM [run-case args]: the case compiled with every kernel on
+# CTA pairs (tile-opt's force-ctas=2: these ask for no cluster), run in
+# tile-emu against numpy.
+check_pair() {
+  local case=samples-$1 sm=$2
+  shift 2
+  tileiras "$BYTECODE/$case.$sm.13.4.tileirbc" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir" || return 1
+  tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 "$TMP/l.mlir" -o "$TMP/p.mlir" 2>"$TMP/remarks"
+  grep -q "remark: force-ctas=2: each tile block runs on a CTA pair" "$TMP/remarks" || { cat "$TMP/remarks"; return 1; }
+  tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir" 2>/dev/null && tile-llvm "$TMP/s.mlir" -o "$TMP/k.ll" || return 1
+  grep -q '"nvvm.cluster_dim"="2,1,1"' "$TMP/k.ll" || { echo "no cluster of two"; return 1; }
+  check $case $sm 13.4 --llvm "$TMP/k.ll" "$@"
+}
+
+# Forced onto CTA pairs (a developer's check of the split, and of the launch
+# semantics on a Hopper: docs/launch-and-packaging.md), the persistent
+# matmul (its tile loop strides by %nclusterid, both CTAs of a cluster taking
+# the same tiles), BatchMatMul (a batch dimension) and the fused MoE kernels
+# (gathered A rows) run 128 or 64 columns per CTA, on sm_100 (tcgen05) and
+# sm_90 (wgmma), ragged where the other tests run them ragged.
+@test "persistent matmul, BatchMatMul f16/fp8 and MoE w1/w2 on CTA pairs (force-ctas=2) match numpy in tile-emu (sm_100, sm_90)" {
+  local sm
   for sm in sm_100 sm_90; do
-    tileiras "$BYTECODE/$case.$sm.13.4.tileirbc" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir"
-    run tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 "$TMP/l.mlir" -o "$TMP/p.mlir"
-    [[ "$output" == *"remark: force-ctas=2: each tile block runs on a CTA pair"* ]] || { echo "$sm: $output"; false; }
-    tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir"
-    tile-llvm "$TMP/s.mlir" -o "$TMP/k.ll"
-    grep -q '"nvvm.cluster_dim"="2,1,1"' "$TMP/k.ll" && grep -q 'sreg.nclusterid.x' "$TMP/k.ll" ||
-      { echo "$sm: no cluster of two"; false; }
-    run check $case $sm 13.4 --llvm "$TMP/k.ll"
-    [ "$status" -eq 0 ] || { echo "$sm: $output"; false; }
+    run check_pair MatMul-persistent_matmul_kernel.f16 $sm
+    [ "$status" -eq 0 ] || { echo "persistent $sm: $output"; false; }
+    run check_pair BatchMatMul-batch_matmul_kernel.f16 $sm \
+      --shape A=2,144,208 --shape B=2,208,272 --shape C=2,144,272 --grid 2,2,2
+    [ "$status" -eq 0 ] || { echo "BatchMatMul $sm: $output"; false; }
+    run check_pair BatchMatMul-batch_matmul_kernel.fp8e4m3 $sm \
+      --shape A=1,144,208 --shape B=1,208,272 --shape C=1,144,272 --grid 1,2,2
+    [ "$status" -eq 0 ] || { echo "BatchMatMul fp8 $sm: $output"; false; }
+    run check_pair MoE-fused_moe_kernel-w1.bf16 $sm \
+      --shape A=48,128 --shape B=64,256,128 --shape C=384,256 --grid 128,1,1
+    [ "$status" -eq 0 ] || { echo "MoE w1 $sm: $output"; false; }
+    run check_pair MoE-fused_moe_kernel-w2.bf16 $sm \
+      --shape A=384,128 --shape B=64,128,128 --shape C=384,128 --grid 64,1,1
+    [ "$status" -eq 0 ] || { echo "MoE w2 $sm: $output"; false; }
   done
 }
 

@@ -2,9 +2,10 @@
 # tilepipe-split-tile-blocks-across-cta-pair (inputs/cta_pair.mlir): kernels
 # asking for clusters of two CTAs (num_cta_in_cga = 2) run each tile block on
 # a CTA pair, each CTA computing half of the tile (N halved for a 128x256
-# tile, M for a 256-row one); kernels whose program cannot be halved (a
-# reduction along the split dimension, a whole tile both CTAs would store)
-# keep one CTA per cluster and say why under -v. The halves are checked in
+# tile, M for a 256-row one; a broadcast bias row splits down to its load);
+# kernels whose program cannot be halved (a reduction along the split
+# dimension, a whole tile both CTAs would store) keep one CTA per cluster and
+# say why under -v. The halves are checked in
 # tile-emu (its --grid counts clusters) on ragged shapes on sm_100 (tcgen05)
 # and sm_90 (wgmma); cuTile's MatMul and BlockScaledMatMul by tests/corpus.
 
@@ -14,11 +15,16 @@ setup() {
 }
 
 @test "tile-sched: the pair's tiles halve, iotas along the split start at rank * half; the bail-outs stay whole" {
+  # tile-lower records the hint per function for tile-sched.
+  run bash -c "tile-lower --gpu-name sm_100 '$IN' | grep -c 'attributes {tile_as.requested_ctas_per_cluster = 2 : i32}'"
+  [ "$output" = 5 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_80 '$IN' | grep -c requested_ctas_per_cluster"
+  [ "$output" = 0 ] || { echo "$output"; false; }
   run bash -c "tile-lower --gpu-name sm_100 '$IN' | tile-opt --tilepipe-split-tile-blocks-across-cta-pair 2>/dev/null | FileCheck --check-prefix=SPLIT '$IN'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   # It changes the launch contract, so tile-sched runs it at -O0 too.
   run bash -c "tile-lower --gpu-name sm_100 -O0 '$IN' | tile-sched -O0 2>/dev/null"
-  [ "$status" -eq 0 ] && [ "$(grep -c 'tile_as.ctas_per_cluster = 2' <<< "$output")" -eq 2 ] ||
+  [ "$status" -eq 0 ] && [ "$(grep -c 'tile_as.ctas_per_cluster = 2' <<< "$output")" -eq 3 ] ||
     { echo "$output" | grep func.func; false; }
 }
 
@@ -31,12 +37,12 @@ setup() {
   run bash -c "tile-lower --gpu-name sm_100 '$IN' | tile-sched 2>/dev/null | tile-llvm | FileCheck --check-prefix=LLVM '$IN'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   tileiras "$IN" --gpu-name sm_100 --emit=ptx -o "$BATS_TEST_TMPDIR/k.ptx"
-  [ "$(grep -c '^\.reqnctapercluster 2, 1, 1' "$BATS_TEST_TMPDIR/k.ptx")" -eq 2 ] &&
+  [ "$(grep -c '^\.reqnctapercluster 2, 1, 1' "$BATS_TEST_TMPDIR/k.ptx")" -eq 3 ] &&
     [ "$(grep -c '^\.reqnctapercluster 1, 1, 1' "$BATS_TEST_TMPDIR/k.ptx")" -eq 2 ] ||
     { grep -n 'entry\|reqnctapercluster' "$BATS_TEST_TMPDIR/k.ptx"; false; }
   run ptxas -arch sm_100a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [ "$(grep -c ' 0 bytes spill stores, 0 bytes spill loads' <<< "$output")" -eq 4 ] || { echo "$output"; false; }
+  [ "$(grep -c ' 0 bytes spill stores, 0 bytes spill loads' <<< "$output")" -eq 5 ] || { echo "$output"; false; }
 }
 
 @test "tile-llvm: @pair_n's tcgen05.mma is M = 128, N = 128 per CTA (the instruction descriptor)" {
@@ -91,8 +97,26 @@ mm() {
   done
 }
 
+@test "tile-emu: the pair adds its half of the bias row (broadcast) on a ragged 200x300x72 (sm_100)" {
+  run /usr/bin/python3 "$CHECK" "$IN" --entry pair_bias --gpu-name sm_100 --bin "$TILEPIPE_BIN" --grid 2,2 \
+    --array "a=np.random.default_rng(3).standard_normal((200, 72)).astype(np.float16)" \
+    --array "b=np.random.default_rng(4).standard_normal((72, 300)).astype(np.float16)" \
+    --array "c=np.full((200, 300), 5, np.float32)" \
+    --scalar "i32:200" --scalar "i32:300" --scalar "i32:72" \
+    --array "bias=np.random.default_rng(5).standard_normal(300).astype(np.float32)" \
+    --expect "c = a.astype(np.float32) @ b.astype(np.float32) + bias" --rtol 1e-3 --atol 1e-3
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "tile-emu: a wrong half is caught" {
   run mm pair_n sm_100 200 300 72 2,2 1
   [ "$status" -eq 1 ]
   [[ "$output" == *"c differs"* ]]
+}
+
+@test "tile-opt: force-ctas=2 leaves a kernel that reads memory it writes (AllGatherMatmul's gathered loads) on one CTA" {
+  local f="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-AllGatherMatmul-gather_matmul_kernel.f32.sm_100.13.4.tileirbc"
+  run bash -c "tileiras '$f' --gpu-name sm_100 --emit=lowered -o - | tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 2>&1 >/dev/null"
+  [[ "$output" == *"remark: force-ctas=2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1): splitting M: 'tile_as.mmaf' M = 128 is under 256; splitting N: 'tile_as.load' reads memory the kernel may also write; the pair's CTAs do not wait for each other's stores"* ]] ||
+    { echo "$output"; false; }
 }

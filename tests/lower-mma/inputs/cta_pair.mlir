@@ -112,6 +112,38 @@ cuda_tile.module @kernels {
     %t5 = store_view_tko weak %ta0, %ap[%bx, %c0] token = %tok : tile<128x32xf16>, partition_view<tile=(128x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> token
     return
   }
+
+  // C = A x B + bias[n], the bias row loaded once, reshaped to 1x256 and
+  // broadcast: each CTA loads its 128 of the row.
+  entry @pair_bias(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>,
+                  %m: tile<i32>, %n: tile<i32>, %k: tile<i32>, %bias: tile<ptr<f32>>) optimization_hints=<sm_100 = {num_cta_in_cga = 2}, sm_90 = {num_cta_in_cga = 2}> {
+    %tok = make_token : token
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %av = make_tensor_view %a, shape = [%m, %k], strides = [%k, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %bv = make_tensor_view %b, shape = [%k, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %cv = make_tensor_view %c, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %ap = make_partition_view %av : partition_view<tile=(128x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
+    %bp = make_partition_view %bv : partition_view<tile=(32x256), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
+    %cp = make_partition_view %cv : partition_view<tile=(128x256), tensor_view<?x?xf32, strides=[?,1]>>
+    %kt:2 = get_index_space_shape %ap : partition_view<tile=(128x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>> -> tile<i32>
+    %zero = constant <f32: 0.000000e+00> : tile<128x256xf32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %acc = for %i in (%c0 to %kt#1, step %c1) : tile<i32> iter_values(%x = %zero) -> (tile<128x256xf32>) {
+      %ta, %t1 = load_view_tko weak %ap[%bx, %i] token = %tok : partition_view<tile=(128x32), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<128x32xf16>, token
+      %tb, %t2 = load_view_tko weak %bp[%i, %by] token = %tok : partition_view<tile=(32x256), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<32x256xf16>, token
+      %y = mmaf %ta, %tb, %x : tile<128x32xf16>, tile<32x256xf16>, tile<128x256xf32>
+      continue %y : tile<128x256xf32>
+    }
+    %bv1 = make_tensor_view %bias, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %bp1 = make_partition_view %bv1 : partition_view<tile=(256), padding_value = zero, tensor_view<?xf32, strides=[1]>>
+    %row, %t4 = load_view_tko weak %bp1[%by] token = %tok : partition_view<tile=(256), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<256xf32>, token
+    %row2 = reshape %row : tile<256xf32> -> tile<1x256xf32>
+    %rowb = broadcast %row2 : tile<1x256xf32> -> tile<128x256xf32>
+    %sum = addf %acc, %rowb : tile<128x256xf32>
+    %t3 = store_view_tko weak %sum, %cp[%bx, %by] token = %tok : tile<128x256xf32>, partition_view<tile=(128x256), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    return
+  }
 }
 
 // tile-sched: @pair_n runs on a pair: B, C and their coordinates halve along
@@ -155,6 +187,14 @@ cuda_tile.module @kernels {
 // SPLIT-NOT: tile_as.ctas_per_cluster
 // SPLIT-NOT: cluster_cta_rank
 // SPLIT: tile_as.mmaf {{.*}} : tensor<128x32xf16>, tensor<32x256xf16>, tensor<128x256xf32>
+// @pair_bias: the bias row splits through the broadcast and the reshape
+// down to its load, 128 elements per CTA.
+// SPLIT-LABEL: func.func @pair_bias(
+// SPLIT-SAME: attributes {tile_as.ctas_per_cluster = 2 : i32}
+// SPLIT: tile_as.load {{.*}} -> tensor<128xf32>
+// SPLIT-NEXT: tile_as.reshape {{.*}} : tensor<128xf32> -> tensor<1x128xf32>
+// SPLIT-NEXT: tile_as.broadcast {{.*}} : tensor<1x128xf32> -> tensor<128x128xf32>
+// SPLIT-NEXT: arith.addf {{.*}} : tensor<128x128xf32>
 
 // REMARK: remark: sm_100: num_cta_in_cga = 2: each tile block runs on a CTA pair (.reqnctapercluster 2, 1, 1); CTA rank r computes columns [r*128, r*128+128) of the 128x256 result
 // REMARK: remark: sm_100: num_cta_in_cga = 2: each tile block runs on a CTA pair (.reqnctapercluster 2, 1, 1); CTA rank r computes rows [r*128, r*128+128) of the 256x64 result
@@ -164,6 +204,7 @@ cuda_tile.module @kernels {
 // REMARK: remark: sm_100: num_cta_in_cga = 2 not used: the kernel runs clusters of one CTA (.reqnctapercluster 1, 1, 1): splitting M: 'tile_as.mmaf' M = 128 is under 256; splitting N: 'tile_as.store' writes a whole tile or scalar, which both CTAs would write
 // REMARK: note: splitting M stops here
 // REMARK: note: splitting N stops here
+// REMARK: remark: sm_100: num_cta_in_cga = 2: each tile block runs on a CTA pair (.reqnctapercluster 2, 1, 1); CTA rank r computes columns [r*128, r*128+128) of the 128x256 result
 
 // tile-llvm: the pair's kernels read their tile block from %clusterid and
 // their half from %cluster_ctarank, and declare clusters of two; the others

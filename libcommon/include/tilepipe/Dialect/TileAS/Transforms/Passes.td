@@ -43,9 +43,11 @@ def SplitTileBlocksAcrossCtaPair
     by role: an M split halves A and C, an N split B and C; the other operand
     is loaded whole by both CTAs. Tensors built from scalars alone (the
     coordinates, offsets, pointers and masks of loads) are copied per use, so
-    CSE's sharing of one coordinate between A and B does not stop a split. iotas along the split dimension are offset
-    by rank * (size / 2), the rank being tile_as.cluster_cta_rank. The
-    function gets tile_as.ctas_per_cluster = 2: its tile block id and count
+    CSE's sharing of one coordinate between A and B does not stop a split.
+    iotas along the split dimension are offset by rank * (size / 2), the
+    rank being tile_as.cluster_cta_rank; where such an iota is added to a
+    splatted start, the offset joins the start, so the TMA view matchers
+    still read start + iota. The function gets tile_as.ctas_per_cluster = 2: its tile block id and count
     become the cluster's and its PTX declares .reqnctapercluster 2, 1, 1.
 
     A kernel whose split would reach anything else (a reduction or scan
