@@ -30,6 +30,12 @@
 // (getTcgen05TmaOperands) and the tf32 rounding too; their D rows are never
 // read.
 //
+// In a CTA pair's kernel (tile_as.tcgen05_cta_pair; Tcgen05PairSync.cpp)
+// the even CTA's first thread alone issues, one tcgen05.mma.cta_group::2 of
+// M = 256 and the whole N per k step, once the odd CTA's first thread has
+// seen its own slot full and arrived on the even CTA's full mbarrier; the
+// commit releases the slot of both CTAs (.multicast::cluster).
+//
 //===----------------------------------------------------------------------===//
 #include "Tcgen05Lowering.h"
 #include "TmaRing.h"
@@ -67,7 +73,8 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
     int64_t columns = blocks.blocks * ring->s.n;
     Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns));
     Tcgen05ChunkMmas mmas{&ring->staging, ring->s, blocks, element, element, *kind,
-                          /*bKMajor=*/false, tmem, /*aTmem=*/Value(), /*aPerWord=*/0};
+                          /*bKMajor=*/false, tmem, /*aTmem=*/Value(), /*aPerWord=*/0,
+                          ring->pair};
     Value slot = adaptor.getSlot();
     auto waitForChunk = [&] {
       return emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase());
@@ -83,6 +90,11 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
                         /*roundBInPlace=*/true, /*aRowsPadded=*/blocks.padded());
     }
     Type i64 = rewriter.getI64Type();
+    if (ring->pair) {
+      // tilepipe-pair-tcgen05-mmas pairs no tf32 ring.
+      assert(!roundToTf32 && "a CTA pair's ring rounds no tf32");
+      return lowerPair(op, rewriter, e, *ring, mmas, slot, adaptor.getPhase(), adaptor.getAcc());
+    }
     LogicalResult result = success();
     emitIf(rewriter, loc, isThread0(e), [&] {
       if (!roundToTf32)
@@ -95,6 +107,38 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
       return failure();
     // D stays in tensor memory: the result is its (register-less) copy.
     rewriter.replaceOp(op, adaptor.getAcc());
+    return success();
+  }
+
+private:
+  /// A CTA pair's chunk (Tcgen05PairSync.cpp): the odd CTA's first thread
+  /// hands its full slot to the even CTA's full mbarrier, whose first thread
+  /// waits for both, issues the MMAs of M = 256 and releases both slots.
+  static LogicalResult lowerPair(Tcgen05StageOp op, ConversionPatternRewriter &rewriter,
+                                 RegisterEmitter &e, const TmaRing &ring,
+                                 const Tcgen05ChunkMmas &mmas, Value slot, Value phase,
+                                 Value acc) {
+    Location loc = op.getLoc();
+    Value full = ring.barrier(e, slot, false);
+    Value even = isEvenCta(e), thread0 = isThread0(e);
+    LogicalResult result = success();
+    emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, thread0, even), [&] {
+      emitClusterParityWait(rewriter, e, full, phase);
+      Type i64 = rewriter.getI64Type();
+      mmas.issue(rewriter, e, LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotA(e, slot)),
+                 LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotB(e, slot)), 0,
+                 op.getChunk(), ring.barrier(e, slot, true));
+    });
+    Value odd = LLVM::XOrOp::create(
+        rewriter, loc, even,
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true)));
+    emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, thread0, odd), [&] {
+      result = emitParityWait(rewriter, e, full, phase);
+      arriveOnEvenCta(e, full);
+    });
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, acc);
     return success();
   }
 };

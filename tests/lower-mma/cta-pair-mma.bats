@@ -1,0 +1,81 @@
+#!/usr/bin/env bats
+# tilepipe-pair-tcgen05-mmas (inputs/cta_pair_mma.mlir): a kernel split
+# across a CTA pair by M (256-row tiles on sm_100) issues the pair's
+# tcgen05.mma.cta_group::2 of M = 256 from the even CTA, each CTA loading
+# half of B's columns, where all its multiplies are f16/bf16 TMA rings with N
+# a multiple of 64; otherwise (N = 32 here) each CTA keeps its cta_group::1
+# MMAs, and -v says which. Checked in tile-emu (its --grid counts clusters,
+# and it runs cta_group::2 as the PTX ISA's data path Layout A places it).
+
+setup() {
+  IN="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/cta_pair_mma.mlir"
+  CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
+}
+
+@test "tile-sched: the M-split f16/bf16 rings with N = 64, 128 are paired; N = 32 keeps cta_group::1; -v says so" {
+  run bash -c "tile-lower --gpu-name sm_100 '$IN' | tile-sched -v 2>&1 >/dev/null | FileCheck --check-prefix=REMARK '$IN'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run bash -c "tile-lower --gpu-name sm_100 '$IN' | tile-sched 2>/dev/null | FileCheck --check-prefix=SCHED '$IN'"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "PTX: every tcgen05 instruction of a paired kernel is cta_group::2, the even CTA issues, commits multicast, B halved; ptxas sm_100a without spills" {
+  tileiras "$IN" --gpu-name sm_100 --emit=ptx -o "$BATS_TEST_TMPDIR/k.ptx"
+  run FileCheck --check-prefix=PTX "$IN" --input-file "$BATS_TEST_TMPDIR/k.ptx"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run ptxas -arch sm_100a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(grep -c ' 0 bytes spill stores, 0 bytes spill loads' <<< "$output")" -eq 3 ] || { echo "$output"; false; }
+}
+
+@test "tile-llvm: the instruction descriptors say M = 256 by the whole N for the pairs, M = 128 for N = 32" {
+  tileiras "$IN" --gpu-name sm_100 --emit=llvm -o "$BATS_TEST_TMPDIR/k.ll"
+  run /usr/bin/python3 - "$BATS_TEST_TMPDIR/k.ll" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+want = {"pair_f16": {(256, 64)}, "pair_bf16": {(256, 128)}, "pair_n32": {(128, 32)}}
+starts = sorted((text.index("@%s(" % name), name) for name in want)
+bad = False
+for (at, name), (end, _) in zip(starts, starts[1:] + [(len(text), None)]):
+    body = text[at:end]
+    shapes = {(((d >> 24) & 31) << 4, ((d >> 17) & 63) << 3)
+              for d in map(int, re.findall(r"tcgen05\.mma\.shared\(.*?, i32 (\d+), i1 ", body))}
+    print(name, shapes)
+    bad |= shapes != want[name]
+sys.exit(1 if bad else 0)
+PY
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+# mm ENTRY TYPE M N K GRID [EXTRA]: C = A x B (TYPE f16 or bf16) through
+# ENTRY in tile-emu on sm_100; GRID counts clusters (tile blocks).
+mm() {
+  local entry=$1 type=$2 m=$3 n=$4 k=$5 grid=$6 extra=${7:-0} wrap=
+  [ "$type" = bf16 ] && wrap=bf16
+  /usr/bin/python3 "$CHECK" "$IN" --entry "$entry" --gpu-name sm_100 --bin "$TILEPIPE_BIN" --grid "$grid" \
+    --array "a=$wrap(np.random.default_rng(3).standard_normal(($m, $k)).astype(np.float16))" \
+    --array "b=$wrap(np.random.default_rng(4).standard_normal(($k, $n)).astype(np.float16))" \
+    --array "c=np.full(($m, $n), 5, np.float32)" \
+    --scalar "i32:$m" --scalar "i32:$n" --scalar "i32:$k" \
+    --expect "c = $(ref "$type" a) @ $(ref "$type" b) + $extra" --rtol 2e-3 --atol 2e-3
+}
+
+# The f32 values of array NAME of TYPE as numpy sees them.
+ref() {
+  if [ "$1" = bf16 ]; then echo "($2.astype(np.uint32) << 16).view(np.float32)"; else echo "$2.astype(np.float32)"; fi
+}
+
+@test "tile-emu: the pair's MMAs compute A x B, ragged, K over several ring wraps (f16 300x104x296, bf16 400x200x328)" {
+  run mm pair_f16 f16 300 104 296 2,2
+  [ "$status" -eq 0 ] || { echo "f16: $output"; false; }
+  run mm pair_bf16 bf16 400 200 328 2,2
+  [ "$status" -eq 0 ] || { echo "bf16: $output"; false; }
+}
+
+@test "tile-emu: the unpaired N = 32 kernel still computes A x B; a wrong result is caught" {
+  run mm pair_n32 f16 300 56 104 2,2
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  run mm pair_f16 f16 300 104 104 2,2 1
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"c differs"* ]]
+}
