@@ -79,3 +79,21 @@ ref() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"c differs"* ]]
 }
+
+@test "cuTile's BlockScaledMatMul (split by M, block-scaled) keeps cta_group::1 in each CTA; -v says why" {
+  local f="$TILEPIPE_SHARED_DIR/corpus/cutile/bytecode/samples-BlockScaledMatMul-block_scaled_matmul_kernel-plain.fp8e4m3.sm_100.13.4.tileirbc"
+  run tileiras "$f" --gpu-name sm_100 -v --emit=ptx -o "$BATS_TEST_TMPDIR/k.ptx"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [[ "$output" == *"remark: the CTA pair keeps one tcgen05.mma.cta_group::1 per CTA (each CTA loads all of B): its block-scaled multiply has no cta_group::2 form here"* ]] ||
+    { echo "$output" | grep remark; false; }
+  grep -q 'tcgen05.mma.cta_group::1' "$BATS_TEST_TMPDIR/k.ptx" && ! grep -q 'cta_group::2' "$BATS_TEST_TMPDIR/k.ptx" ||
+    { grep -n 'cta_group' "$BATS_TEST_TMPDIR/k.ptx" | head; false; }
+}
+
+@test "tile-llvm: a paired kernel's tcgen05_stage with no pair form is a located error (exit 5)" {
+  local in="$TILEPIPE_SOURCE_DIR/tests/lower-mma/inputs/tcgen05_pair_invalid.mlir"
+  run tile-llvm --gpu-name sm_100a "$in" -o "$BATS_TEST_TMPDIR/k.ll"
+  [ "$status" -eq 5 ] || { echo "$output"; false; }
+  run FileCheck --input-file <(echo "$output") "$in"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+}

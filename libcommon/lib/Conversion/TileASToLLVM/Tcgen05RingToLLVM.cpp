@@ -49,6 +49,8 @@ namespace tilepipe::tile_as {
 namespace {
 
 constexpr int64_t kWarpSize = 32;
+/// A CTA pair's N: each CTA's half a multiple of 32 columns.
+constexpr int64_t kPairNStep = 64;
 
 struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -70,12 +72,20 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
     if (failed(ring))
       return failure();
     Tcgen05RowBlocks blocks = Tcgen05RowBlocks::of(ring->s.m);
+    // The pair's MMA (tilepipe-pair-tcgen05-mmas checks the same): M = 256
+    // over both CTAs, one MMA of N per k step, N / 2 a multiple of 32.
+    if (ring->pair && (kind->kind != NVVM::Tcgen05MMAKind::F16 || blocks.padded() ||
+                       blocks.blocks != 1 || ring->s.n % kPairNStep || ring->s.n > kTcgen05MaxN))
+      return op.emitOpError("in a CTA pair's kernel (tile_as.tcgen05_cta_pair) needs f16 or bf16 "
+                            "operands, 128 accumulator rows and N a multiple of 64 up to 256");
     int64_t columns = blocks.blocks * ring->s.n;
     Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns));
     Tcgen05ChunkMmas mmas{&ring->staging, ring->s, blocks, element, element, *kind,
                           /*bKMajor=*/false, tmem, /*aTmem=*/Value(), /*aPerWord=*/0,
                           ring->pair};
     Value slot = adaptor.getSlot();
+    if (ring->pair)
+      return lowerPair(op, rewriter, e, *ring, mmas, slot, adaptor.getPhase(), adaptor.getAcc());
     auto waitForChunk = [&] {
       return emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase());
     };
@@ -90,11 +100,6 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
                         /*roundBInPlace=*/true, /*aRowsPadded=*/blocks.padded());
     }
     Type i64 = rewriter.getI64Type();
-    if (ring->pair) {
-      // tilepipe-pair-tcgen05-mmas pairs no tf32 ring.
-      assert(!roundToTf32 && "a CTA pair's ring rounds no tf32");
-      return lowerPair(op, rewriter, e, *ring, mmas, slot, adaptor.getPhase(), adaptor.getAcc());
-    }
     LogicalResult result = success();
     emitIf(rewriter, loc, isThread0(e), [&] {
       if (!roundToTf32)

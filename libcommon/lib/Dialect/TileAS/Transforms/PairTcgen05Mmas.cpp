@@ -68,8 +68,10 @@ std::string whyNotPaired(func::FuncOp func, Operation *&culprit, int64_t &n) {
       if (!any)
         n = cast<RankedTensorType>(stage.getAcc().getType()).getDimSize(1);
       any = true;
-    } else if (isa<MmaFOp, MmaFGlobalOp, MmaFScaledOp, MmaIOp, MmaFStageOp>(op)) {
-      why = "a multiply outside a TMA ring lowers to cta_group::1 only";
+    } else if (isa<MmaFScaledOp>(op)) {
+      why = "its block-scaled multiply has no cta_group::2 form here";
+    } else if (isa<MmaFOp, MmaFGlobalOp, MmaIOp, MmaFStageOp>(op)) {
+      why = "a multiply outside a tcgen05 TMA ring lowers to cta_group::1 only";
     } else if (auto end = dyn_cast<TmaRingEndOp>(op); end && end.getCarried()) {
       why = "its TMA ring is carried across a loop";
     }
