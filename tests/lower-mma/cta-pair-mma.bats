@@ -2,8 +2,8 @@
 # tilepipe-pair-tcgen05-mmas (inputs/cta_pair_mma.mlir): a kernel split
 # across a CTA pair by M (256-row tiles on sm_100) issues the pair's
 # tcgen05.mma.cta_group::2 of M = 256 from the even CTA, each CTA loading
-# half of B's columns, where all its multiplies are f16/bf16 TMA rings with N
-# a multiple of 64; otherwise (N = 32 here) each CTA keeps its cta_group::1
+# half of B's columns, where all its multiplies are TMA rings of a plain
+# kind (f16, bf16, tf32, fp8) with N a multiple of 64; otherwise (N = 32 here) each CTA keeps its cta_group::1
 # MMAs, and -v says which. Checked in tile-emu (its --grid counts clusters,
 # and it runs cta_group::2 as the PTX ISA's data path Layout A places it).
 
@@ -12,7 +12,7 @@ setup() {
   CHECK="$TILEPIPE_SOURCE_DIR/tests/lib/emu-check.py"
 }
 
-@test "tile-sched: the M-split f16/bf16 rings with N = 64, 128 are paired; N = 32 keeps cta_group::1; -v says so" {
+@test "tile-sched: the M-split rings with N = 64, 128 are paired (f16, bf16, tf32, e4m3); N = 32 keeps cta_group::1; -v says so" {
   run bash -c "tile-lower --gpu-name sm_100 '$IN' | tile-sched -v 2>&1 >/dev/null | FileCheck --check-prefix=REMARK '$IN'"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run bash -c "tile-lower --gpu-name sm_100 '$IN' | tile-sched 2>/dev/null | FileCheck --check-prefix=SCHED '$IN'"
@@ -25,7 +25,7 @@ setup() {
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   run ptxas -arch sm_100a -v -o "$BATS_TEST_TMPDIR/k.cubin" "$BATS_TEST_TMPDIR/k.ptx"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  [ "$(grep -c ' 0 bytes spill stores, 0 bytes spill loads' <<< "$output")" -eq 3 ] || { echo "$output"; false; }
+  [ "$(grep -c ' 0 bytes spill stores, 0 bytes spill loads' <<< "$output")" -eq 5 ] || { echo "$output"; false; }
 }
 
 @test "tile-llvm: the instruction descriptors say M = 256 by the whole N for the pairs, M = 128 for N = 32" {
@@ -33,7 +33,8 @@ setup() {
   run /usr/bin/python3 - "$BATS_TEST_TMPDIR/k.ll" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
-want = {"pair_f16": {(256, 64)}, "pair_bf16": {(256, 128)}, "pair_n32": {(128, 32)}}
+want = {"pair_f16": {(256, 64)}, "pair_bf16": {(256, 128)}, "pair_n32": {(128, 32)},
+        "pair_tf32": {(256, 64)}, "pair_e4m3": {(256, 128)}}
 starts = sorted((text.index("@%s(" % name), name) for name in want)
 bad = False
 for (at, name), (end, _) in zip(starts, starts[1:] + [(len(text), None)]):
@@ -47,29 +48,52 @@ PY
   [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-# mm ENTRY TYPE M N K GRID [EXTRA]: C = A x B (TYPE f16 or bf16) through
-# ENTRY in tile-emu on sm_100; GRID counts clusters (tile blocks).
+# mm ENTRY TYPE M N K GRID [EXTRA]: C = A x B (TYPE f16, bf16, f32 rounded
+# to tf32 by the kernel, or e4m3 bit patterns) through ENTRY in tile-emu on
+# sm_100; GRID counts clusters (tile blocks).
 mm() {
-  local entry=$1 type=$2 m=$3 n=$4 k=$5 grid=$6 extra=${7:-0} wrap=
-  [ "$type" = bf16 ] && wrap=bf16
+  local entry=$1 type=$2 m=$3 n=$4 k=$5 grid=$6 extra=${7:-0} tol="--rtol 2e-3 --atol 2e-3"
+  # tf32: tight enough that the unrounded products (truncation) fail.
+  [ "$type" != f32 ] || tol="--rtol 1e-5 --atol 1e-4"
   /usr/bin/python3 "$CHECK" "$IN" --entry "$entry" --gpu-name sm_100 --bin "$TILEPIPE_BIN" --grid "$grid" \
-    --array "a=$wrap(np.random.default_rng(3).standard_normal(($m, $k)).astype(np.float16))" \
-    --array "b=$wrap(np.random.default_rng(4).standard_normal(($k, $n)).astype(np.float16))" \
+    --array "a=$(gen "$type" 3 "($m, $k)")" --array "b=$(gen "$type" 4 "($k, $n)")" \
     --array "c=np.full(($m, $n), 5, np.float32)" \
     --scalar "i32:$m" --scalar "i32:$n" --scalar "i32:$k" \
-    --expect "c = $(ref "$type" a) @ $(ref "$type" b) + $extra" --rtol 2e-3 --atol 2e-3
+    --expect "c = $(ref "$type" a) @ $(ref "$type" b) + $extra" $tol
 }
 
-# The f32 values of array NAME of TYPE as numpy sees them.
+# An input array of TYPE from seed SEED of SHAPE.
+gen() {
+  local normal="np.random.default_rng($2).standard_normal($3)"
+  case $1 in
+    f16) echo "$normal.astype(np.float16)" ;;
+    bf16) echo "bf16($normal)" ;;
+    f32) echo "$normal.astype(np.float32)" ;;
+    # e4m3 bit patterns of magnitude below 4, either sign.
+    e4m3) echo "(np.random.default_rng($2).integers(0, 0x48, $3) | (np.random.default_rng($2 + 10).integers(0, 2, $3) << 7)).astype(np.uint8)" ;;
+  esac
+}
+
+# The values of array NAME of TYPE as the tensor cores multiply them (f32:
+# rounded to tf32, nearest even, as the kernel's ftof does), in float64.
 ref() {
-  if [ "$1" = bf16 ]; then echo "($2.astype(np.uint32) << 16).view(np.float32)"; else echo "$2.astype(np.float32)"; fi
+  case $1 in
+    f16) echo "$2.astype(np.float64)" ;;
+    bf16) echo "($2.astype(np.uint32) << 16).view(np.float32).astype(np.float64)" ;;
+    f32) echo "((($2.view(np.uint32).astype(np.uint64) + 0xfff + (($2.view(np.uint32) >> 13) & 1)) & 0xffffe000).astype(np.uint32).view(np.float32).astype(np.float64))" ;;
+    e4m3) echo "(np.where($2 & 0x80, -1, 1) * np.where(($2 >> 3) & 15, (8 + ($2 & 7)) * 2.0 ** ((($2 >> 3) & 15).astype(np.int32) - 10), ($2 & 7) * 2.0 ** -9))" ;;
+  esac
 }
 
-@test "tile-emu: the pair's MMAs compute A x B, ragged, K over several ring wraps (f16 300x104x296, bf16 400x200x328)" {
+@test "tile-emu: the pair's MMAs compute A x B, ragged, K over several ring wraps (f16, bf16, tf32, e4m3)" {
   run mm pair_f16 f16 300 104 296 2,2
   [ "$status" -eq 0 ] || { echo "f16: $output"; false; }
   run mm pair_bf16 bf16 400 200 328 2,2
   [ "$status" -eq 0 ] || { echo "bf16: $output"; false; }
+  run mm pair_tf32 f32 300 100 292 2,2
+  [ "$status" -eq 0 ] || { echo "tf32: $output"; false; }
+  run mm pair_e4m3 e4m3 400 176 400 2,2
+  [ "$status" -eq 0 ] || { echo "e4m3: $output"; false; }
 }
 
 @test "tile-emu: the unpaired N = 32 kernel still computes A x B; a wrong result is caught" {

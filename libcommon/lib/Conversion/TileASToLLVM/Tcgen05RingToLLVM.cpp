@@ -74,20 +74,24 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
     Tcgen05RowBlocks blocks = Tcgen05RowBlocks::of(ring->s.m);
     // The pair's MMA (tilepipe-pair-tcgen05-mmas checks the same): M = 256
     // over both CTAs, one MMA of N per k step, N / 2 a multiple of 32.
-    if (ring->pair && (kind->kind != NVVM::Tcgen05MMAKind::F16 || blocks.padded() ||
-                       blocks.blocks != 1 || ring->s.n % kPairNStep || ring->s.n > kTcgen05MaxN))
-      return op.emitOpError("in a CTA pair's kernel (tile_as.tcgen05_cta_pair) needs f16 or bf16 "
-                            "operands, 128 accumulator rows and N a multiple of 64 up to 256");
+    if (ring->pair && (blocks.padded() || blocks.blocks != 1 || ring->s.n % kPairNStep ||
+                       ring->s.n > kTcgen05MaxN))
+      return op.emitOpError("in a CTA pair's kernel (tile_as.tcgen05_cta_pair) needs 128 "
+                            "accumulator rows and N a multiple of 64 up to 256");
     int64_t columns = blocks.blocks * ring->s.n;
     Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns));
     Tcgen05ChunkMmas mmas{&ring->staging, ring->s, blocks, element, element, *kind,
                           /*bKMajor=*/false, tmem, /*aTmem=*/Value(), /*aPerWord=*/0,
                           ring->pair};
     Value slot = adaptor.getSlot();
-    if (ring->pair)
-      return lowerPair(op, rewriter, e, *ring, mmas, slot, adaptor.getPhase(), adaptor.getAcc());
-    auto waitForChunk = [&] {
-      return emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase());
+    // In a pair the even CTA's full mbarrier also counts the odd CTA's
+    // release at cluster scope.
+    auto waitForChunk = [&]() -> LogicalResult {
+      Value full = ring->barrier(e, slot, false);
+      if (!ring->pair)
+        return emitParityWait(rewriter, e, full, adaptor.getPhase());
+      emitClusterParityWait(rewriter, e, full, adaptor.getPhase());
+      return success();
     };
     bool roundToTf32 = isa<FloatTF32Type>(element);
     // tf32: every thread rounds the landed chunk (see the header).
@@ -99,6 +103,9 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
                         /*transposeB=*/false, /*roundA=*/true, /*roundB=*/false,
                         /*roundBInPlace=*/true, /*aRowsPadded=*/blocks.padded());
     }
+    if (ring->pair)
+      return lowerPair(op, rewriter, e, *ring, mmas, slot, adaptor.getPhase(), adaptor.getAcc(),
+                       /*waited=*/roundToTf32);
     Type i64 = rewriter.getI64Type();
     LogicalResult result = success();
     emitIf(rewriter, loc, isThread0(e), [&] {
@@ -119,16 +126,20 @@ private:
   /// A CTA pair's chunk (Tcgen05PairSync.cpp): the odd CTA's first thread
   /// hands its full slot to the even CTA's full mbarrier, whose first thread
   /// waits for both, issues the MMAs of M = 256 and releases both slots.
+  /// With `waited` (tf32) every thread of both CTAs has waited for its full
+  /// slot and rounded it, and met its CTA's threads at a barrier: the odd
+  /// CTA's arrival then also says its slot is rounded.
   static LogicalResult lowerPair(Tcgen05StageOp op, ConversionPatternRewriter &rewriter,
                                  RegisterEmitter &e, const TmaRing &ring,
                                  const Tcgen05ChunkMmas &mmas, Value slot, Value phase,
-                                 Value acc) {
+                                 Value acc, bool waited) {
     Location loc = op.getLoc();
     Value full = ring.barrier(e, slot, false);
     Value even = isEvenCta(e), thread0 = isThread0(e);
     LogicalResult result = success();
     emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, thread0, even), [&] {
-      emitClusterParityWait(rewriter, e, full, phase);
+      if (!waited)
+        emitClusterParityWait(rewriter, e, full, phase);
       Type i64 = rewriter.getI64Type();
       mmas.issue(rewriter, e, LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotA(e, slot)),
                  LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotB(e, slot)), 0,
@@ -138,7 +149,8 @@ private:
         rewriter, loc, even,
         LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true)));
     emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, thread0, odd), [&] {
-      result = emitParityWait(rewriter, e, full, phase);
+      if (!waited)
+        result = emitParityWait(rewriter, e, full, phase);
       arriveOnEvenCta(e, full);
     });
     if (failed(result))

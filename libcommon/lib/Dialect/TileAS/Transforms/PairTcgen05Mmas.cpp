@@ -15,8 +15,9 @@
 // one .cta_group for every tcgen05 instruction of a kernel, so the choice is
 // all or nothing: every multiply of the kernel must be a TMA ring's
 // tcgen05_stage (no unpipelined, block-scaled or register-A multiply, which
-// lower to cta_group::1 only), of f16 or bf16 operands, with M = 128 rows in
-// each CTA and N / 2 a multiple of 32 up to 128 (N <= 256 is one MMA).
+// lower to cta_group::1 only) of a plain kind (f16, bf16, tf32, e4m3,
+// e5m2), with M = 128 rows in each CTA and N / 2 a multiple of 32 up to 128
+// (N <= 256 is one MMA).
 // -v says which form each such kernel runs and why.
 //
 //===----------------------------------------------------------------------===//
@@ -43,9 +44,12 @@ constexpr int64_t kHalfNStep = 32;
 
 /// Why `stage` cannot run as the pair's MMA, or an empty string.
 std::string whyNotPaired(Tcgen05StageOp stage) {
+  // The plain kinds: f16 (f16, bf16), tf32 (f32 loads rounded in the slots)
+  // and f8f6f4 (e4m3, e5m2); ring slots hold nothing else.
   Type element = stage.getOperandType();
-  if (!element.isF16() && !element.isBF16())
-    return "its operands are not f16 or bf16";
+  if (!element.isF16() && !element.isBF16() && !isa<FloatTF32Type>(element) &&
+      !isa<Float8E4M3FNType, Float8E5M2Type>(element))
+    return "its operands are not f16, bf16, tf32 or fp8";
   auto acc = cast<RankedTensorType>(stage.getAcc().getType());
   if (acc.getRank() != 2 || acc.getDimSize(0) != kRowsPerCta)
     return "its accumulator is not 128 rows per CTA";

@@ -413,7 +413,7 @@ def PairTcgen05Mmas : Pass<"tilepipe-pair-tcgen05-mmas", "::mlir::ModuleOp"> {
     (N / 2 in each CTA). This pass marks such a kernel
     tile_as.tcgen05_cta_pair when every one of its multiplies can run so:
     each is a TMA ring's tile_as.tcgen05_stage (not carried across a loop)
-    of f16 or bf16 operands, with a 128-row accumulator per CTA and N a
+    of f16, bf16, tf32 or fp8 operands, with a 128-row accumulator per CTA and N a
     multiple of 64 up to 256 (the ISA wants one .cta_group for all the
     kernel's tcgen05 instructions, so one multiply that cannot keeps the
     kernel on cta_group::1). The TMA ring lowering then loads only the CTA's
