@@ -56,6 +56,9 @@ static const PipelineRow kSchedPipeline[] = {
     {1, "tilepipe-warp-specialize-rings"},
     // A tcgen05 K loop's accumulator stays in tensor memory.
     {1, "tilepipe-keep-accumulators-in-tmem"},
+    // An M-split CTA pair issues its tcgen05 multiplies together
+    // (cta_group::2), each CTA loading half of B.
+    {1, "tilepipe-pair-tcgen05-mmas"},
     // sm_90a: fp8 wgmma sums promoted into the f32 accumulator every few
     // k steps (numerics, so at every -O level).
     {0, "tilepipe-promote-fp8-accumulation"},

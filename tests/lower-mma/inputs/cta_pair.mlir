@@ -165,9 +165,11 @@ cuda_tile.module @kernels {
 // SPLIT: tile_as.iota 1 : tensor<128x128xi32>
 // SPLIT: tile_as.store {{.*}} : tensor<128x128x!tile_as.ptr<f32, 1>>, tensor<128x128xf32>, tensor<128x128xi1>
 // SPLIT-NOT: x256x
-// @pair_m: A, C and the rows halve; B stays whole.
+// @pair_m: A, C and the rows halve; B stays whole; the function records
+// the M split (tile_as.cta_pair_rows: tilepipe-pair-tcgen05-mmas may pair
+// its tcgen05.mmas, tests/lower-mma/cta-pair-mma.bats).
 // SPLIT-LABEL: func.func @pair_m(
-// SPLIT-SAME: attributes {tile_as.ctas_per_cluster = 2 : i32}
+// SPLIT-SAME: attributes {tile_as.cta_pair_rows, tile_as.ctas_per_cluster = 2 : i32}
 // SPLIT: %[[MRANK:.*]] = tile_as.cluster_cta_rank
 // SPLIT: %[[MFIRST:.*]] = arith.muli %[[MRANK]], %{{.*}} : i32
 // SPLIT: scf.for {{.*}} -> (tensor<128x64xf32>)

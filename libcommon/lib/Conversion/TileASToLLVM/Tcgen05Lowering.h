@@ -134,6 +134,11 @@ struct Tcgen05ChunkMmas {
   /// (`aPerWord` elements per column; 0: A is staged).
   Value tmem, aTmem;
   int64_t aPerWord = 0;
+  /// The CTA pair's MMAs (tcgen05.mma.cta_group::2): the staging holds
+  /// this CTA's N / 2 columns of B, each MMA is M = 256 by the whole N (N
+  /// at most 256) and the commit arrives on `barrier`'s offset in both
+  /// CTAs (.multicast::cluster). Only the even CTA issues.
+  bool pair = false;
 
   /// The calling thread (the issuer) orders itself after the thread sync
   /// that published the chunk (tcgen05.fence::after_thread_sync), issues the
@@ -324,6 +329,34 @@ struct Tcgen05Issuer {
   /// After every thread is past its last wait.
   void invalidate(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc) const;
 };
+
+//===----------------------------------------------------------------------===//
+// A CTA pair's tcgen05.mma.cta_group::2 (Tcgen05PairSync.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` is, or is in, a kernel whose tcgen05 multiplies its CTA pair
+/// issues together (tile_as.tcgen05_cta_pair).
+bool isTcgen05CtaPair(mlir::Operation *op);
+/// The .cta_group of every tcgen05 instruction of `op`'s kernel.
+mlir::NVVM::CTAGroupKind getTcgen05CtaGroup(mlir::Operation *op);
+/// The calling CTA's rank in its cluster (%cluster_ctarank, i32).
+Value getPairRank(RegisterEmitter &e);
+/// Whether the calling CTA is the even one of its pair (i1), which issues
+/// the pair's MMAs.
+Value isEvenCta(RegisterEmitter &e);
+/// The multicast mask (i16) of both CTAs of the pair.
+Value getPairMulticastMask(RegisterEmitter &e);
+/// Every thread of the cluster meets (barrier.cluster.arrive.aligned, with
+/// its default release, then wait.aligned, acquire).
+void emitClusterBarrier(RegisterEmitter &e);
+/// A blocking wait for the phase of parity `parity` (i32) of `bar` (this
+/// CTA's) with acquire at cluster scope: the peer CTA's release arrivals on
+/// it are ordered before what follows.
+void emitClusterParityWait(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
+                           Value bar, Value parity);
+/// Arrives (release at cluster scope) on the mbarrier at `bar`'s offset in
+/// the even CTA of the calling CTA's pair.
+void arriveOnEvenCta(RegisterEmitter &e, Value bar);
 
 } // namespace tilepipe::tile_as
 

@@ -30,6 +30,12 @@
 // (getTcgen05TmaOperands) and the tf32 rounding too; their D rows are never
 // read.
 //
+// In a CTA pair's kernel (tile_as.tcgen05_cta_pair; Tcgen05PairSync.cpp)
+// the even CTA's first thread alone issues, one tcgen05.mma.cta_group::2 of
+// M = 256 and the whole N per k step, once the odd CTA's first thread has
+// seen its own slot full and arrived on the even CTA's full mbarrier; the
+// commit releases the slot of both CTAs (.multicast::cluster).
+//
 //===----------------------------------------------------------------------===//
 #include "Tcgen05Lowering.h"
 #include "TmaRing.h"
@@ -43,6 +49,8 @@ namespace tilepipe::tile_as {
 namespace {
 
 constexpr int64_t kWarpSize = 32;
+/// A CTA pair's N: each CTA's half a multiple of 32 columns.
+constexpr int64_t kPairNStep = 64;
 
 struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -64,13 +72,26 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
     if (failed(ring))
       return failure();
     Tcgen05RowBlocks blocks = Tcgen05RowBlocks::of(ring->s.m);
+    // The pair's MMA (tilepipe-pair-tcgen05-mmas checks the same): M = 256
+    // over both CTAs, one MMA of N per k step, N / 2 a multiple of 32.
+    if (ring->pair && (blocks.padded() || blocks.blocks != 1 || ring->s.n % kPairNStep ||
+                       ring->s.n > kTcgen05MaxN))
+      return op.emitOpError("in a CTA pair's kernel (tile_as.tcgen05_cta_pair) needs 128 "
+                            "accumulator rows and N a multiple of 64 up to 256");
     int64_t columns = blocks.blocks * ring->s.n;
     Value tmem = getTensorMemory(rewriter, loc, op, getTmemAllocationColumns(columns));
     Tcgen05ChunkMmas mmas{&ring->staging, ring->s, blocks, element, element, *kind,
-                          /*bKMajor=*/false, tmem, /*aTmem=*/Value(), /*aPerWord=*/0};
+                          /*bKMajor=*/false, tmem, /*aTmem=*/Value(), /*aPerWord=*/0,
+                          ring->pair};
     Value slot = adaptor.getSlot();
-    auto waitForChunk = [&] {
-      return emitParityWait(rewriter, e, ring->barrier(e, slot, false), adaptor.getPhase());
+    // In a pair the even CTA's full mbarrier also counts the odd CTA's
+    // release at cluster scope.
+    auto waitForChunk = [&]() -> LogicalResult {
+      Value full = ring->barrier(e, slot, false);
+      if (!ring->pair)
+        return emitParityWait(rewriter, e, full, adaptor.getPhase());
+      emitClusterParityWait(rewriter, e, full, adaptor.getPhase());
+      return success();
     };
     bool roundToTf32 = isa<FloatTF32Type>(element);
     // tf32: every thread rounds the landed chunk (see the header).
@@ -82,6 +103,9 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
                         /*transposeB=*/false, /*roundA=*/true, /*roundB=*/false,
                         /*roundBInPlace=*/true, /*aRowsPadded=*/blocks.padded());
     }
+    if (ring->pair)
+      return lowerPair(op, rewriter, e, *ring, mmas, slot, adaptor.getPhase(), adaptor.getAcc(),
+                       /*waited=*/roundToTf32);
     Type i64 = rewriter.getI64Type();
     LogicalResult result = success();
     emitIf(rewriter, loc, isThread0(e), [&] {
@@ -95,6 +119,43 @@ struct Tcgen05StageLowering : ConvertOpToLLVMPattern<Tcgen05StageOp> {
       return failure();
     // D stays in tensor memory: the result is its (register-less) copy.
     rewriter.replaceOp(op, adaptor.getAcc());
+    return success();
+  }
+
+private:
+  /// A CTA pair's chunk (Tcgen05PairSync.cpp): the odd CTA's first thread
+  /// hands its full slot to the even CTA's full mbarrier, whose first thread
+  /// waits for both, issues the MMAs of M = 256 and releases both slots.
+  /// With `waited` (tf32) every thread of both CTAs has waited for its full
+  /// slot and rounded it, and met its CTA's threads at a barrier: the odd
+  /// CTA's arrival then also says its slot is rounded.
+  static LogicalResult lowerPair(Tcgen05StageOp op, ConversionPatternRewriter &rewriter,
+                                 RegisterEmitter &e, const TmaRing &ring,
+                                 const Tcgen05ChunkMmas &mmas, Value slot, Value phase,
+                                 Value acc, bool waited) {
+    Location loc = op.getLoc();
+    Value full = ring.barrier(e, slot, false);
+    Value even = isEvenCta(e), thread0 = isThread0(e);
+    LogicalResult result = success();
+    emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, thread0, even), [&] {
+      if (!waited)
+        emitClusterParityWait(rewriter, e, full, phase);
+      Type i64 = rewriter.getI64Type();
+      mmas.issue(rewriter, e, LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotA(e, slot)),
+                 LLVM::PtrToIntOp::create(rewriter, loc, i64, ring.slotB(e, slot)), 0,
+                 op.getChunk(), ring.barrier(e, slot, true));
+    });
+    Value odd = LLVM::XOrOp::create(
+        rewriter, loc, even,
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true)));
+    emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, thread0, odd), [&] {
+      if (!waited)
+        result = emitParityWait(rewriter, e, full, phase);
+      arriveOnEvenCta(e, full);
+    });
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, acc);
     return success();
   }
 };

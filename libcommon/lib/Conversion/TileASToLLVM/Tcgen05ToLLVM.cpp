@@ -413,6 +413,7 @@ void Tcgen05ChunkMmas::issue(ConversionPatternRewriter &rewriter, RegisterEmitte
   Value accumulate = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                               rewriter.getBoolAttr(true));
   int64_t stepElements = kMmaStepBytes / kind.elementBytes;
+  NVVM::CTAGroupKind group = pair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
   NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   emitCountedLoop(rewriter, loc, len / stepElements, {}, [&](Value k, ValueRange) {
     // A k step is 32 bytes along A's rows (and a K-major B's) and 16
@@ -439,16 +440,20 @@ void Tcgen05ChunkMmas::issue(ConversionPatternRewriter &rewriter, RegisterEmitte
       Value descB =
           emitMatrixDescriptor(e, addBytes(e, bAddress, m.add(bStep, bOrigin)), bLayoutBits);
       Value d = getTensorPointer(e, m.add(tmem, region * s.n + issue.n0));
-      Value idesc = e.i32(int32_t(Tcgen05Kind::instructionDescriptor(
-          aElement, bElement, blocks.mmaRows, issue.width, bKMajor)));
-      NVVM::Tcgen05MMAOp::create(rewriter, loc, kind.kind, NVVM::CTAGroupKind::CTA_1,
+      // The pair's MMA covers both CTAs' rows (Layout A: 128 in each).
+      int64_t rows = pair ? 2 * blocks.mmaRows : blocks.mmaRows;
+      Value idesc = e.i32(int32_t(
+          Tcgen05Kind::instructionDescriptor(aElement, bElement, rows, issue.width, bKMajor)));
+      NVVM::Tcgen05MMAOp::create(rewriter, loc, kind.kind, group,
                                  NVVM::Tcgen05MMACollectorOp::DISCARD,
                                  /*aShift=*/false, d, matrixA, descB, idesc, accumulate,
                                  /*scaleInputD=*/Value(), /*disableOutputLane=*/Value());
     }
     return SmallVector<Value>{};
   });
-  NVVM::Tcgen05CommitOp::create(rewriter, loc, barrier, /*multicastMask=*/Value());
+  NVVM::Tcgen05CommitOp::create(rewriter, loc, barrier,
+                                /*multicastMask=*/pair ? getPairMulticastMask(e) : Value(),
+                                group);
 }
 
 void storeAccumulator(RegisterEmitter &e, const Laid &accLaid, const MmaShape &s, Value tmem,
@@ -789,25 +794,38 @@ LogicalResult finishTensorMemory(ModuleOp module) {
           builder, loc, LLVM::LLVMPointerType::get(module.getContext(), kSharedAddressSpace),
           kTmemAddressName);
     };
+    // A CTA pair's kernel allocates, relinquishes and frees with
+    // .cta_group::2, as all its tcgen05 instructions are (Tcgen05PairSync.cpp).
+    bool pair = isTcgen05CtaPair(func);
+    NVVM::CTAGroupKind group = getTcgen05CtaGroup(func);
+    func->removeAttr(TileASDialect::kTcgen05CtaPairAttrName);
     // Entry: warp 0 allocates (and gives up the right to allocate again, so
     // that other CTAs on the SM may), then everyone may read the address.
     builder.setInsertionPointToStart(&func.getBody().front());
     emitIf(builder, loc, isWarpZero(builder, loc), [&] {
-      NVVM::Tcgen05AllocOp::create(builder, loc, slot(), constant(columns));
-      NVVM::Tcgen05RelinquishAllocPermitOp::create(builder, loc);
+      NVVM::Tcgen05AllocOp::create(builder, loc, slot(), constant(columns), group);
+      NVVM::Tcgen05RelinquishAllocPermitOp::create(builder, loc, group);
     });
     emitTensorMemoryBarrier(builder, loc);
-    // Each return: once every warp is done with it, warp 0 frees it.
+    // Each return: once every warp is done with it, warp 0 frees it; in a
+    // pair once every warp of both CTAs is.
     SmallVector<LLVM::ReturnOp> returns;
     func.walk([&](LLVM::ReturnOp ret) { returns.push_back(ret); });
     for (LLVM::ReturnOp ret : returns) {
       builder.setInsertionPoint(ret);
-      emitTensorMemoryBarrier(builder, loc);
+      if (pair) {
+        RegisterEmitter e(builder, loc);
+        NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+        emitClusterBarrier(e);
+        NVVM::Tcgen05FenceOp::create(builder, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+      } else {
+        emitTensorMemoryBarrier(builder, loc);
+      }
       emitIf(builder, loc, isWarpZero(builder, loc), [&] {
         Value address = LLVM::LoadOp::create(builder, loc, i32, slot());
         Value pointer = LLVM::IntToPtrOp::create(
             builder, loc, LLVM::LLVMPointerType::get(module.getContext(), 6), address);
-        NVVM::Tcgen05DeallocOp::create(builder, loc, pointer, constant(columns));
+        NVVM::Tcgen05DeallocOp::create(builder, loc, pointer, constant(columns), group);
       });
     }
   }

@@ -528,6 +528,7 @@ struct ConvertTileASToLLVMPass
       // of the launch) on a cluster of ctas CTAs along x.
       int32_t ctas = getCtasPerCluster(func);
       func->removeAttr(TileASDialect::kCtasPerClusterAttrName);
+      func->removeAttr(TileASDialect::kCtaPairRowsAttrName);
       if (sm >= 90) {
         func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                       builder.getDenseI32ArrayAttr({ctas, 1, 1}));

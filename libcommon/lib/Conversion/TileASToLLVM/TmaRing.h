@@ -18,7 +18,9 @@
 // warps has wgmma's layout, which is also tcgen05's. wgmma's rings are
 // 16-bit, tcgen05's and mma.sync's also 4-byte (tf32, f32 in memory) and
 // 1-byte (fp8) operands, in the same swizzled layouts of their element
-// width.
+// width. A CTA pair's tcgen05 ring (tile_as.tcgen05_cta_pair,
+// Tcgen05PairSync.cpp) stages only the CTA's N / 2 columns of B, and the
+// even CTA's full mbarriers also count the odd CTA's arrival.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEPIPE_LIB_CONVERSION_TILEASTOLLVM_TMARING_H
@@ -47,15 +49,18 @@ struct TmaRing {
   RingConsumer consumer;
   /// The accumulator's warps (the CTA's threads besides a producer).
   int64_t warps;
+  /// A CTA pair's tcgen05 ring: the slots hold this CTA's half of B's
+  /// columns, and one tcgen05.mma.cta_group::2 reads both CTAs' slots.
+  bool pair;
   Value scratch;
   /// The ring op being lowered (it finds the kernel's module).
   mlir::Operation *anchor = nullptr;
 
   TmaRing(mlir::RankedTensorType accType, int64_t chunk, int64_t stages, unsigned elementBytes,
-          RingConsumer consumer)
+          RingConsumer consumer, bool pair = false)
       : s(getChunkShape(accType.getShape(), chunk)),
-        staging(getStagedShape(s, consumer), chunk, elementBytes), stages(stages),
-        consumer(consumer) {
+        staging(getStagedShape(s, consumer, pair), chunk, elementBytes), stages(stages),
+        consumer(consumer), pair(pair) {
     auto layout = mlir::cast<BlockedAttr>(accType.getEncoding());
     warps = 1;
     for (unsigned w : layout.getWarpsPerCTA())
@@ -73,16 +78,26 @@ struct TmaRing {
     return hasTcgen05Accumulator(op, accType) ? RingConsumer::Tcgen05 : RingConsumer::Wgmma;
   }
   /// The shape a slot stages for the multiply of shape `s`: tcgen05's M = 64
-  /// form of a 32-row tile stages A with its padding rows (Tcgen05RowBlocks).
-  static MmaShape getStagedShape(MmaShape s, RingConsumer consumer) {
+  /// form of a 32-row tile stages A with its padding rows (Tcgen05RowBlocks),
+  /// a CTA pair's half of B's columns.
+  static MmaShape getStagedShape(MmaShape s, RingConsumer consumer, bool pair) {
     if (consumer == RingConsumer::Tcgen05)
       s.m = Tcgen05RowBlocks::of(s.m).stagedRows();
+    if (pair)
+      s.n /= 2;
     return s;
   }
 
   /// The arrivals that release a slot (the empty mbarriers' count): one per
   /// warp that read it, or tcgen05.commit's one.
   int64_t releases() const { return consumer == RingConsumer::Tcgen05 ? 1 : warps; }
+  /// The arrivals that fill a slot (the full mbarriers' count, i32): the
+  /// producer's expect-tx, and in the even CTA of a pair the odd CTA's
+  /// arrival once its own slot is full.
+  Value fills(RegisterEmitter &e) const;
+  /// The column of B's tile where this CTA's slots start (i32, a pair's):
+  /// rank * N / 2.
+  Value bFirstColumn(RegisterEmitter &e) const;
 
   /// The thread that builds the maps, sets up the mbarriers and issues the
   /// loads: the producer warpgroup's first where the ring is
@@ -90,7 +105,8 @@ struct TmaRing {
   int64_t issuer(bool warpSpecialized) const;
   void meetBothRoles(RegisterEmitter &e) const { emitBothRolesBarrier(e, warps); }
   /// The barrier of a ring's begin and end: both roles' named one where it
-  /// is warp-specialized, else the CTA's.
+  /// is warp-specialized, the cluster's in a pair (Tcgen05PairSync.cpp),
+  /// else the CTA's.
   void emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const;
   /// Thread `issuer` invalidates the ring's mbarriers.
   void invalidate(mlir::ConversionPatternRewriter &rewriter, RegisterEmitter &e,
@@ -104,8 +120,9 @@ struct TmaRing {
   static mlir::FailureOr<TmaRing> locate(mlir::OpBuilder &builder, RingOp op,
                                          mlir::Type accType) {
     auto acc = mlir::cast<mlir::RankedTensorType>(accType);
-    TmaRing ring(acc, op.getChunk(), op.getStages(), elementBytesOf(op),
-                 consumerOf(op.getOperation(), acc));
+    RingConsumer consumer = consumerOf(op.getOperation(), acc);
+    TmaRing ring(acc, op.getChunk(), op.getStages(), elementBytesOf(op), consumer,
+                 consumer == RingConsumer::Tcgen05 && isTcgen05CtaPair(op.getOperation()));
     uint64_t bytes = ring.stages * (ring.staging.bufferBytes + kTmaRingBarrierBytes);
     mlir::FailureOr<Value> at =
         getSharedScratch(builder, op.getLoc(), op, bytes, kSwizzleAlignment);

@@ -78,7 +78,19 @@ void emitRingBarrier(RegisterEmitter &e, int64_t warps, bool warpSpecialized) {
 }
 
 void TmaRing::emitRingBarrier(RegisterEmitter &e, bool warpSpecialized) const {
+  if (pair)
+    return emitClusterBarrier(e);
   tile_as::emitRingBarrier(e, warps, warpSpecialized);
+}
+
+Value TmaRing::fills(RegisterEmitter &e) const {
+  if (!pair)
+    return e.i32(1);
+  return LLVM::SelectOp::create(e.builder, e.loc, isEvenCta(e), e.i32(2), e.i32(1));
+}
+
+Value TmaRing::bFirstColumn(RegisterEmitter &e) const {
+  return IndexMath{e}.mul(getPairRank(e), s.n / 2);
 }
 
 Value TmaRing::drainBarrier(RegisterEmitter &e) const {
@@ -123,13 +135,16 @@ struct TmaRingBeginLowering : ConvertOpToLLVMPattern<TmaRingBeginOp> {
         buildTensorMaps(rewriter, e, op, ring->operands(*a, *b), element, issuer);
     emitIf(rewriter, loc, isThread(e, issuer), [&] {
       for (int64_t slot = 0; slot < ring->stages; ++slot) {
-        NVVM::MBarrierInitOp::create(rewriter, loc, ring->barrier(e, e.i32(slot), false), e.i32(1),
-                                     Value());
+        NVVM::MBarrierInitOp::create(rewriter, loc, ring->barrier(e, e.i32(slot), false),
+                                     ring->fills(e), Value());
         NVVM::MBarrierInitOp::create(rewriter, loc, ring->barrier(e, e.i32(slot), true),
                                      e.i32(ring->releases()), Value());
       }
       if (ring->consumer == RingConsumer::Tcgen05)
         NVVM::MBarrierInitOp::create(rewriter, loc, ring->drainBarrier(e), e.i32(1), Value());
+      // The peer CTA arrives on them after the cluster barrier below.
+      if (ring->pair)
+        NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     });
     ring->emitRingBarrier(e, op.getWarpSpecialized());
     SmallVector<Value> results;
@@ -153,6 +168,9 @@ struct TmaStageLoadLowering : ConvertOpToLLVMPattern<TmaStageLoadOp> {
     TmaView a, b;
     a.starts = llvm::to_vector(adaptor.getLhsStarts());
     b.starts = llvm::to_vector(adaptor.getRhsStarts());
+    // A pair's CTA loads its half of B's columns.
+    if (ring->pair)
+      b.starts.back() = IndexMath{e}.add(toI32(e, b.starts.back()), ring->bFirstColumn(e));
     SmallVector<TmaOperand, 2> operands = ring->operands(a, b);
     int64_t bytes = 0;
     for (const TmaOperand &operand : operands)
@@ -242,11 +260,25 @@ struct TmaRingEndLowering : ConvertOpToLLVMPattern<TmaRingEndOp> {
     bool tcgen05 = ring->consumer == RingConsumer::Tcgen05;
     if (tcgen05) {
       LogicalResult waited = success();
-      emitIf(rewriter, loc, isThread(e, 0), [&] {
-        Value done = ring->drainBarrier(e);
-        NVVM::Tcgen05CommitOp::create(rewriter, loc, done, /*multicastMask=*/Value());
-        waited = emitParityWait(rewriter, e, done, e.i32(0));
-      });
+      if (ring->pair) {
+        // The even CTA issued every MMA: it commits them to the drain
+        // mbarrier of both CTAs, and each waits for its own.
+        emitIf(rewriter, loc, LLVM::AndOp::create(rewriter, loc, isThread(e, 0), isEvenCta(e)),
+               [&] {
+                 NVVM::Tcgen05CommitOp::create(rewriter, loc, ring->drainBarrier(e),
+                                               getPairMulticastMask(e),
+                                               NVVM::CTAGroupKind::CTA_2);
+               });
+        emitIf(rewriter, loc, isThread(e, 0), [&] {
+          emitClusterParityWait(rewriter, e, ring->drainBarrier(e), e.i32(0));
+        });
+      } else {
+        emitIf(rewriter, loc, isThread(e, 0), [&] {
+          Value done = ring->drainBarrier(e);
+          NVVM::Tcgen05CommitOp::create(rewriter, loc, done, /*multicastMask=*/Value());
+          waited = emitParityWait(rewriter, e, done, e.i32(0));
+        });
+      }
       if (failed(waited))
         return failure();
       NVVM::Tcgen05FenceOp::create(rewriter, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);

@@ -528,6 +528,11 @@ struct SplitTileBlocksAcrossCtaPairPass
         split.apply();
         func->setAttr(TileASDialect::kCtasPerClusterAttrName,
                       Builder(func.getContext()).getI32IntegerAttr(kPair));
+        // The M split is the form of tcgen05.mma.cta_group::2 (each CTA's
+        // 128 rows times the whole B): tilepipe-pair-tcgen05-mmas may issue
+        // the pair's multiplies together.
+        if (role == Role::M)
+          func->setAttr(TileASDialect::kCtaPairRowsAttrName, UnitAttr::get(func.getContext()));
         emitRemark(func.getLoc()) << asked
                                   << ": each tile block runs on a CTA pair (.reqnctapercluster "
                                      "2, 1, 1); CTA rank r computes "

@@ -41,6 +41,15 @@ def TileAS_Dialect : Dialect {
     /// id and count are the cluster's, and its PTX declares the cluster shape.
     static constexpr ::llvm::StringLiteral kCtasPerClusterAttrName =
         "tile_as.ctas_per_cluster";
+    /// On such a function split along M (each CTA of the pair computes
+    /// rows [r * M/2, (r + 1) * M/2) of every multiply, with the whole B;
+    /// tilepipe-split-tile-blocks-across-cta-pair sets it).
+    static constexpr ::llvm::StringLiteral kCtaPairRowsAttrName = "tile_as.cta_pair_rows";
+    /// On such a function whose tcgen05 multiplies the pair issues together
+    /// (tcgen05.mma.cta_group::2, M = 256: tilepipe-pair-tcgen05-mmas sets
+    /// it): every tcgen05 instruction of the kernel is cta_group::2, the
+    /// even CTA issues the MMAs and each CTA loads half of B's columns.
+    static constexpr ::llvm::StringLiteral kTcgen05CtaPairAttrName = "tile_as.tcgen05_cta_pair";
   }];
 }
 

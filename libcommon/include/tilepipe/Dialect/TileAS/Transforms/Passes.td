@@ -402,6 +402,30 @@ def KeepAccumulatorsInTmem : Pass<"tilepipe-keep-accumulators-in-tmem", "::mlir:
   let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
 }
 
+def PairTcgen05Mmas : Pass<"tilepipe-pair-tcgen05-mmas", "::mlir::ModuleOp"> {
+  let summary = "Issue an M-split CTA pair's tcgen05 multiplies together (cta_group::2)";
+  let description = [{
+    A kernel that tilepipe-split-tile-blocks-across-cta-pair split along M
+    (tile_as.cta_pair_rows: CTA r holds A's and C's rows [128 r, 128 r +
+    128) and loads the whole B) multiplies in the form of
+    tcgen05.mma.cta_group::2 with M = 256: one thread of the pair issues it,
+    each CTA's A rows and D lanes at the same addresses, B split by columns
+    (N / 2 in each CTA). This pass marks such a kernel
+    tile_as.tcgen05_cta_pair when every one of its multiplies can run so:
+    each is a TMA ring's tile_as.tcgen05_stage (not carried across a loop)
+    of f16, bf16, tf32 or fp8 operands, with a 128-row accumulator per CTA and N a
+    multiple of 64 up to 256 (the ISA wants one .cta_group for all the
+    kernel's tcgen05 instructions, so one multiply that cannot keeps the
+    kernel on cta_group::1). The TMA ring lowering then loads only the CTA's
+    half of B, lets the even CTA issue every MMA once both CTAs' slots are
+    full, releases the slots of both CTAs through a multicast commit and
+    allocates tensor memory for the pair. Each such kernel gets a remark
+    saying which form it runs and why. Runs after
+    tilepipe-keep-accumulators-in-tmem.
+  }];
+  let dependentDialects = ["::tilepipe::tile_as::TileASDialect"];
+}
+
 def PromoteFp8Accumulation : Pass<"tilepipe-promote-fp8-accumulation", "::mlir::ModuleOp"> {
   let summary = "Sum an fp8 wgmma's K in f32 every few k steps (sm_90a two-level accumulation)";
   let description = [{
