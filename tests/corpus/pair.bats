@@ -16,6 +16,19 @@ setup() {
   MLIR="$TILEPIPE_SHARED_DIR/corpus/cutile/mlir"
 }
 
+# compile_forced_rows IN.mlir SM RESULT OUT.ll: IN lowered for SM, forced onto
+# CTA pairs (the remark must say each CTA takes 128 rows of the RESULT-shaped
+# product), scheduled and translated to OUT.
+compile_forced_rows() {
+  local in=$1 sm=$2 result=$3 out=$4
+  tileiras "$in" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir"
+  run bash -c "tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 '$TMP/l.mlir' -o '$TMP/p.mlir' 2>&1"
+  [[ "$status" -eq 0 && "$output" == *"CTA rank r computes rows [r*128, r*128+128) of the ${result} result"* ]] ||
+    { echo "$sm: $output"; false; }
+  tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir" 2>/dev/null
+  tile-llvm "$TMP/s.mlir" -o "$out"
+}
+
 @test "pair-sweep: the corpus matmuls split across a CTA pair and match numpy; every other case stays on one CTA, unchanged (sm_100, sm_90)" {
   run "$BATS_TEST_DIRNAME/pair-sweep.py" --bin "$TILEPIPE_BIN" --work "$TMP/sweep"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -95,12 +108,7 @@ fmha_pair() {
     "$MLIR/samples-BatchMatMul-batch_matmul_kernel.f16.sm_100.13.3.mlir" > "$TMP/k.mlir"
   local sm
   for sm in sm_100 sm_90; do
-    tileiras "$TMP/k.mlir" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir"
-    run bash -c "tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 '$TMP/l.mlir' -o '$TMP/p.mlir' 2>&1"
-    [[ "$status" -eq 0 && "$output" == *"CTA rank r computes rows [r*128, r*128+128) of the 256x256 result"* ]] ||
-      { echo "$sm: $output"; false; }
-    tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir" 2>/dev/null
-    tile-llvm "$TMP/s.mlir" -o "$TMP/k.ll"
+    compile_forced_rows "$TMP/k.mlir" $sm 256x256 "$TMP/k.ll"
     run "$RUN" --manifest "$MANIFEST" --case samples-BatchMatMul-batch_matmul_kernel.f16 --gpu-name $sm \
       --bin "$TILEPIPE_BIN" --work "$TMP/run.$sm" --llvm "$TMP/k.ll" \
       --shape A=2,300,208 --shape B=2,208,272 --shape C=2,300,272 --grid 2,2,2
@@ -132,12 +140,7 @@ json.dump(m, open(sys.argv[2], "w"))
 PY
   local sm
   for sm in sm_100 sm_90; do
-    tileiras "$TMP/k.mlir" --gpu-name $sm --emit=lowered -o "$TMP/l.mlir"
-    run bash -c "tile-opt --tilepipe-split-tile-blocks-across-cta-pair=force-ctas=2 '$TMP/l.mlir' -o '$TMP/p.mlir' 2>&1"
-    [[ "$status" -eq 0 && "$output" == *"CTA rank r computes rows [r*128, r*128+128) of the 256x128 result"* ]] ||
-      { echo "$sm: $output"; false; }
-    tile-sched "$TMP/p.mlir" -o "$TMP/s.mlir" 2>/dev/null
-    tile-llvm "$TMP/s.mlir" -o "$TMP/k.ll"
+    compile_forced_rows "$TMP/k.mlir" $sm 256x128 "$TMP/k.ll"
     run "$RUN" --manifest "$TMP/manifest.json" --case samples-MoE-fused_moe_kernel-w1.bf16 --gpu-name $sm \
       --bin "$TILEPIPE_BIN" --work "$TMP/run.$sm" --llvm "$TMP/k.ll" --shape A=160,128 --shape B=2,256,128 \
       --shape C=320,256 --shape topk_weights=320 --shape sorted_token_ids=512 --shape sorted_expert_ids=2 --grid 4,1,1
