@@ -146,6 +146,22 @@ compile_all() {
   grep -q '^\.reqnctapercluster 1, 1, 1' "$TMP/k90.ptx"
 }
 
+# The split runs at every -O level (it changes what a launch means): the
+# hinted MatMul on CTA pairs at -O0 (no TMA ring, no tensor-memory
+# accumulator across the loop) and -O1 matches numpy too, ragged, 3 x 3 tile blocks;
+# 8 of them leave the last tile unwritten and fail.
+@test "MatMul's num_cta_in_cga = 2 (sm_100) at -O0 and -O1: CTA pairs match numpy in tile-emu (ragged)" {
+  local case=samples-MatMul-matmul_kernel.f16 O
+  for O in 0 1; do
+    tileiras "$BYTECODE/$case.sm_100.13.4.tileirbc" --gpu-name sm_100 -O$O --emit=llvm -o "$TMP/k$O.ll"
+    grep -q '"nvvm.cluster_dim"="2,1,1"' "$TMP/k$O.ll" || { echo "-O$O: no cluster of two"; false; }
+    run check $case sm_100 13.4 --llvm "$TMP/k$O.ll" --shape A=300,200 --shape B=200,520 --shape C=300,520 --grid 9,1,1
+    [ "$status" -eq 0 ] || { echo "-O$O: $output"; false; }
+  done
+  run check $case sm_100 13.4 --llvm "$TMP/k0.ll" --shape A=300,200 --shape B=200,520 --shape C=300,520 --grid 8,1,1
+  [ "$status" -ne 0 ]
+}
+
 # The f32 MatMul's 32x32 tile is too small to share: one CTA per cluster.
 @test "MatMul f32's num_cta_in_cga = 2 (sm_100) is reported unused with -v: the 32x32 tile is too small" {
   run tileiras -v --gpu-name sm_100 --emit=ptx -o "$TMP/k.ptx" \
