@@ -324,9 +324,7 @@ static BlockedAttr getWholeTensorLayout(BlockedAttr from, ArrayRef<int64_t> shap
   unsigned rank = shape.size();
   SmallVector<unsigned> size(shape.begin(), shape.end());
   SmallVector<unsigned> threads(rank, 1), warps(rank, 1), order;
-  unsigned numWarps = 1;
-  for (unsigned count : from.getWarpsPerCTA())
-    numWarps *= count;
+  unsigned numWarps = getWarpsInLayout(from);
   threads[rank - 1] = 32;
   warps[rank - 1] = numWarps;
   for (int dim = rank - 1; dim >= 0; --dim)

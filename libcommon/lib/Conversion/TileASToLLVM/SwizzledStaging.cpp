@@ -237,9 +237,7 @@ LogicalResult stageSwizzledChunk(RegisterEmitter &e, ConversionPatternRewriter &
   bool roundA = roundToTf32 && a && a->global;
   bool roundB = roundToTf32 && b && b->global && !lands;
   if (lands || roundA || roundB) {
-    int64_t threads = 32;
-    for (unsigned warps : laid.layout.getWarpsPerCTA())
-      threads *= warps;
+    int64_t threads = 32 * getWarpsInLayout(laid.layout);
     emitCTABarrier(rewriter, loc); // every thread's copies have landed
     finishLandedChunk(e, rewriter, staging, buffer, scratch, element, threads, lands, roundA,
                       roundToTf32, roundB);

@@ -212,9 +212,7 @@ void CanonicalMma::stageChunk(RegisterEmitter &e, ConversionPatternRewriter &rew
       bRun);
   if (staging.denseFp4) {
     emitCTABarrier(e.builder, e.loc); // every element is staged
-    int64_t threads = kTmemLanesPerWarp;
-    for (int64_t warps : accLaid.layout.getWarpsPerCTA())
-      threads *= warps;
+    int64_t threads = kTmemLanesPerWarp * getWarpsInLayout(accLaid.layout);
     Value tid = NVVM::ThreadIdXOp::create(e.builder, e.loc, e.builder.getI32Type());
     packFp4(e, rewriter, tid, threads, aBase, aMma, staging.layout, staging.packed,
             shape.batch * shape.m);

@@ -122,14 +122,6 @@ Value getSharedGlobal(OpBuilder &builder, Location loc, ModuleOp module,
                                    name);
 }
 
-/// The threads of the CTA that `layout` (an accumulator's) spreads over.
-int64_t getThreads(BlockedAttr layout) {
-  int64_t threads = kLanesPerWarp;
-  for (unsigned warps : layout.getWarpsPerCTA())
-    threads *= warps;
-  return threads;
-}
-
 /// Whether the calling thread is in warp 0 (i1), read at `builder`'s point.
 Value isWarpZero(OpBuilder &builder, Location loc) {
   Type i32 = builder.getI32Type();
@@ -696,7 +688,7 @@ LogicalResult emitTcgen05(Operation *op, const StagedOperand &a, const StagedOpe
       if (roundToTf32) {
         failedWait |= failed(tma->wait(chunk));
         finishLandedChunk(e, rewriter, staging, buffer, *scratch, element,
-                          getThreads(accLaid->layout), /*transposeB=*/false,
+                          kLanesPerWarp * getWarpsInLayout(accLaid->layout), /*transposeB=*/false,
                           /*roundA=*/!aInTmem, /*roundB=*/false, /*roundBInPlace=*/true,
                           /*aRowsPadded=*/blocks.padded());
         emitIf(rewriter, loc, leader, [&] { issueChunk(k0, len, buffer); });

@@ -61,10 +61,7 @@ struct TmaRing {
       : s(getChunkShape(accType.getShape(), chunk)),
         staging(getStagedShape(s, consumer, pair), chunk, elementBytes), stages(stages),
         consumer(consumer), pair(pair) {
-    auto layout = mlir::cast<BlockedAttr>(accType.getEncoding());
-    warps = 1;
-    for (unsigned w : layout.getWarpsPerCTA())
-      warps *= w;
+    warps = getWarpsInLayout(mlir::cast<BlockedAttr>(accType.getEncoding()));
   }
 
   /// The consumer of ring op `op`'s slots for an accumulator of type

@@ -638,9 +638,7 @@ LogicalResult emitWgmma(Operation *op, const StagedOperand &a, const StagedOpera
     return op->emitOpError("accumulator element type has no LLVM form");
   BlockedAttr layout = accLaid->layout;
   int64_t warps = layout.getWarpsPerCTA()[mDim];
-  int64_t threads = 32;
-  for (unsigned w : layout.getWarpsPerCTA())
-    threads *= w;
+  int64_t threads = 32 * getWarpsInLayout(layout);
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
   // Each thread's row registers, in pairs (one wgmma row block each); an
   // odd last one has a padding partner (getWgmmaAccumulatorLayout).

@@ -23,6 +23,13 @@ int64_t tilepipe::tile_as::getLayoutExtent(BlockedAttr layout, unsigned dim) {
          layout.getThreadsPerWarp()[dim] * layout.getWarpsPerCTA()[dim];
 }
 
+unsigned tilepipe::tile_as::getWarpsInLayout(BlockedAttr layout) {
+  unsigned numWarps = 1;
+  for (unsigned warps : layout.getWarpsPerCTA())
+    numWarps *= warps;
+  return numWarps;
+}
+
 SmallVector<int64_t>
 tilepipe::tile_as::getRegsPerDim(BlockedAttr layout, ArrayRef<int64_t> shape) {
   SmallVector<int64_t> regs;
@@ -257,10 +264,8 @@ BlockedAttr tilepipe::tile_as::getWgmmaAccumulatorLayout(MLIRContext *context,
 bool tilepipe::tile_as::isWgmmaAccumulatorLayout(BlockedAttr layout, ArrayRef<int64_t> shape) {
   if (!layout || layout.getWarpsPerCTA().size() != shape.size())
     return false;
-  unsigned numWarps = 1;
-  for (unsigned warps : layout.getWarpsPerCTA())
-    numWarps *= warps;
-  return layout == getWgmmaAccumulatorLayout(layout.getContext(), shape, numWarps);
+  return layout ==
+         getWgmmaAccumulatorLayout(layout.getContext(), shape, getWarpsInLayout(layout));
 }
 
 int64_t tilepipe::tile_as::getWgmmaStagedRows(int64_t m, int64_t warpsM) {
@@ -397,10 +402,8 @@ bool tilepipe::tile_as::isTcgen05AccumulatorLayout(BlockedAttr layout,
                                                    ArrayRef<int64_t> shape) {
   if (!layout || layout.getWarpsPerCTA().empty())
     return false;
-  unsigned numWarps = 1;
-  for (unsigned warps : layout.getWarpsPerCTA())
-    numWarps *= warps;
-  return layout == getTcgen05AccumulatorLayout(layout.getContext(), shape, numWarps);
+  return layout ==
+         getTcgen05AccumulatorLayout(layout.getContext(), shape, getWarpsInLayout(layout));
 }
 
 bool tilepipe::tile_as::hasTcgen05Accumulator(Operation *op, Type acc) {

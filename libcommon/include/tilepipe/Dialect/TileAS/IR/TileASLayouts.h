@@ -64,6 +64,9 @@ BlockedAttr permuteLayout(BlockedAttr layout, llvm::ArrayRef<int32_t> permutatio
 /// Elements per CTA tile of the layout along `dim` (before repetition).
 int64_t getLayoutExtent(BlockedAttr layout, unsigned dim);
 
+/// The warps the layout spreads a tile over (the product of warpsPerCTA).
+unsigned getWarpsInLayout(BlockedAttr layout);
+
 /// Adjacent registers of a `shape` tile that hold adjacent elements along
 /// the innermost dimension (the widest vector access, which a load's or
 /// store's `contiguity` is counted along): that dimension's sizePerThread
